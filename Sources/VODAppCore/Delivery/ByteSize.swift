@@ -1,0 +1,36 @@
+import Foundation
+
+/// Sizes as people write them on a command line: `20971520`, `20M`, `512K`, `1G`, `1.5M`.
+/// K, M and G are binary multiples (KiB, MiB, GiB), as in the contract; a trailing `B` or `iB`
+/// is accepted.
+public enum ByteSize {
+    /// The byte count, or nil when `text` is not a size.
+    public static func parse(_ text: String) -> Int64? {
+        var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
+        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
+            digits.removeLast(suffix.count)
+        }
+        var multiplier: Double = 1
+        if let unit = digits.last, let power = ["K": 1, "M": 2, "G": 3, "T": 4][String(unit)] {
+            multiplier = pow(1024, Double(power))
+            digits.removeLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." }),
+              let value = Double(digits), value >= 0 else { return nil }
+        let bytes = (value * multiplier).rounded(.down)
+        guard bytes < Double(Int64.max) else { return nil }
+        return Int64(bytes)
+    }
+
+    /// A short human form: `512 B`, `1.5 KiB`, `20.0 MiB`.
+    public static func format(_ bytes: Int64) -> String {
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
+        var value = Double(bytes)
+        var unit = 0
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
+            unit += 1
+        }
+        return unit == 0 ? "\(bytes) B" : String(format: "%.1f %@", value, units[unit])
+    }
+}

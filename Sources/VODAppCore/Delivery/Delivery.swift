@@ -1,0 +1,124 @@
+import Foundation
+import Logging
+
+/// Handles one payload from start to report: plan, fetch, place, notify.
+///
+/// Every entry point (a file, standard input, and later UDP, HTTP and polling) feeds payload bytes
+/// into this same pipeline; nothing about how they arrived matters here.
+public struct Delivery: Sendable {
+    public let options: DeliveryOptions
+    private let notifier: any Notifier
+    private let logger: Logger
+
+    public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(), logger: Logger) {
+        self.options = options
+        self.notifier = notifier
+        self.logger = logger
+    }
+
+    /// Fetches the payload's valid items into DIR within the budget.
+    /// - Parameters:
+    ///   - payload: a validated payload.
+    ///   - budget: the run's budget; its start is when the run began, not when this is called.
+    /// - Throws: `DeliveryError` when DIR cannot be created or written. Item failures are not
+    ///   errors: they are in the report.
+    public func run(_ payload: Payload, budget: Budget) async throws(DeliveryError) -> DeliveryReport {
+        let directory = MediaDirectory(path: options.directory)
+        var reports: [String: ItemReport] = [:]
+        var requests: [TransferRequest] = []
+        var targets: [String: Target] = [:]
+
+        for item in payload.items {
+            guard case .valid(let title, _, let url) = item.validity else {
+                if case .invalid(let reason, let title, let url) = item.validity {
+                    reports[item.key] = ItemReport(key: item.key, title: title, url: url, status: .invalid, error: reason)
+                }
+                continue
+            }
+            let final = directory.finalPath(key: item.key, url: url)
+            switch directory.presence(at: final) {
+            case .file(let bytes):
+                reports[item.key] = ItemReport(key: item.key, title: title, url: url.absoluteString,
+                                               status: .alreadyPresent, bytes: bytes, path: final)
+            case .other:
+                reports[item.key] = ItemReport(key: item.key, title: title, url: url.absoluteString, status: .failed,
+                                               error: "\(final) exists and is not a regular file")
+            case .absent:
+                let target = Target(final: final, temporary: directory.temporaryPath(key: item.key))
+                targets[item.key] = target
+                requests.append(TransferRequest(id: item.key, url: url, temporaryPath: target.temporary,
+                                                maximumSize: options.maximumSize))
+            }
+        }
+
+        if !requests.isEmpty {
+            try directory.prepare()
+            let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent), logger: logger)
+            let outcomes = await engine.run(requests, deadline: budget.transferDeadline)
+            let items = Dictionary(uniqueKeysWithValues: payload.items.map { ($0.key, $0) })
+            for outcome in outcomes {
+                guard let item = items[outcome.id], let target = targets[outcome.id] else { continue }
+                reports[outcome.id] = report(for: item, outcome: outcome, target: target, directory: directory)
+            }
+            directory.sync()
+        }
+
+        let items = payload.items.compactMap { reports[$0.key] }
+        let notification = await announce(items, budget: budget)
+        return DeliveryReport(elapsed: budget.elapsed, budget: budget.duration, directory: options.directory,
+                              items: items, notification: notification)
+    }
+
+    /// Where one fetched item goes: streamed out of sight, then placed under its final name.
+    private struct Target {
+        let final: String
+        let temporary: String
+    }
+
+    static let userAgent = "vodapp/0.1 libcurl/\(Curl.version)"
+
+    private func report(for item: PlaylistItem, outcome: TransferOutcome, target: Target, directory: MediaDirectory) -> ItemReport {
+        let final = target.final
+        let title = item.title
+        let url = item.urlString
+        let status = outcome.httpStatus
+        switch outcome.result {
+        case .completed(let bytes):
+            switch directory.place(target.temporary, at: final) {
+            case .placed:
+                logger.info("downloaded", metadata: ["key": "\(item.key)", "bytes": "\(bytes)"])
+                return ItemReport(key: item.key, title: title, url: url, status: .downloaded, bytes: bytes, path: final, httpStatus: status)
+            case .alreadyThere:
+                // Another delivery placed the same key while this one was fetching it.
+                let size: Int64? = if case .file(let size) = directory.presence(at: final) { size } else { nil }
+                return ItemReport(key: item.key, title: title, url: url, status: .alreadyPresent, bytes: size, path: final, httpStatus: status)
+            case .failed(let reason):
+                return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status,
+                                  error: "cannot place the file in \(directory.path): \(reason)")
+            }
+        case .tooLarge(let declared):
+            let size = declared.map { "it is \($0) bytes" } ?? "its body passed the limit with no Content-Length"
+            logger.info("dropped as too large", metadata: ["key": "\(item.key)", "bodyBytesReceived": "\(outcome.bodyBytesReceived)"])
+            return ItemReport(key: item.key, title: title, url: url, status: .tooLarge, httpStatus: status,
+                              error: "larger than the \(options.maximumSize)-byte limit: \(size)")
+        case .timedOut(let reason):
+            logger.warning("timed out", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
+            return ItemReport(key: item.key, title: title, url: url, status: .timedOut, httpStatus: status, error: reason)
+        case .failed(let reason):
+            logger.warning("failed", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
+            return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status, error: reason)
+        }
+    }
+
+    private func announce(_ items: [ItemReport], budget: Budget) async -> NotificationReport {
+        guard options.notify else { return .notShown("disabled with --no-notify") }
+        guard let notification = DesktopNotification(announcing: items) else {
+            return .notShown("nothing new to announce")
+        }
+        let report = await notifier.post(notification, deadline: budget.end)
+        if let reason = report.reason {
+            logger.warning("notification not shown: \(reason)")
+        }
+        return report
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+
+/// How a payload is handled: where media goes and within what limits.
+public struct DeliveryOptions: Sendable, Equatable {
+    /// The default `--max-size`: 20 MiB, the original app's limit.
+    public static let defaultMaximumSize: Int64 = 20 * 1024 * 1024
+    /// The default `--budget`: what iOS gives a background wake-up.
+    public static let defaultBudgetSeconds: Double = 30
+    public static let defaultBudget: Duration = .seconds(defaultBudgetSeconds)
+
+    /// Absolute, normalised path of the media directory.
+    public let directory: String
+    public var budget: Duration
+    /// Items strictly larger are dropped.
+    public var maximumSize: Int64
+    public var jobs: Int
+    public var notify: Bool
+
+    public init(
+        directory: String,
+        budget: Duration = Self.defaultBudget,
+        maximumSize: Int64 = Self.defaultMaximumSize,
+        jobs: Int = TransferEngine.Configuration.defaultJobs,
+        notify: Bool = true
+    ) {
+        self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        self.budget = budget
+        self.maximumSize = maximumSize
+        self.jobs = jobs
+        self.notify = notify
+    }
+
+    /// The contract's default directory: `$VODAPP_DIR`, else the XDG videos folder + `/VODApp`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let dir = environment["VODAPP_DIR"], !dir.isEmpty { return dir }
+        return XDGUserDirectories(environment: environment).videos + "/VODApp"
+    }
+}

@@ -1,0 +1,11 @@
+extension Duration {
+    /// Whole milliseconds, rounded down.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// Seconds as a floating-point number.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

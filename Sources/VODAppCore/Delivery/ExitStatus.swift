@@ -1,0 +1,15 @@
+/// The process exit codes of the contract, from sysexits(3) where one fits.
+public enum ExitStatus: Int32, Sendable {
+    /// Every valid item is in DIR or was dropped as too large.
+    case success = 0
+    /// EX_USAGE: bad command line.
+    case usage = 64
+    /// EX_DATAERR: the payload is invalid as a whole.
+    case invalidPayload = 65
+    /// EX_NOINPUT: the payload file is missing or unreadable.
+    case payloadUnreadable = 66
+    /// EX_CANTCREAT: DIR cannot be created or written.
+    case directoryUnusable = 73
+    /// EX_TEMPFAIL: an item failed or timed out; delivering again later may succeed.
+    case temporaryFailure = 75
+}

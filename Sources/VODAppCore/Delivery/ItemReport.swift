@@ -1,0 +1,33 @@
+/// What happened to one playlist item, as the report shows it.
+public struct ItemReport: Sendable, Equatable, Encodable {
+    public enum Status: String, Sendable, Encodable, CaseIterable {
+        case downloaded, alreadyPresent, tooLarge, timedOut, failed, invalid
+    }
+
+    public let key: String
+    public let title: String?
+    public let url: String?
+    public let status: Status
+    /// The file's size, for `downloaded` and `alreadyPresent`.
+    public let bytes: Int64?
+    /// The file, for `downloaded` and `alreadyPresent`.
+    public let path: String?
+    /// The final response's status code, when a response came.
+    public let httpStatus: Int?
+    /// Why the item is not in DIR, for every other status.
+    public let error: String?
+
+    public init(
+        key: String, title: String?, url: String?, status: Status,
+        bytes: Int64? = nil, path: String? = nil, httpStatus: Int? = nil, error: String? = nil
+    ) {
+        self.key = key
+        self.title = title
+        self.url = url
+        self.status = status
+        self.bytes = bytes
+        self.path = path
+        self.httpStatus = httpStatus
+        self.error = error
+    }
+}

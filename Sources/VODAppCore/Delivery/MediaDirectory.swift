@@ -1,0 +1,79 @@
+import Foundation
+
+/// DIR on disk: where finished media is placed, and the hidden work area beside it.
+///
+/// Every path built here comes from a validated key (`[A-Za-z0-9_-]{1,128}`) and an extension
+/// checked to be alphanumeric, so nothing outside DIR can be named.
+struct MediaDirectory: Sendable {
+    let path: String
+
+    /// Unfinished bodies live here, on the same file system as DIR so that placing is a rename.
+    var workPath: String { path + "/.vodapp/tmp" }
+
+    func finalPath(key: String, url: MediaURL) -> String {
+        path + "/" + key + (url.fileExtension.map { "." + $0 } ?? "")
+    }
+
+    func temporaryPath(key: String) -> String {
+        // The process id keeps two runs delivering the same key from sharing a temporary file.
+        workPath + "/" + key + "." + String(getpid()) + ".part"
+    }
+
+    enum Presence {
+        case absent
+        case file(bytes: Int64)
+        case other
+    }
+
+    func presence(at path: String) -> Presence {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .absent }
+        return (info.st_mode & S_IFMT) == S_IFREG ? .file(bytes: Int64(info.st_size)) : .other
+    }
+
+    /// Creates DIR and its work area, and checks that both can be written.
+    func prepare() throws(DeliveryError) {
+        do {
+            try FileManager.default.createDirectory(atPath: workPath, withIntermediateDirectories: true)
+        } catch {
+            throw .directoryUnusable(path: path, reason: Self.reason(error))
+        }
+        for directory in [path, workPath] where access(directory, W_OK | X_OK) != 0 {
+            throw .directoryUnusable(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    enum Placement {
+        case placed
+        case alreadyThere
+        case failed(String)
+    }
+
+    /// Moves a finished temporary file to its final name without ever replacing a file that is
+    /// already there: `link` fails with EEXIST where `rename` would overwrite.
+    func place(_ temporary: String, at final: String) -> Placement {
+        defer { unlink(temporary) }
+        if link(temporary, final) == 0 { return .placed }
+        if errno == EEXIST { return .alreadyThere }
+        return .failed(String(cString: strerror(errno)))
+    }
+
+    /// Makes the new names durable: one fsync of DIR after all renames.
+    func sync() {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
+    private static func reason(_ error: any Error) -> String {
+        let nsError = error as NSError
+        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        if nsError.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(nsError.code)))
+        }
+        return nsError.localizedDescription
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+
+/// Renders a report for people (a short summary) or for scripts (one JSON object).
+public enum ReportRenderer {
+    /// One line per item, then a totals line.
+    public static func summary(_ report: DeliveryReport) -> String {
+        var lines: [String] = []
+        for item in report.items {
+            let name = printable(item.title ?? item.key)
+            switch item.status {
+            case .downloaded:
+                lines.append("  \(label(.downloaded).padding(toLength: 15, withPad: " ", startingAt: 0)) \(name) (\(ByteSize.format(item.bytes ?? 0))) -> \(item.path ?? "")")
+            case .alreadyPresent:
+                lines.append("  \(label(.alreadyPresent)) \(name) -> \(item.path ?? "")")
+            default:
+                let status = label(item.status).padding(toLength: 15, withPad: " ", startingAt: 0)
+                lines.append("  \(status) \(name): \(printable(item.error ?? ""))")
+            }
+        }
+        var counts: [String] = []
+        for status in ItemReport.Status.allCases {
+            let count = report.count(status)
+            if count > 0 { counts.append("\(count) \(label(status))") }
+        }
+        let totals = counts.isEmpty ? "empty playlist" : counts.joined(separator: ", ")
+        lines.append(String(format: "%@: %@ in %.2f s (budget %g s), in %@",
+                            report.result.rawValue, totals, report.elapsedSeconds, report.budgetSeconds, report.directory))
+        if let reason = report.notification.reason, report.notification.shown == false, reason != "nothing new to announce",
+           reason != "disabled with --no-notify" {
+            lines.append("notification not shown: \(reason)")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The report as one line of JSON.
+    public static func json(_ report: DeliveryReport) -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        guard let data = try? encoder.encode(report), let text = String(data: data, encoding: .utf8) else {
+            return #"{"result":"failed","error":"the report could not be encoded"}"#
+        }
+        return text
+    }
+
+    private static func label(_ status: ItemReport.Status) -> String {
+        switch status {
+        case .downloaded: "downloaded"
+        case .alreadyPresent: "already present"
+        case .tooLarge: "too large"
+        case .timedOut: "timed out"
+        case .failed: "failed"
+        case .invalid: "invalid"
+        }
+    }
+
+    /// Keys and titles come from the network; control characters must not reach a terminal.
+    static func printable(_ text: String) -> String {
+        String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map {
+            $0.properties.generalCategory == .control ? "?" : $0
+        }))
+    }
+}

@@ -1,0 +1,239 @@
+import Foundation
+import NIOCore
+import NIOHTTP1
+
+/// Answers requests on one connection. Bodies are produced as the socket accepts them
+/// (`channelWritabilityChanged`), so a 1 GiB body costs no memory, and at a capped rate when asked.
+final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPServerRequestPart
+    typealias OutboundOut = ByteBuffer
+
+    /// A body being written.
+    private struct BodyStream {
+        var offset: Int64
+        let end: Int64
+        let chunked: Bool
+        let rate: Int?
+        /// Close the connection once the body is out (a short body, a close-delimited one).
+        let closeAfter: Bool
+        /// Keep the connection open and silent once `end` is reached.
+        let stallAfter: Bool
+        let record: Int
+    }
+
+    private static let chunkSize = 64 * 1024
+    private static let lastModified = "Sat, 01 Jan 2022 00:00:00 GMT"
+
+    private let log: SampleRequestLog
+    private let defaultRate: Int?
+    private var head: HTTPRequestHead?
+    private var body: BodyStream?
+    private var openRecord: Int?
+
+    init(log: SampleRequestLog, defaultRate: Int?) {
+        self.log = log
+        self.defaultRate = defaultRate
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        switch unwrapInboundIn(data) {
+        case .head(let head):
+            self.head = head
+        case .body:
+            break
+        case .end:
+            if let head { respond(to: head, context: context) }
+            head = nil
+        }
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable { pump(context: context) }
+        context.fireChannelWritabilityChanged()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        body = nil
+        if let openRecord { log.end(at: openRecord) }
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        context.close(promise: nil)
+    }
+
+    private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
+        let (path, query) = Self.split(head.uri)
+        var headers: [String: String] = [:]
+        for (name, value) in head.headers { headers[name.lowercased()] = value }
+        let record = log.begin(SampleRequestRecord(target: head.uri, method: head.method.rawValue, headers: headers, started: .now))
+        openRecord = record
+        let rate = query["rate"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultRate
+        let isHead = head.method == .HEAD
+
+        func stream(_ length: Int64, from offset: Int64 = 0, chunked: Bool = false, closeAfter: Bool = false, stallAfter: Bool = false) {
+            if isHead {
+                log.end(at: record)
+                return
+            }
+            body = BodyStream(offset: offset, end: offset + length, chunked: chunked, rate: rate,
+                              closeAfter: closeAfter, stallAfter: stallAfter, record: record)
+            pump(context: context)
+        }
+
+        switch SampleRoute(path: path, query: query) {
+        case .bytes(let size):
+            let etag = "\"sample-\(size)\""
+            let common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
+                          "Content-Type": Self.contentType(path)]
+            switch Self.range(headers["range"], ifRange: headers["if-range"], etag: etag, size: size) {
+            case .whole:
+                writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
+                stream(size)
+            case .partial(let range):
+                writeHead(206, ["Content-Length": "\(range.count)",
+                                "Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"].merging(common) { $1 },
+                          context: context)
+                stream(Int64(range.count), from: range.lowerBound)
+            case .unsatisfiable:
+                writeHead(416, ["Content-Length": "0", "Content-Range": "bytes */\(size)"], context: context)
+                finish(context: context, record: record, close: false)
+            }
+        case .chunked(let size):
+            writeHead(200, ["Transfer-Encoding": "chunked", "Content-Type": Self.contentType(path)], context: context)
+            stream(size, chunked: true)
+        case .closeDelimited(let size):
+            writeHead(200, ["Connection": "close", "Content-Type": Self.contentType(path)], context: context)
+            stream(size, closeAfter: true)
+        case .short(let declared, let sent):
+            writeHead(200, ["Content-Length": "\(declared)", "Content-Type": Self.contentType(path)], context: context)
+            stream(sent, closeAfter: true)
+        case .status(let code):
+            let text = "status \(code)\n"
+            writeHead(code, ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"], context: context)
+            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
+            finish(context: context, record: record, close: false)
+        case .redirect(let target):
+            writeHead(302, ["Location": target, "Content-Length": "0"], context: context)
+            finish(context: context, record: record, close: false)
+        case .loop:
+            writeHead(302, ["Location": "/loop", "Content-Length": "0"], context: context)
+            finish(context: context, record: record, close: false)
+        case .stallHeaders:
+            break
+        case .stallBody(let size):
+            writeHead(200, ["Content-Length": "\(size)", "Content-Type": Self.contentType(path)], context: context)
+            stream(size / 2, stallAfter: true)
+        case .notFound:
+            let text = "no such sample: \(path)\n"
+            writeHead(404, ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"], context: context)
+            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
+            finish(context: context, record: record, close: false)
+        }
+    }
+
+    /// Writes body bytes while the socket takes them, or one rate-sized chunk per tick.
+    private func pump(context: ChannelHandlerContext) {
+        guard var stream = body else { return }
+        while context.channel.isWritable && stream.offset < stream.end {
+            var count = Int(min(Int64(Self.chunkSize), stream.end - stream.offset))
+            if let rate = stream.rate {
+                // Ten ticks a second: smooth enough for a progress display, cheap for the loop.
+                count = min(count, max(1, rate / 10))
+            }
+            var buffer = context.channel.allocator.buffer(capacity: count + 16)
+            if stream.chunked { buffer.writeString(String(count, radix: 16) + "\r\n") }
+            buffer.writeBytes(SampleContent.slice(from: stream.offset, count: count))
+            if stream.chunked { buffer.writeString("\r\n") }
+            context.write(wrapOutboundOut(buffer), promise: nil)
+            stream.offset += Int64(count)
+            log.addBody(count, at: stream.record)
+            if let rate = stream.rate {
+                context.flush()
+                body = stream
+                let delay = TimeAmount.nanoseconds(Int64(count) * 1_000_000_000 / Int64(rate))
+                context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self] in
+                    self?.pump(context: context)
+                }
+                return
+            }
+        }
+        body = stream
+        context.flush()
+        guard stream.offset >= stream.end else { return }
+        body = nil
+        if stream.stallAfter { return }
+        if stream.chunked {
+            context.write(wrapOutboundOut(context.channel.allocator.buffer(string: "0\r\n\r\n")), promise: nil)
+        }
+        finish(context: context, record: stream.record, close: stream.closeAfter)
+    }
+
+    private func finish(context: ChannelHandlerContext, record: Int, close: Bool) {
+        log.end(at: record)
+        openRecord = nil
+        if close {
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).assumeIsolated().whenComplete { _ in
+                context.close(promise: nil)
+            }
+        } else {
+            context.flush()
+        }
+    }
+
+    private func writeHead(_ status: Int, _ headers: [String: String], context: ChannelHandlerContext) {
+        let reason = HTTPResponseStatus(statusCode: status).reasonPhrase
+        var text = "HTTP/1.1 \(status) \(reason)\r\n"
+        for (name, value) in headers.sorted(by: { $0.key < $1.key }) {
+            text += "\(name): \(value)\r\n"
+        }
+        text += "\r\n"
+        context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil)
+    }
+
+    private enum RangeAnswer {
+        case whole
+        case partial(Range<Int64>)
+        case unsatisfiable
+    }
+
+    /// A single `bytes=a-b`, `bytes=a-` or `bytes=-n` range; an If-Range that does not match the
+    /// ETag or Last-Modified means the whole body, as RFC 9110 says.
+    private static func range(_ header: String?, ifRange: String?, etag: String, size: Int64) -> RangeAnswer {
+        guard let header, header.hasPrefix("bytes="), !header.contains(",") else { return .whole }
+        if let ifRange, ifRange != etag, ifRange != lastModified { return .whole }
+        let spec = header.dropFirst("bytes=".count).split(separator: "-", omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return .whole }
+        let first = Int64(spec[0])
+        let last = Int64(spec[1])
+        let range: Range<Int64>
+        switch (first, last) {
+        case (let start?, let end?) where start <= end: range = start..<min(end + 1, size)
+        case (let start?, nil) where spec[1].isEmpty: range = start..<size
+        case (nil, let suffix?) where spec[0].isEmpty: range = max(0, size - suffix)..<size
+        default: return .whole
+        }
+        return range.isEmpty || range.lowerBound >= size ? .unsatisfiable : .partial(range)
+    }
+
+    private static func contentType(_ path: String) -> String {
+        switch path.split(separator: ".").last {
+        case "mp4", "m4v": "video/mp4"
+        case "webm": "video/webm"
+        default: "application/octet-stream"
+        }
+    }
+
+    private static func split(_ uri: String) -> (path: String, query: [String: String]) {
+        let parts = uri.split(separator: "?", maxSplits: 1)
+        let path = parts.first.map(String.init) ?? "/"
+        var query: [String: String] = [:]
+        if parts.count == 2 {
+            for pair in parts[1].split(separator: "&") {
+                let kv = pair.split(separator: "=", maxSplits: 1).map { String($0).removingPercentEncoding ?? String($0) }
+                if kv.count == 2 { query[kv[0]] = kv[1] }
+            }
+        }
+        return (path, query)
+    }
+}

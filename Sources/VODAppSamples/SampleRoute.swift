@@ -1,0 +1,54 @@
+/// What the sample server answers for a path. Sizes are in bytes.
+///
+/// | path | answer |
+/// | --- | --- |
+/// | `/bytes/N[.ext]` | N bytes with Content-Length, ETag, Range support |
+/// | `/chunked/N[.ext]` | N bytes, chunked |
+/// | `/close/N[.ext]` | N bytes, no length: the body ends when the connection closes |
+/// | `/short/N/M[.ext]` | Content-Length N, then M < N bytes and a close |
+/// | `/status/CODE` | that status, a short text body |
+/// | `/redirect?to=URL` | 302 to URL |
+/// | `/loop` | 302 to itself, forever |
+/// | `/stall-headers` | reads the request and never answers |
+/// | `/stall-body/N` | headers for N bytes, half the body, then silence |
+///
+/// Any body route takes `?rate=BYTES_PER_SECOND` to cap its speed.
+public enum SampleRoute: Equatable, Sendable {
+    case bytes(Int64)
+    case chunked(Int64)
+    case closeDelimited(Int64)
+    case short(declared: Int64, sent: Int64)
+    case status(Int)
+    case redirect(to: String)
+    case loop
+    case stallHeaders
+    case stallBody(Int64)
+    case notFound
+
+    /// Parses a request target such as `/bytes/1024.mp4?rate=100`.
+    public init(path: String, query: [String: String]) {
+        let parts = path.split(separator: "/").map { String($0) }
+        func size(_ index: Int) -> Int64? {
+            guard parts.count > index else { return nil }
+            let text = parts[index].split(separator: ".").first.map(String.init) ?? ""
+            return Int64(text).flatMap { $0 >= 0 ? $0 : nil }
+        }
+        switch (parts.first, parts.count) {
+        case ("bytes", 2): self = size(1).map { .bytes($0) } ?? .notFound
+        case ("chunked", 2): self = size(1).map { .chunked($0) } ?? .notFound
+        case ("close", 2): self = size(1).map { .closeDelimited($0) } ?? .notFound
+        case ("short", 3):
+            if let declared = size(1), let sent = size(2), sent < declared {
+                self = .short(declared: declared, sent: sent)
+            } else {
+                self = .notFound
+            }
+        case ("status", 2): self = Int(parts[1]).flatMap { (100...599).contains($0) ? .status($0) : nil } ?? .notFound
+        case ("redirect", 1): self = query["to"].map { .redirect(to: $0) } ?? .notFound
+        case ("loop", 1): self = .loop
+        case ("stall-headers", 1): self = .stallHeaders
+        case ("stall-body", 2): self = size(1).map { .stallBody($0) } ?? .notFound
+        default: self = .notFound
+        }
+    }
+}

@@ -1,0 +1,16 @@
+import ArgumentParser
+
+struct VODAppCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vodapp",
+        abstract: "Fetch the videos of a silent push's playlist for offline viewing.",
+        discussion: """
+        A Linux port of VODApp. A payload carries a playlist; vodapp downloads every item \
+        concurrently within a wall-clock budget, drops items over the size limit, and raises one \
+        desktop notification when it is done. `vodapp PAYLOAD` is short for `vodapp handle PAYLOAD`.
+        """,
+        version: "0.1.0",
+        subcommands: [Handle.self],
+        defaultSubcommand: Handle.self
+    )
+}
