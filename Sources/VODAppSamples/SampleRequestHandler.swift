@@ -29,6 +29,7 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
     private var head: HTTPRequestHead?
     private var body: BodyStream?
     private var openRecord: Int?
+    private var pumping = false
 
     init(log: SampleRequestLog, defaultRate: Int?) {
         self.log = log
@@ -133,8 +134,13 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
     }
 
     /// Writes body bytes while the socket takes them, or one rate-sized chunk per tick.
+    ///
+    /// Not reentrant: a write or flush can fire `channelWritabilityChanged` synchronously, and a
+    /// nested pump would send the same chunk twice. The loop re-checks writability itself.
     private func pump(context: ChannelHandlerContext) {
-        guard var stream = body else { return }
+        guard !pumping, var stream = body else { return }
+        pumping = true
+        defer { pumping = false }
         while context.channel.isWritable && stream.offset < stream.end {
             var count = Int(min(Int64(Self.chunkSize), stream.end - stream.offset))
             if let rate = stream.rate {
@@ -145,12 +151,13 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             if stream.chunked { buffer.writeString(String(count, radix: 16) + "\r\n") }
             buffer.writeBytes(SampleContent.slice(from: stream.offset, count: count))
             if stream.chunked { buffer.writeString("\r\n") }
-            context.write(wrapOutboundOut(buffer), promise: nil)
             stream.offset += Int64(count)
+            body = stream
             log.addBody(count, at: stream.record)
-            if let rate = stream.rate {
-                context.flush()
-                body = stream
+            // Flushing each chunk inside the loop means writability is re-read after the flush;
+            // a change it fires synchronously is seen here, not lost to the reentrancy guard.
+            context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+            if let rate = stream.rate, stream.offset < stream.end {
                 let delay = TimeAmount.nanoseconds(Int64(count) * 1_000_000_000 / Int64(rate))
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self] in
                     self?.pump(context: context)
@@ -158,8 +165,6 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
                 return
             }
         }
-        body = stream
-        context.flush()
         guard stream.offset >= stream.end else { return }
         body = nil
         if stream.stallAfter { return }

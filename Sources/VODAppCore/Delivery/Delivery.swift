@@ -102,10 +102,10 @@ public struct Delivery: Sendable {
             return ItemReport(key: item.key, title: title, url: url, status: .tooLarge, httpStatus: status,
                               error: "larger than the \(options.maximumSize)-byte limit: \(size)")
         case .timedOut(let reason):
-            logger.warning("timed out", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
+            logger.info("timed out", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
             return ItemReport(key: item.key, title: title, url: url, status: .timedOut, httpStatus: status, error: reason)
         case .failed(let reason):
-            logger.warning("failed", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
+            logger.info("failed", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
             return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status, error: reason)
         }
     }

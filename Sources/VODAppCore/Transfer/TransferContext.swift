@@ -16,6 +16,9 @@ final class TransferContext {
     let handle: UnsafeMutableRawPointer
     let started: ContinuousClock.Instant
     private(set) var bodyBytes: Int64 = 0
+    /// The Content-Length of the latest response, as its header arrived: libcurl does not report
+    /// it when it refuses the body for being too large.
+    private(set) var declaredLength: Int64?
     private(set) var abort: Abort?
     private var fd: Int32 = -1
     /// libcurl writes a detailed message here; it must live as long as the handle.
@@ -43,8 +46,20 @@ final class TransferContext {
     var contentLength: Int64? {
         var length: curl_off_t = -1
         guard vod_easy_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK,
-              length >= 0 else { return nil }
+              length >= 0 else { return declaredLength }
         return Int64(length)
+    }
+
+    /// Takes one header line from libcurl, for every response including redirects.
+    func header(_ line: UnsafeRawBufferPointer) -> Int {
+        let text = String(decoding: line, as: UTF8.self)
+        if text.hasPrefix("HTTP/") {
+            declaredLength = nil
+        } else if let colon = text.firstIndex(of: ":"),
+                  text[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-length" {
+            declaredLength = Int64(text[text.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines))
+        }
+        return line.count
     }
 
     var curlMessage: String {

@@ -88,6 +88,8 @@ public struct TransferEngine: Sendable {
             if active.isEmpty && waiting.isEmpty { break }
 
             let remaining = ContinuousClock.now.duration(to: deadline)
+            // A finished transfer freed a slot: start the next one now rather than after a poll.
+            if remaining > .zero && active.count < configuration.jobs && !waiting.isEmpty { continue }
             if remaining <= .zero {
                 for (handle, context) in active {
                     curl_multi_remove_handle(multi, handle)
@@ -144,6 +146,8 @@ public struct TransferEngine: Sendable {
         vod_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, context.errorBuffer)
         vod_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, transferWriteCallback)
         vod_easy_setopt_pointer(handle, CURLOPT_WRITEDATA, opaque)
+        vod_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
+        vod_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, opaque)
         // A backstop only: the engine loop cuts transfers at the deadline itself.
         let remaining = max(1, ContinuousClock.now.duration(to: deadline).milliseconds + 1000)
         vod_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(remaining))
@@ -235,4 +239,11 @@ private let transferWriteCallback: curl_write_callback = { data, size, count, us
     guard let userdata else { return 0 }
     let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
     return context.write(UnsafeRawBufferPointer(start: data, count: size * count))
+}
+
+/// libcurl's header callback, found the same way.
+private let transferHeaderCallback: curl_write_callback = { data, size, count, userdata in
+    guard let userdata else { return 0 }
+    let context = Unmanaged<TransferContext>.fromOpaque(userdata).takeUnretainedValue()
+    return context.header(UnsafeRawBufferPointer(start: data, count: size * count))
 }

@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+@testable import VODAppCore
+
+@Suite struct PayloadTests {
+    private func parse(_ text: String) throws(PayloadError) -> Payload {
+        try Payload(data: Data(text.utf8))
+    }
+
+    private func item(_ key: String, _ value: String) -> String {
+        #"{"aps":{"content-available":1},"playlist":{"\#(key)":\#(value)}, "_pad": 0}"#
+    }
+
+    @Test func samplePayloadOfTheOriginalAppIsAccepted() throws {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../SamplePayloads/vodapp-sample.json")
+        let payload = try Payload(data: try Data(contentsOf: url))
+        #expect(payload.items.count == 5)
+        #expect(payload.validItems.count == 5)
+        let tulips = try #require(payload.items.first { $0.key == "f3058e6662927f1fcd17840469cfd5f3" })
+        #expect(tulips.title == "Tulips")
+        #expect(tulips.urlString == "https://my.domain.com/media/sample4.mp4")
+    }
+
+    @Test func simctlApnsFileWithAlertAndTargetBundleIsAccepted() throws {
+        let payload = try parse("""
+        {"Simulator Target Bundle": "com.example.vodapp",
+         "aps": {"content-available": 1, "alert": "hi", "badge": 2, "sound": "default"},
+         "playlist": {"k1": {"title": "A", "subtitle": "B", "url": "http://example.com/a.mp4"}}}
+        """)
+        #expect(payload.items == [PlaylistItem(key: "k1", validity: .valid(
+            title: "A", subtitle: "B", url: try MediaURL("http://example.com/a.mp4")))])
+    }
+
+    @Test(arguments: [
+        ("\u{FF}\u{FE}", "not UTF-8"),
+        ("{\"aps\":", "not valid JSON"),
+        ("[1, 2]", "must be a JSON object, found an array"),
+        ("{\"playlist\": {}}", "no \"aps\""),
+        ("{\"aps\": 1, \"playlist\": {}}", "no \"aps\""),
+        ("{\"aps\": {}, \"playlist\": {}}", "content-available is missing"),
+        ("{\"aps\": {\"content-available\": 0}, \"playlist\": {}}", "content-available is 0"),
+        ("{\"aps\": {\"content-available\": \"1\"}, \"playlist\": {}}", "content-available is a string"),
+        ("{\"aps\": {\"content-available\": true}, \"playlist\": {}}", "content-available is a boolean"),
+        ("{\"aps\": {\"content-available\": 1}}", "no \"playlist\""),
+        ("{\"aps\": {\"content-available\": 1}, \"playlist\": []}", "found an array"),
+        ("{\"aps\": {\"content-available\": 1}, \"playlist\": {\"a\": 1, \"b\": {\"title\": \"t\"}}}", "all 2 playlist item(s) are invalid"),
+    ])
+    func wholePayloadRejections(text: String, message: String) {
+        let data: Data = text == "\u{FF}\u{FE}" ? Data([0xFF, 0xFE, 0x7B, 0x7D]) : Data(text.utf8)
+        #expect {
+            try Payload(data: data)
+        } throws: { error in
+            (error as? PayloadError).map { $0.description.contains(message) } ?? false
+        }
+    }
+
+    @Test func payloadOverOneMebibyteIsRejected() {
+        let padding = String(repeating: "x", count: Payload.maximumSize)
+        let text = #"{"aps":{"content-available":1},"playlist":{},"pad":"\#(padding)"}"#
+        #expect(throws: PayloadError.tooLarge(limit: Payload.maximumSize)) { try parse(text) }
+    }
+
+    @Test func emptyPlaylistIsAcceptedWithNoItems() throws {
+        #expect(try parse(#"{"aps":{"content-available":1},"playlist":{}}"#).items.isEmpty)
+    }
+
+    @Test(arguments: [
+        "../x", "a/b", "", String(repeating: "k", count: 129), "a b", "a.b", "\\u0000x", "é",
+    ])
+    func hostileKeysAreInvalid(key: String) throws {
+        let payload = try parse(#"""
+        {"aps":{"content-available":1},"playlist":{
+          "\#(key)": {"title": "T", "url": "http://example.com/a.mp4"},
+          "good": {"title": "G", "url": "http://example.com/g.mp4"}}}
+        """#)
+        let hostile = try #require(payload.items.first { $0.key != "good" })
+        #expect(!hostile.isValid)
+        #expect(payload.validItems.map(\.key) == ["good"])
+    }
+
+    @Test func keyOf128CharactersIsValid() throws {
+        let key = String(repeating: "a", count: 64) + String(repeating: "Z_-9", count: 16)
+        let payload = try parse(item(key, #"{"title":"T","url":"https://example.com/v"}"#))
+        #expect(payload.items.first?.isValid == true)
+    }
+
+    @Test(arguments: [
+        ("file:///etc/passwd", "scheme \"file\""),
+        ("ftp://example.com/a.mp4", "scheme \"ftp\""),
+        ("gopher://example.com/a", "scheme \"gopher\""),
+        ("/media/a.mp4", "not an absolute URL"),
+        ("media/a.mp4", "not an absolute URL"),
+        ("http://", "not an absolute URL"),
+        ("http://exa mple.com/a", "not an absolute URL"),
+    ])
+    func unfetchableURLsAreInvalid(url: String, reason: String) throws {
+        let payload = try parse(#"""
+        {"aps":{"content-available":1},"playlist":{
+          "bad": {"title": "T", "url": "\#(url)"},
+          "good": {"title": "G", "url": "http://example.com/g.mp4"}}}
+        """#)
+        let bad = try #require(payload.items.first { $0.key == "bad" })
+        guard case .invalid(let message, _, _) = bad.validity else {
+            Issue.record("\(url) was accepted")
+            return
+        }
+        #expect(message.contains(reason), "\(message)")
+    }
+
+    @Test(arguments: [
+        (#""just a string""#, "item is a string, not an object"),
+        (#"{"url":"http://e.com/a"}"#, "title is missing"),
+        (#"{"title":5,"url":"http://e.com/a"}"#, "title is a number, not a string"),
+        (#"{"title":"T","subtitle":null,"url":"http://e.com/a"}"#, "subtitle is null, not a string"),
+        (#"{"title":"T"}"#, "url is missing"),
+        (#"{"title":"T","url":["http://e.com/a"]}"#, "url is an array, not a string"),
+    ])
+    func malformedItemsAreInvalidWithAReason(value: String, reason: String) throws {
+        let payload = try parse(#"{"aps":{"content-available":1},"playlist":{"bad":\#(value),"good":{"title":"G","url":"http://e.com/g"}}}"#)
+        let bad = try #require(payload.items.first { $0.key == "bad" })
+        #expect(bad.validity.reason == reason)
+    }
+
+    @Test func fileExtensionComesFromTheURLPathOnlyWhenItIsPlain() throws {
+        #expect(try MediaURL("https://h/media/sample4.MP4?x=1").fileExtension == "mp4")
+        #expect(try MediaURL("https://h/media/sample").fileExtension == nil)
+        #expect(try MediaURL("https://h/media/a.b%2F..").fileExtension == nil)
+        #expect(try MediaURL("https://h/").fileExtension == nil)
+    }
+}
+
+extension PlaylistItem.Validity {
+    var reason: String? {
+        if case .invalid(let reason, _, _) = self { return reason }
+        return nil
+    }
+}
