@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "vodapp", targets: ["vodapp"]),
+        .executable(name: "vodapp-push", targets: ["vodapp-push"]),
         .library(name: "VODAppCore", targets: ["VODAppCore"]),
         .library(name: "VODAppSamples", targets: ["VODAppSamples"]),
     ],
@@ -51,6 +52,13 @@ let package = Package(
                 "VODAppCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "vodapp-push",
+            dependencies: [
+                "VODAppSamples",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(

@@ -25,10 +25,6 @@ public enum ReportRenderer {
         let totals = counts.isEmpty ? "empty playlist" : counts.joined(separator: ", ")
         lines.append(String(format: "%@: %@ in %.2f s (budget %g s), in %@",
                             report.result.rawValue, totals, report.elapsedSeconds, report.budgetSeconds, report.directory))
-        if let reason = report.notification.reason, report.notification.shown == false, reason != "nothing new to announce",
-           reason != "disabled with --no-notify" {
-            lines.append("notification not shown: \(reason)")
-        }
         return lines.joined(separator: "\n")
     }
 

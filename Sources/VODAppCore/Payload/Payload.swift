@@ -25,6 +25,7 @@ public struct Payload: Sendable, Equatable {
     public init(data: Data) throws(PayloadError) {
         guard data.count <= Self.maximumSize else { throw .tooLarge(limit: Self.maximumSize) }
         guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
+        guard data.contains(where: { !Self.isJSONWhitespace($0) }) else { throw .notJSON("the payload is empty") }
 
         let root: JSONValue
         do {
@@ -110,6 +111,10 @@ public struct Payload: Sendable, Equatable {
         } catch {
             return invalid(error.description)
         }
+    }
+
+    private static func isJSONWhitespace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
     }
 
     private static func format(_ number: Double) -> String {
