@@ -71,7 +71,17 @@ public final class NotificationServer: @unchecked Sendable {
     /// `Notify "app" 0 "icon" "summary" "body" [actions] {hints} timeout`.
     public var notifyCalls: [String] {
         let text = (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""
-        return text.split(separator: "\n").map(String.init).filter { $0.contains(" Notify ") }
+        // Each call starts with a timestamp; a body with newlines continues on the next lines.
+        var entries: [String] = []
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let stamp = line.prefix { $0.isNumber || $0 == "." }
+            if !stamp.isEmpty, stamp.contains("."), line.dropFirst(stamp.count).hasPrefix(" ") {
+                entries.append(String(line))
+            } else if !entries.isEmpty {
+                entries[entries.count - 1] += "\n" + line
+            }
+        }
+        return entries.filter { $0.contains(" Notify ") }
     }
 
     /// Freezes the server: the bus still takes calls for it, and nobody answers them.

@@ -1,0 +1,208 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppSamples
+
+/// `vodapp PAYLOAD` as a user or a script runs it: the built executable, its exit code, stdout,
+/// stderr and the files in DIR.
+@Suite(.serialized) struct HandleCommandTests {
+    let runner = VODAppRunner()
+
+    private static let samplePayloads = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../SamplePayloads").standardizedFileURL.path
+
+    /// The shipped local sample payload, pointed at `server` instead of the default port.
+    private func localSample(on server: SampleServer, in scratch: ScratchDirectory) throws -> String {
+        let text = try String(contentsOfFile: Self.samplePayloads + "/vodapp-sample-local.json", encoding: .utf8)
+        let path = scratch.child("payload.json")
+        try text.replacingOccurrences(of: "http://127.0.0.1:\(SampleCatalogue.defaultPort)", with: server.baseURL)
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func localSamplePlaylistArrivesAndTheReportFollowsTheContract() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = try localSample(on: server, in: scratch)
+            let run = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
+
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let report = try #require(run.report, "stdout is not one JSON object: \(run.stdout)")
+            #expect(report["result"] as? String == "newData")
+            #expect(report["directory"] as? String == dir)
+            #expect(report["budgetSeconds"] as? Double == 30)
+            #expect((report["elapsedSeconds"] as? Double).map { $0 >= 0 && $0 < 30 } == true)
+            #expect((report["notification"] as? [String: Any])?["shown"] as? Bool == false)
+            #expect(run.items.count == SampleCatalogue.entries.count)
+
+            for entry in SampleCatalogue.entries {
+                let item = try #require(run.item(entry.key))
+                #expect(item["title"] as? String == entry.title)
+                #expect(item["url"] as? String == server.url(entry.path))
+                if entry.bytes > 20 * 1024 * 1024 {
+                    #expect(item["status"] as? String == "tooLarge")
+                    #expect(item["path"] == nil)
+                    #expect((item["error"] as? String)?.isEmpty == false)
+                } else {
+                    let path = dir + "/" + entry.key + ".mp4"
+                    #expect(item["status"] as? String == "downloaded")
+                    #expect(item["path"] as? String == path)
+                    #expect(item["bytes"] as? Int64 == entry.bytes)
+                    #expect(item["httpStatus"] as? Int == 200)
+                    #expect(item["error"] == nil)
+                    #expect(holdsSampleBytes(path, count: entry.bytes))
+                }
+            }
+            #expect(ScratchDirectory.visibleEntries(dir).count == 3)
+        }
+    }
+
+    @Test func payloadFromStandardInputGivesAHumanSummary() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "k1", title: "Tulips", url: server.url("/bytes/1000.mp4"))])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 0)
+            #expect(run.stdout.contains("downloaded      Tulips (1000 B) -> \(scratch.path)/k1.mp4"))
+            #expect(run.stdout.contains("newData: 1 downloaded in"))
+            #expect(holdsSampleBytes(scratch.child("k1.mp4"), count: 1000))
+        }
+    }
+
+    @Test func everyWholePayloadRejectionExits65WritesNothingAndRequestsNothing() async throws {
+        try await withSampleServer { server in
+            let url = server.url("/bytes/10.mp4")
+            let rejected: [(String, Data)] = [
+                ("not UTF-8", Data([0x7B, 0xFF, 0x7D])),
+                ("not JSON", Data("{\"aps\": ".utf8)),
+                ("empty", Data()),
+                ("not an object", Data("[{\"aps\": {\"content-available\": 1}}]".utf8)),
+                ("no aps", PayloadBuilder.json(object: ["playlist": ["k": ["title": "T", "url": url]]])),
+                ("content-available 0", PayloadBuilder.json(object: ["aps": ["content-available": 0], "playlist": ["k": ["title": "T", "url": url]]])),
+                ("alert only", PayloadBuilder.json(object: ["aps": ["alert": "hi"], "playlist": ["k": ["title": "T", "url": url]]])),
+                ("no playlist", PayloadBuilder.json(object: ["aps": ["content-available": 1]])),
+                ("playlist not an object", PayloadBuilder.json(object: ["aps": ["content-available": 1], "playlist": [url]])),
+                ("every item invalid", PayloadBuilder.json([(key: "../x", title: "T", url: url), (key: "ok", title: "T", url: "file:///etc/passwd")])),
+                ("over 1 MiB", PayloadBuilder.json([(key: "k", title: String(repeating: "t", count: 1 << 20), url: url)])),
+            ]
+            for (name, payload) in rejected {
+                let scratch = try ScratchDirectory()
+                let dir = scratch.child("media")
+                let file = scratch.child("payload.json")
+                _ = FileManager.default.createFile(atPath: file, contents: payload)
+                let run = try await runner.run([file, "--dir", dir, "--json"])
+                #expect(run.exitCode == 65, "\(name): exit \(run.exitCode)")
+                #expect(run.stdout.isEmpty, "\(name)")
+                let lines = run.stderr.split(separator: "\n")
+                #expect(lines.count == 1 && lines[0].hasPrefix("vodapp: invalid payload: "), "\(name): \(run.stderr)")
+                #expect(!FileManager.default.fileExists(atPath: dir), "\(name) created DIR")
+            }
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func hostileKeysAndURLsAreInvalidAndCauseNoRequest() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let url = server.url("/bytes/10.mp4")
+            let payload = PayloadBuilder.json([
+                (key: "../x", title: "Up", url: url),
+                (key: "a/b", title: "Slash", url: url),
+                (key: "", title: "Empty", url: url),
+                (key: String(repeating: "k", count: 129), title: "Long", url: url),
+                (key: "file", title: "File", url: "file:///etc/passwd"),
+                (key: "ftp", title: "FTP", url: "ftp://127.0.0.1/a.mp4"),
+                (key: "relative", title: "Relative", url: "/bytes/10.mp4"),
+                (key: "good", title: "Good", url: url),
+            ])
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 0)
+            #expect(run.items.count == 8)
+            #expect(run.items.filter { $0["status"] as? String == "invalid" }.count == 7)
+            #expect(run.item("good")?["status"] as? String == "downloaded")
+            #expect(server.requests.count == 1)
+            // Nothing was written beside DIR (`../x` would have landed there).
+            #expect(ScratchDirectory.allEntries(scratch.path).allSatisfy { $0.hasPrefix("media") })
+            #expect(ScratchDirectory.visibleEntries(dir) == ["good.mp4"])
+        }
+    }
+
+    @Test func failedItemBesideAGoodOneExits75() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([
+                (key: "good", title: "Good", url: server.url("/bytes/2000.mp4")),
+                (key: "gone", title: "Gone", url: server.url("/status/404")),
+            ])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 75)
+            #expect(run.report?["result"] as? String == "newData")
+            #expect(run.item("gone")?["status"] as? String == "failed")
+            #expect(run.item("gone")?["httpStatus"] as? Int == 404)
+            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["good.mp4"])
+        }
+    }
+
+    @Test func stallsBeforeHeadersAndMidBodyAreCutWithinTheBudget() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([
+                (key: "headers", title: "Silent", url: server.url("/stall-headers")),
+                (key: "body", title: "Half", url: server.url("/stall-body/1000000.mp4")),
+                (key: "good", title: "Good", url: server.url("/bytes/1000.mp4")),
+            ])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--budget", "3", "--json", "--no-notify"], stdin: payload)
+            #expect(run.wallSeconds < 3.5, "the run took \(run.wallSeconds) s")
+            #expect(run.exitCode == 75)
+            #expect(run.item("headers")?["status"] as? String == "timedOut")
+            #expect(run.item("body")?["status"] as? String == "timedOut")
+            #expect(run.item("body")?["httpStatus"] as? Int == 200)
+            #expect(run.item("good")?["status"] as? String == "downloaded")
+            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["good.mp4"])
+            #expect(ScratchDirectory.allEntries(scratch.path + "/.vodapp/tmp").isEmpty)
+        }
+    }
+
+    @Test func missingPayloadFileExits66() async throws {
+        let run = try await runner.run(["/nonexistent/payload.json", "--dir", "/tmp"])
+        #expect(run.exitCode == 66)
+        #expect(run.stderr == "vodapp: cannot read payload from /nonexistent/payload.json: No such file or directory\n")
+    }
+
+    @Test(arguments: [
+        ["p.json", "--budget", "0"], ["p.json", "--budget", "soon"], ["p.json", "--max-size", "12X"],
+        ["p.json", "--jobs", "0"], ["p.json", "--frobnicate"], ["p.json", "-q", "-v"], [],
+    ])
+    func badCommandLinesExit64(arguments: [String]) async throws {
+        let run = try await runner.run(arguments)
+        #expect(run.exitCode == 64, "\(arguments): \(run.stderr)")
+        #expect(run.stdout.isEmpty)
+    }
+
+    @Test func unusableDirectoryExits73() async throws {
+        let scratch = try ScratchDirectory()
+        let blocker = scratch.child("file")
+        _ = FileManager.default.createFile(atPath: blocker, contents: Data("x".utf8))
+        let payload = PayloadBuilder.json([(key: "k", title: "T", url: "http://127.0.0.1:1/a.mp4")])
+        let run = try await runner.run(["-", "--dir", blocker + "/media", "--no-notify"], stdin: payload)
+        #expect(run.exitCode == 73)
+        #expect(run.stderr.hasPrefix("vodapp: cannot use \(blocker)/media for media: "))
+    }
+
+    @Test func maxSizeOptionMovesTheLimit() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([
+                (key: "small", title: "Small", url: server.url("/bytes/1024.mp4")),
+                (key: "big", title: "Big", url: server.url("/chunked/1025.mp4")),
+            ])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--max-size", "1K", "--json", "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 0)
+            #expect(run.item("small")?["status"] as? String == "downloaded")
+            #expect(run.item("big")?["status"] as? String == "tooLarge")
+            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["small.mp4"])
+        }
+    }
+}
