@@ -205,4 +205,21 @@ import VODAppSamples
             #expect(ScratchDirectory.visibleEntries(scratch.path) == ["small.mp4"])
         }
     }
+
+    @Test func shippedRejectedSamplesExit65() async throws {
+        let dir = Self.samplePayloads + "/rejected"
+        let files = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".json") }
+        #expect(files.count == 4)
+        for file in files {
+            let scratch = try ScratchDirectory()
+            let run = try await runner.run([dir + "/" + file, "--dir", scratch.child("media")])
+            #expect(run.exitCode == 65, "\(file)")
+            #expect(!FileManager.default.fileExists(atPath: scratch.child("media")), "\(file)")
+        }
+    }
+
+    @Test func shippedLocalSampleIsTheSampleServersPayload() throws {
+        let shipped = try String(contentsOfFile: Self.samplePayloads + "/vodapp-sample-local.json", encoding: .utf8)
+        #expect(shipped == SampleCatalogue.payload(baseURL: "http://127.0.0.1:\(SampleCatalogue.defaultPort)"))
+    }
 }
