@@ -63,10 +63,9 @@ struct Handle: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: quiet, verbose: verbose)
-        let budget = Budget(start: ProcessClock.launch, duration: .milliseconds(Int64((self.budget * 1000).rounded())))
         let options = DeliveryOptions(
             directory: dir ?? DeliveryOptions.defaultDirectory(),
-            budget: budget.duration,
+            budget: .milliseconds(Int64((budget * 1000).rounded())),
             maximumSize: ByteSize.parse(maxSize) ?? DeliveryOptions.defaultMaximumSize,
             jobs: jobs,
             notify: !noNotify
@@ -75,7 +74,8 @@ struct Handle: AsyncParsableCommand {
         let source = PayloadSource(argument: payload)
         let parsed: Payload
         do {
-            parsed = try Payload(data: try source.read(limit: Payload.maximumSize, deadline: budget.transferDeadline))
+            let deadline = Budget(start: ProcessClock.launch, duration: options.budget).transferDeadline
+            parsed = try Payload(data: try source.read(limit: Payload.maximumSize, deadline: deadline))
         } catch let error as PayloadSource.ReadError {
             throw fail(error.description, status: .payloadUnreadable)
         } catch let error as PayloadError {
@@ -84,7 +84,7 @@ struct Handle: AsyncParsableCommand {
 
         let report: DeliveryReport
         do {
-            report = try await Delivery(options: options, logger: logger).run(parsed, budget: budget)
+            report = try await Delivery(options: options, logger: logger).run(parsed, started: ProcessClock.launch)
         } catch {
             throw fail(error.description, status: error.exitStatus)
         }

@@ -12,7 +12,7 @@ import VODAppSamples
         let payload = try Payload(data: PayloadBuilder.json(items))
         let delivery = Delivery(options: DeliveryOptions(directory: dir, budget: budget, notify: false),
                                 logger: Logger(label: "test"))
-        return try await delivery.run(payload, budget: Budget(duration: budget))
+        return try await delivery.run(payload)
     }
 
     @Test func fiveItemsOfDifferentSizesArriveByteIdenticalAndConcurrently() async throws {

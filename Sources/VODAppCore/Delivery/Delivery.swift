@@ -16,13 +16,15 @@ public struct Delivery: Sendable {
         self.logger = logger
     }
 
-    /// Fetches the payload's valid items into DIR within the budget.
+    /// Fetches the payload's valid items into DIR within the options' budget.
     /// - Parameters:
     ///   - payload: a validated payload.
-    ///   - budget: the run's budget; its start is when the run began, not when this is called.
+    ///   - started: when the run began (for a command, the process start), which is when the
+    ///     budget starts counting, not when this is called.
     /// - Throws: `DeliveryError` when DIR cannot be created or written. Item failures are not
     ///   errors: they are in the report.
-    public func run(_ payload: Payload, budget: Budget) async throws(DeliveryError) -> DeliveryReport {
+    public func run(_ payload: Payload, started: ContinuousClock.Instant = .now) async throws(DeliveryError) -> DeliveryReport {
+        let budget = Budget(start: started, duration: options.budget)
         let directory = MediaDirectory(path: options.directory)
         var reports: [String: ItemReport] = [:]
         var requests: [TransferRequest] = []
