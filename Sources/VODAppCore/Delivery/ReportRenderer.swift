@@ -6,14 +6,14 @@ public enum ReportRenderer {
     public static func summary(_ report: DeliveryReport) -> String {
         var lines: [String] = []
         for item in report.items {
+            let status = label(item.status).padding(toLength: 15, withPad: " ", startingAt: 0)
             let name = printable(item.title ?? item.key)
             switch item.status {
             case .downloaded:
-                lines.append("  \(label(.downloaded).padding(toLength: 15, withPad: " ", startingAt: 0)) \(name) (\(ByteSize.format(item.bytes ?? 0))) -> \(item.path ?? "")")
+                lines.append("  \(status) \(name) (\(ByteSize.format(item.bytes ?? 0))) -> \(item.path ?? "")")
             case .alreadyPresent:
-                lines.append("  \(label(.alreadyPresent)) \(name) -> \(item.path ?? "")")
+                lines.append("  \(status) \(name) -> \(item.path ?? "")")
             default:
-                let status = label(item.status).padding(toLength: 15, withPad: " ", startingAt: 0)
                 lines.append("  \(status) \(name): \(printable(item.error ?? ""))")
             }
         }

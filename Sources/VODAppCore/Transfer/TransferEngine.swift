@@ -91,23 +91,9 @@ public struct TransferEngine: Sendable {
             // A finished transfer freed a slot: start the next one now rather than after a poll.
             if remaining > .zero && active.count < configuration.jobs && !waiting.isEmpty { continue }
             if remaining <= .zero {
-                for (handle, context) in active {
-                    curl_multi_remove_handle(multi, handle)
-                    context.discardFile()
-                    outcomes[context.request.id] = TransferOutcome(
-                        id: context.request.id,
-                        result: .timedOut(reason: "the budget ran out after \(context.bodyBytes) bytes"),
-                        httpStatus: context.responseCode == 0 ? nil : context.responseCode,
-                        bodyBytesReceived: context.bodyBytes, started: context.started, ended: .now)
-                    curl_easy_cleanup(handle)
+                for outcome in cutAtDeadline(active: active, waiting: waiting, in: multi) {
+                    outcomes[outcome.id] = outcome
                 }
-                active.removeAll()
-                for request in waiting {
-                    outcomes[request.id] = TransferOutcome(
-                        id: request.id, result: .timedOut(reason: "the budget ran out before the transfer could start"),
-                        httpStatus: nil, bodyBytesReceived: 0, started: nil, ended: .now)
-                }
-                waiting.removeAll()
                 break
             }
             // curl_multi_poll also honours libcurl's own timers; the deadline bounds the wait so
@@ -115,6 +101,29 @@ public struct TransferEngine: Sendable {
             curl_multi_poll(multi, nil, 0, Int32(clamping: remaining.milliseconds + 1), nil)
         }
         return requests.compactMap { outcomes[$0.id] }
+    }
+
+    /// Ends every unfinished transfer as timed out, freeing its handle and its temporary file.
+    private func cutAtDeadline(
+        active: [UnsafeMutableRawPointer: TransferContext], waiting: ArraySlice<TransferRequest>, in multi: UnsafeMutableRawPointer
+    ) -> [TransferOutcome] {
+        var outcomes: [TransferOutcome] = []
+        for (handle, context) in active {
+            curl_multi_remove_handle(multi, handle)
+            context.discardFile()
+            let status = context.responseCode
+            outcomes.append(TransferOutcome(
+                id: context.request.id, result: .timedOut(reason: "the budget ran out after \(context.bodyBytes) bytes"),
+                httpStatus: status == 0 ? nil : status, bodyBytesReceived: context.bodyBytes,
+                started: context.started, ended: .now))
+            curl_easy_cleanup(handle)
+        }
+        for request in waiting {
+            outcomes.append(TransferOutcome(
+                id: request.id, result: .timedOut(reason: "the budget ran out before the transfer could start"),
+                httpStatus: nil, bodyBytesReceived: 0, started: nil, ended: .now))
+        }
+        return outcomes
     }
 
     private func start(
