@@ -2,16 +2,21 @@ import Foundation
 
 /// Runs the built `vodapp` executable as a user would, and records what they would see.
 public struct VODAppRunner: Sendable {
-    public struct Run: Sendable {
+    public struct Run {
         public let exitCode: Int32
         public let stdout: String
         public let stderr: String
         /// From just before the process was started to its exit.
         public let wallSeconds: Double
+        /// stdout parsed as the JSON report, once; nil when it is not one JSON object.
+        public let report: [String: Any]?
 
-        /// stdout parsed as the JSON report.
-        public var report: [String: Any]? {
-            (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
+        init(exitCode: Int32, stdout: String, stderr: String, wallSeconds: Double) {
+            self.exitCode = exitCode
+            self.stdout = stdout
+            self.stderr = stderr
+            self.wallSeconds = wallSeconds
+            report = (try? JSONSerialization.jsonObject(with: Data(stdout.utf8))) as? [String: Any]
         }
 
         public var items: [[String: Any]] {

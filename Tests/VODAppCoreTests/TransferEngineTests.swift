@@ -59,22 +59,17 @@ import VODAppSamples
         }
     }
 
-    @Test func bodyShorterThanItsContentLengthFails() async throws {
+    /// A body shorter than its Content-Length, and an error page, which must not be stored as media.
+    @Test(arguments: [
+        ("/short/100000/40000", "the connection closed after 40000 of 100000 bytes", 200),
+        ("/status/404", "the server answered HTTP 404", 404),
+    ])
+    func brokenResponsesFailAndLeaveNothing(path: String, reason: String, status: Int) async throws {
         let dir = try ScratchDirectory()
         try await withSampleServer { server in
-            let outcome = try await fetch("/short/100000/40000", on: server, in: dir)
-            #expect(outcome.result == .failed(reason: "the connection closed after 40000 of 100000 bytes"))
-            #expect(outcome.httpStatus == 200)
-            #expect(ScratchDirectory.allEntries(dir.path).isEmpty)
-        }
-    }
-
-    @Test func errorPageIsNotStoredAsMedia() async throws {
-        let dir = try ScratchDirectory()
-        try await withSampleServer { server in
-            let outcome = try await fetch("/status/404", on: server, in: dir)
-            #expect(outcome.result == .failed(reason: "the server answered HTTP 404"))
-            #expect(outcome.httpStatus == 404)
+            let outcome = try await fetch(path, on: server, in: dir)
+            #expect(outcome.result == .failed(reason: reason))
+            #expect(outcome.httpStatus == status)
             #expect(ScratchDirectory.allEntries(dir.path).isEmpty)
         }
     }

@@ -46,7 +46,7 @@ public struct Delivery: Sendable {
                 reports[item.key] = ItemReport(key: item.key, title: title, url: url.absoluteString, status: .failed,
                                                error: "\(final) exists and is not a regular file")
             case .absent:
-                let target = Target(final: final, temporary: directory.temporaryPath(key: item.key))
+                let target = Target(item: item, final: final, temporary: directory.temporaryPath(key: item.key))
                 targets[item.key] = target
                 requests.append(TransferRequest(id: item.key, url: url, temporaryPath: target.temporary,
                                                 maximumSize: options.maximumSize))
@@ -57,10 +57,9 @@ public struct Delivery: Sendable {
             try directory.prepare()
             let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent), logger: logger)
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline)
-            let items = Dictionary(uniqueKeysWithValues: payload.items.map { ($0.key, $0) })
             for outcome in outcomes {
-                guard let item = items[outcome.id], let target = targets[outcome.id] else { continue }
-                reports[outcome.id] = report(for: item, outcome: outcome, target: target, directory: directory)
+                guard let target = targets[outcome.id] else { continue }
+                reports[outcome.id] = report(for: outcome, target: target, directory: directory)
             }
             directory.sync()
         }
@@ -73,13 +72,15 @@ public struct Delivery: Sendable {
 
     /// Where one fetched item goes: streamed out of sight, then placed under its final name.
     private struct Target {
+        let item: PlaylistItem
         let final: String
         let temporary: String
     }
 
     static let userAgent = "vodapp/0.1 libcurl/\(Curl.version)"
 
-    private func report(for item: PlaylistItem, outcome: TransferOutcome, target: Target, directory: MediaDirectory) -> ItemReport {
+    private func report(for outcome: TransferOutcome, target: Target, directory: MediaDirectory) -> ItemReport {
+        let item = target.item
         let final = target.final
         let title = item.title
         let url = item.urlString

@@ -51,8 +51,6 @@ public enum ReportRenderer {
 
     /// Keys and titles come from the network; control characters must not reach a terminal.
     static func printable(_ text: String) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(200).map {
-            $0.properties.generalCategory == .control ? "?" : $0
-        }))
+        UntrustedText.sanitized(text, limit: 200, replacingControlsWith: "?")
     }
 }

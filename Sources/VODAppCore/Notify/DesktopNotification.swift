@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the desktop notification says.
 public struct DesktopNotification: Sendable, Equatable {
     public static let category = "transfer.complete"
@@ -42,16 +44,9 @@ public struct DesktopNotification: Sendable, Equatable {
     /// Titles come from the network: control characters are replaced, and notification servers
     /// read `<`, `>` and `&` as markup, so they are escaped.
     static func displayable(_ title: String) -> String {
-        var text = ""
-        for scalar in title.unicodeScalars.prefix(120) {
-            switch scalar {
-            case "&": text += "&amp;"
-            case "<": text += "&lt;"
-            case ">": text += "&gt;"
-            case _ where scalar.properties.generalCategory == .control: text += " "
-            default: text.unicodeScalars.append(scalar)
-            }
-        }
-        return text
+        UntrustedText.sanitized(title, limit: 120, replacingControlsWith: " ")
+            .replacingOccurrences(of: "&", with: "&amp;")
+            .replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;")
     }
 }

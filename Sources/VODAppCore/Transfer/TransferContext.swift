@@ -14,7 +14,6 @@ final class TransferContext {
 
     let request: TransferRequest
     let handle: UnsafeMutableRawPointer
-    let started: ContinuousClock.Instant
     private(set) var bodyBytes: Int64 = 0
     /// The Content-Length of the latest response, as its header arrived: libcurl does not report
     /// it when it refuses the body for being too large.
@@ -24,10 +23,9 @@ final class TransferContext {
     /// libcurl writes a detailed message here; it must live as long as the handle.
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init(request: TransferRequest, handle: UnsafeMutableRawPointer, started: ContinuousClock.Instant) {
+    init(request: TransferRequest, handle: UnsafeMutableRawPointer) {
         self.request = request
         self.handle = handle
-        self.started = started
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 

@@ -50,11 +50,7 @@ public struct TransferEngine: Sendable {
     private func runOnCurrentThread(_ requests: [TransferRequest], deadline: ContinuousClock.Instant) -> [TransferOutcome] {
         Curl.initialize()
         guard let multi = curl_multi_init() else {
-            let now = ContinuousClock.now
-            return requests.map {
-                TransferOutcome(id: $0.id, result: .failed(reason: "libcurl could not start"),
-                                httpStatus: nil, bodyBytesReceived: 0, started: nil, ended: now)
-            }
+            return requests.map { TransferOutcome(id: $0.id, result: .failed(reason: "libcurl could not start")) }
         }
         defer { curl_multi_cleanup(multi) }
 
@@ -114,14 +110,12 @@ public struct TransferEngine: Sendable {
             let status = context.responseCode
             outcomes.append(TransferOutcome(
                 id: context.request.id, result: .timedOut(reason: "the budget ran out after \(context.bodyBytes) bytes"),
-                httpStatus: status == 0 ? nil : status, bodyBytesReceived: context.bodyBytes,
-                started: context.started, ended: .now))
+                httpStatus: status == 0 ? nil : status, bodyBytesReceived: context.bodyBytes))
             curl_easy_cleanup(handle)
         }
         for request in waiting {
             outcomes.append(TransferOutcome(
-                id: request.id, result: .timedOut(reason: "the budget ran out before the transfer could start"),
-                httpStatus: nil, bodyBytesReceived: 0, started: nil, ended: .now))
+                id: request.id, result: .timedOut(reason: "the budget ran out before the transfer could start")))
         }
         return outcomes
     }
@@ -130,11 +124,9 @@ public struct TransferEngine: Sendable {
         _ request: TransferRequest, in multi: UnsafeMutableRawPointer, deadline: ContinuousClock.Instant
     ) -> Start {
         guard let handle = curl_easy_init() else {
-            return .refused(TransferOutcome(
-                id: request.id, result: .failed(reason: "libcurl could not create a transfer"),
-                httpStatus: nil, bodyBytesReceived: 0, started: nil, ended: .now))
+            return .refused(TransferOutcome(id: request.id, result: .failed(reason: "libcurl could not create a transfer")))
         }
-        let context = TransferContext(request: request, handle: handle, started: .now)
+        let context = TransferContext(request: request, handle: handle)
         let opaque = Unmanaged.passUnretained(context).toOpaque()
 
         vod_easy_setopt_string(handle, CURLOPT_URL, request.url.absoluteString)
@@ -166,8 +158,7 @@ public struct TransferEngine: Sendable {
             curl_easy_cleanup(handle)
             return .refused(TransferOutcome(
                 id: request.id,
-                result: .failed(reason: "libcurl refused the transfer: \(String(cString: curl_multi_strerror(added)))"),
-                httpStatus: nil, bodyBytesReceived: 0, started: nil, ended: .now))
+                result: .failed(reason: "libcurl refused the transfer: \(String(cString: curl_multi_strerror(added)))")))
         }
         logger.debug("transfer started", metadata: ["key": "\(request.id)", "url": "\(request.url.absoluteString)"])
         return .running(context)
@@ -188,7 +179,7 @@ public struct TransferEngine: Sendable {
         ])
         return TransferOutcome(
             id: context.request.id, result: result, httpStatus: status == 0 ? nil : status,
-            bodyBytesReceived: context.bodyBytes, started: context.started, ended: .now)
+            bodyBytesReceived: context.bodyBytes)
     }
 
     private func classify(_ context: TransferContext, code: CURLcode, status: Int) -> TransferOutcome.Result {

@@ -17,19 +17,11 @@ public struct TransferOutcome: Sendable, Equatable {
     public let httpStatus: Int?
     /// Body bytes that reached vodapp, stored or not: how much a drop cost on the wire.
     public let bodyBytesReceived: Int64
-    /// When the transfer was handed to libcurl and when it ended, on the engine's clock.
-    public let started: ContinuousClock.Instant?
-    public let ended: ContinuousClock.Instant
 
-    public init(
-        id: String, result: Result, httpStatus: Int?, bodyBytesReceived: Int64,
-        started: ContinuousClock.Instant?, ended: ContinuousClock.Instant
-    ) {
+    public init(id: String, result: Result, httpStatus: Int? = nil, bodyBytesReceived: Int64 = 0) {
         self.id = id
         self.result = result
         self.httpStatus = httpStatus
         self.bodyBytesReceived = bodyBytesReceived
-        self.started = started
-        self.ended = ended
     }
 }
