@@ -9,11 +9,17 @@ let package = Package(
         .executable(name: "vodapp-push", targets: ["vodapp-push"]),
         .library(name: "VODAppCore", targets: ["VODAppCore"]),
         .library(name: "VODAppSamples", targets: ["VODAppSamples"]),
+        .library(name: "VODAppListen", targets: ["VODAppListen"]),
+        .library(name: "VODAppPush", targets: ["VODAppPush"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The only code that knows libcurl's variadic calls: typed inline wrappers in shim.h.
@@ -34,10 +40,37 @@ let package = Package(
                 "CCurl",
                 "CLibNotify",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // The receivers of `vodapp listen`: UDP datagrams and a Hummingbird HTTP endpoint feeding
+        // one bounded queue of deliveries.
+        .target(
+            name: "VODAppListen",
+            dependencies: [
+                "VODAppCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // The push simulator's sending side: payload checks, UDP datagrams, signed POSTs.
+        .target(
+            name: "VODAppPush",
+            dependencies: [
+                "VODAppCore",
+                "CCurl",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // Sample media over HTTP on loopback, with the failure modes that break downloaders.
-        // Used by the test suite and (later) by vodapp-push serve/demo.
+        // Used by the test suite and by vodapp-push serve/demo.
         .target(
             name: "VODAppSamples",
             dependencies: [
@@ -50,6 +83,7 @@ let package = Package(
             name: "vodapp",
             dependencies: [
                 "VODAppCore",
+                "VODAppListen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -58,17 +92,28 @@ let package = Package(
             name: "vodapp-push",
             dependencies: [
                 "VODAppSamples",
+                "VODAppPush",
+                "VODAppListen",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["VODAppSamples"],
+            dependencies: ["VODAppSamples", "VODAppPush", "VODAppCore"],
             path: "Tests/TestSupport"
         ),
         .testTarget(
             name: "VODAppCoreTests",
             dependencies: ["VODAppCore", "VODAppSamples", "TestSupport"]
+        ),
+        .testTarget(
+            name: "VODAppListenTests",
+            dependencies: ["VODAppListen", "VODAppCore", "VODAppSamples", "TestSupport"]
+        ),
+        .testTarget(
+            name: "VODAppPushTests",
+            dependencies: ["VODAppPush", "VODAppCore"]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -10,7 +10,7 @@ struct VODAppCommand: AsyncParsableCommand {
         desktop notification when it is done. `vodapp PAYLOAD` is short for `vodapp handle PAYLOAD`.
         """,
         version: "0.1.0",
-        subcommands: [Handle.self],
+        subcommands: [Handle.self, Listen.self],
         defaultSubcommand: Handle.self
     )
 }

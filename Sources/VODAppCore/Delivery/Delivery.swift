@@ -3,16 +3,21 @@ import Logging
 
 /// Handles one payload from start to report: plan, fetch, place, notify.
 ///
-/// Every entry point (a file, standard input, and later UDP, HTTP and polling) feeds payload bytes
+/// Every entry point (a file, standard input, a UDP datagram, an HTTP POST) feeds payload bytes
 /// into this same pipeline; nothing about how they arrived matters here.
 public struct Delivery: Sendable {
     public let options: DeliveryOptions
     private let notifier: any Notifier
+    private let claims: ItemClaims
     private let logger: Logger
 
-    public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(), logger: Logger) {
+    /// - Parameter claims: shared by deliveries that may run side by side (a listener's), so that
+    ///   no item is fetched by two of them at once. A one-shot run has its own.
+    public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(),
+                claims: ItemClaims = ItemClaims(), logger: Logger) {
         self.options = options
         self.notifier = notifier
+        self.claims = claims
         self.logger = logger
     }
 
@@ -29,6 +34,7 @@ public struct Delivery: Sendable {
         var reports: [String: ItemReport] = [:]
         var requests: [TransferRequest] = []
         var targets: [String: Target] = [:]
+        var othersFetching: [Target] = []
 
         for item in payload.items {
             guard case .valid(let title, _, let url) = item.validity else {
@@ -47,21 +53,41 @@ public struct Delivery: Sendable {
                                                error: "\(final) exists and is not a regular file")
             case .absent:
                 let target = Target(item: item, final: final, temporary: directory.temporaryPath(key: item.key))
+                guard claims.claim(final) else {
+                    othersFetching.append(target)
+                    continue
+                }
                 targets[item.key] = target
                 requests.append(TransferRequest(id: item.key, url: url, temporaryPath: target.temporary,
                                                 maximumSize: options.maximumSize))
             }
         }
 
+        // Items another delivery is fetching are waited for while this one fetches its own.
+        async let waited = outcomes(ofOthersFetching: othersFetching, directory: directory, until: budget.transferDeadline)
         if !requests.isEmpty {
-            try directory.prepare()
+            do {
+                try directory.prepare()
+            } catch {
+                for target in targets.values {
+                    claims.release(target.final, outcome: ItemReport(key: target.item.key, title: target.item.title, url: target.item.urlString,
+                                                                     status: .failed, error: error.description))
+                }
+                _ = await waited
+                throw error
+            }
             let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent), logger: logger)
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline)
             for outcome in outcomes {
                 guard let target = targets[outcome.id] else { continue }
-                reports[outcome.id] = report(for: outcome, target: target, directory: directory)
+                let itemReport = report(for: outcome, target: target, directory: directory)
+                reports[outcome.id] = itemReport
+                claims.release(target.final, outcome: itemReport)
             }
             directory.sync()
+        }
+        for itemReport in await waited {
+            reports[itemReport.key] = itemReport
         }
 
         let items = payload.items.compactMap { reports[$0.key] }
@@ -78,6 +104,39 @@ public struct Delivery: Sendable {
     }
 
     static let userAgent = "vodapp/0.1 libcurl/\(Curl.version)"
+
+    /// How the items that other deliveries were fetching ended, seen from this one.
+    private func outcomes(ofOthersFetching targets: [Target], directory: MediaDirectory,
+                          until deadline: ContinuousClock.Instant) async -> [ItemReport] {
+        await withTaskGroup(of: ItemReport.self) { group in
+            for target in targets {
+                group.addTask {
+                    let item = target.item
+                    let wait = await claims.wait(for: target.final, until: deadline)
+                    if case .file(let bytes) = directory.presence(at: target.final) {
+                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: .alreadyPresent,
+                                          bytes: bytes, path: target.final)
+                    }
+                    switch wait {
+                    case .finished(let theirs) where theirs.status == .downloaded || theirs.status == .alreadyPresent:
+                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: .failed,
+                                          error: "another delivery fetched it at the same time, but \(target.final) is gone")
+                    case .finished(let theirs):
+                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: theirs.status,
+                                          httpStatus: theirs.httpStatus,
+                                          error: "fetched at the same time by another delivery: \(theirs.error ?? theirs.status.rawValue)")
+                    case .notHeld:
+                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: .failed,
+                                          error: "another delivery fetching it at the same time did not complete it")
+                    case .deadline:
+                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: .timedOut,
+                                          error: "another delivery was still fetching it when the budget ran out")
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+    }
 
     private func report(for outcome: TransferOutcome, target: Target, directory: MediaDirectory) -> ItemReport {
         let item = target.item

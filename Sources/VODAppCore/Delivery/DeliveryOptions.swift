@@ -30,6 +30,12 @@ public struct DeliveryOptions: Sendable, Equatable {
         self.notify = notify
     }
 
+    /// Creates DIR (and its hidden work area) if needed, so that a long-running receiver can
+    /// refuse to start on an unusable DIR rather than fail every delivery later.
+    public func prepareDirectory() throws(DeliveryError) {
+        try MediaDirectory(path: directory).prepare()
+    }
+
     /// The contract's default directory: `$VODAPP_DIR`, else the XDG videos folder + `/VODApp`.
     public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let dir = environment["VODAPP_DIR"], !dir.isEmpty { return dir }

@@ -5,7 +5,7 @@ extension Duration {
     }
 
     /// Seconds as a floating-point number.
-    var inSeconds: Double {
+    public var inSeconds: Double {
         Double(components.seconds) + Double(components.attoseconds) / 1e18
     }
 }

@@ -1,0 +1,142 @@
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+import Synchronization
+import UnixSignals
+import VODAppCore
+
+/// `vodapp listen`: the UDP and HTTP receivers and the queue behind them, run as one service group.
+///
+/// Each accepted push becomes one `Delivery`, exactly as `vodapp handle` would run it; the
+/// deliveries share one `ItemClaims`, so overlapping playlists never fetch an item twice at once.
+public struct Listener: Sendable {
+    /// A receiver that is up, with the address it actually bound (port 0 becomes a real port).
+    public enum Endpoint: Sendable, Equatable, CustomStringConvertible {
+        case udp(String)
+        case http(String)
+
+        public var description: String {
+            switch self {
+            case .udp(let address): "udp://\(address)"
+            case .http(let address): "http://\(address)/push"
+            }
+        }
+    }
+
+    public let configuration: ListenerConfiguration
+    private let notifier: any Notifier
+    private let logger: Logger
+
+    public init(configuration: ListenerConfiguration, notifier: any Notifier = LibNotifyNotifier(), logger: Logger) {
+        self.configuration = configuration
+        self.notifier = notifier
+        self.logger = logger
+    }
+
+    /// Runs until one of `signals` arrives (or the task is cancelled), then stops receiving and
+    /// lets the accepted deliveries finish within their budgets.
+    /// - Parameters:
+    ///   - onReady: called once every receiver is bound, with the addresses they bound.
+    ///   - onDelivery: called as each delivery ends.
+    /// - Throws: `ListenerError` when DIR is unusable or a receiver cannot bind.
+    public func run(
+        gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
+        onReady: @escaping @Sendable ([Endpoint]) -> Void = { _ in },
+        onDelivery: @escaping @Sendable (DeliveryTicket, DeliveryTicket.Outcome) -> Void = { _, _ in }
+    ) async throws {
+        do {
+            try configuration.delivery.prepareDirectory()
+        } catch {
+            throw ListenerError.directoryUnusable(error)
+        }
+        for warning in configuration.warnings {
+            logger.warning("\(warning)")
+        }
+
+        let claims = ItemClaims()
+        let options = configuration.delivery
+        let queue = DeliveryQueue(
+            capacity: configuration.queueCapacity, concurrency: configuration.concurrency,
+            logger: logger, onCompletion: onDelivery
+        ) { [notifier, logger] payload, ticket throws(DeliveryError) in
+            var logger = logger
+            logger[metadataKey: "delivery"] = "\(ticket.id)"
+            return try await Delivery(options: options, notifier: notifier, claims: claims, logger: logger)
+                .run(payload, started: ticket.arrived)
+        }
+
+        let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1)
+        let readiness = Readiness(expected: expected, onReady: onReady)
+        var services: [any Service] = [queue]
+        if let udp = configuration.udp {
+            services.append(DatagramReceiver(address: udp, queue: queue, logger: logger) { local in
+                readiness.add(.udp(PushEndpoint.describe(local)))
+            })
+        }
+        if let http = configuration.http {
+            let router = PushEndpoint.router(
+                queue: queue, signature: configuration.secret.map(WebhookSignature.init(secret:)),
+                retryAfter: Int(options.budget.inSeconds.rounded(.up)), logger: logger
+            )
+            let application = Application(
+                router: router,
+                configuration: .init(address: .hostname(http.host, port: http.port), serverName: "vodapp"),
+                onServerRunning: { channel in
+                    readiness.add(.http(channel.localAddress.map(PushEndpoint.describe) ?? "\(http)"))
+                },
+                logger: logger
+            )
+            services.append(BindFailureNaming(service: application, address: http, started: readiness))
+        }
+        // Services stop in reverse order: receivers first, then the queue drains.
+        let group = ServiceGroup(configuration: .init(
+            services: services,
+            gracefulShutdownSignals: gracefulShutdownSignals,
+            logger: logger
+        ))
+        try await group.run()
+    }
+
+    /// Collects the bound endpoints and reports them once, when all are up.
+    final class Readiness: Sendable {
+        private let state = Mutex<[Endpoint]>([])
+        private let expected: Int
+        private let onReady: @Sendable ([Endpoint]) -> Void
+
+        init(expected: Int, onReady: @escaping @Sendable ([Endpoint]) -> Void) {
+            self.expected = expected
+            self.onReady = onReady
+            if expected == 0 { onReady([]) }
+        }
+
+        func add(_ endpoint: Endpoint) {
+            let all = state.withLock { endpoints -> [Endpoint]? in
+                endpoints.append(endpoint)
+                return endpoints.count == expected ? endpoints : nil
+            }
+            if let all { onReady(all) }
+        }
+
+        func isUp(_ match: (Endpoint) -> Bool) -> Bool {
+            state.withLock { $0.contains(where: match) }
+        }
+    }
+
+    /// Hummingbird reports a port in use as a bare NIO error; this names the address instead.
+    struct BindFailureNaming: Service {
+        let service: any Service
+        let address: ListenAddress
+        let started: Readiness
+
+        func run() async throws {
+            do {
+                try await service.run()
+            } catch {
+                let bound = started.isUp { if case .http = $0 { true } else { false } }
+                if bound { throw error }
+                throw ListenerError.cannotBind(protocol: "http", address: address, reason: "\(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import VODAppCore
+
+/// What `vodapp listen` binds to and how it handles what arrives.
+public struct ListenerConfiguration: Sendable {
+    public static let defaultUDP = ListenAddress(host: "127.0.0.1", port: 9930)
+    public static let defaultHTTP = ListenAddress(host: "127.0.0.1", port: 9931)
+
+    /// nil turns the receiver off.
+    public var udp: ListenAddress?
+    public var http: ListenAddress?
+    /// When set, HTTP pushes must be signed with it. UDP cannot be.
+    public var secret: String?
+    public var queueCapacity: Int
+    public var concurrency: Int
+    /// Each delivery runs with these, exactly as one `vodapp handle` would.
+    public var delivery: DeliveryOptions
+
+    public init(
+        udp: ListenAddress? = defaultUDP,
+        http: ListenAddress? = defaultHTTP,
+        secret: String? = nil,
+        queueCapacity: Int = DeliveryQueue.defaultCapacity,
+        concurrency: Int = DeliveryQueue.defaultConcurrency,
+        delivery: DeliveryOptions
+    ) {
+        self.udp = udp
+        self.http = http
+        self.secret = secret
+        self.queueCapacity = queueCapacity
+        self.concurrency = concurrency
+        self.delivery = delivery
+    }
+
+    /// What a person should know before trusting this set-up, one line each.
+    public var warnings: [String] {
+        var warnings: [String] = []
+        if let udp, !udp.isLoopback {
+            warnings.append("udp \(udp) is reachable from other machines, and UDP pushes cannot be authenticated: anyone who can reach it can make this machine download; use --no-udp or a loopback address")
+        }
+        if let http, !http.isLoopback, secret == nil {
+            warnings.append("http \(http) is reachable from other machines without --secret: anyone who can reach it can make this machine download")
+        }
+        return warnings
+    }
+}

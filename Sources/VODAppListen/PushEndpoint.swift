@@ -1,0 +1,122 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import Logging
+import NIOCore
+import VODAppCore
+
+/// The HTTP side of `vodapp listen`: `POST /push` and `GET /health`.
+///
+/// Every answer has a JSON body; errors are `{"error": "…"}` with the one-line reason the
+/// one-shot handler would print, so a webhook sender's delivery log says what was wrong.
+public enum PushEndpoint {
+    /// The same cap as a payload file: a larger body is refused before it is read whole.
+    public static let maximumBodySize = Payload.maximumSize
+    static let deliveryHeader = HTTPField.Name("X-VODApp-Delivery")!
+    static let signatureHeader = HTTPField.Name(WebhookSignature.headerName)!
+
+    /// The routes, built by a function so tests and the listener use the very same ones.
+    /// - Parameters:
+    ///   - signature: when set, every push must carry a valid `X-Hub-Signature-256`.
+    ///   - retryAfter: what a 429 tells the sender to wait, in seconds.
+    public static func router(queue: DeliveryQueue, signature: WebhookSignature?, retryAfter: Int,
+                              logger: Logger) -> Router<PushRequestContext> {
+        let router = Router(context: PushRequestContext.self)
+        router.get("health") { _, _ in
+            let load = queue.load
+            return json(.ok, Health(status: "ok", waiting: load.waiting, running: load.running))
+        }
+        router.post("push") { request, context in
+            let peer = context.remoteAddress.map(Self.describe) ?? "unknown peer"
+            if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodySize {
+                return refuse(.contentTooLarge, "the body is \(declared) bytes; a payload is at most \(maximumBodySize)", peer, logger)
+            }
+            let body: ByteBuffer
+            do {
+                body = try await request.body.collect(upTo: maximumBodySize)
+            } catch is NIOTooManyBytesError {
+                return refuse(.contentTooLarge, "the body is over \(maximumBodySize) bytes, the most a payload may be", peer, logger)
+            }
+            if let signature {
+                guard let header = request.headers[signatureHeader] else {
+                    return refuse(.unauthorized, "missing \(WebhookSignature.headerName)", peer, logger)
+                }
+                guard signature.verifies(header, for: body.readableBytesView) else {
+                    return refuse(.unauthorized, "\(WebhookSignature.headerName) does not match the body", peer, logger)
+                }
+            }
+            let payload: Payload
+            do {
+                payload = try Payload(data: Data(buffer: body))
+            } catch {
+                return refuse(.badRequest, "invalid payload: \(error)", peer, logger)
+            }
+            let ticket: DeliveryTicket
+            do {
+                ticket = try queue.submit(payload, from: .http(peer: peer))
+            } catch let refusal as DeliveryQueue.Refusal {
+                guard case .full = refusal else {
+                    return refuse(.serviceUnavailable, refusal.description, peer, logger)
+                }
+                var response = refuse(.tooManyRequests, refusal.description, peer, logger)
+                response.headers[.retryAfter] = String(retryAfter)
+                return response
+            }
+            guard wantsToWait(request.uri) else {
+                var response = json(.accepted, Accepted(delivery: ticket.id))
+                response.headers[deliveryHeader] = ticket.id
+                return response
+            }
+            var response: Response
+            switch await ticket.outcome() {
+            case .success(let report):
+                response = Response(status: .ok, headers: [.contentType: "application/json"],
+                                    body: .init(byteBuffer: ByteBuffer(string: ReportRenderer.json(report) + "\n")))
+            case .failure(let error):
+                response = json(.internalServerError, Failure(error: error.description))
+            }
+            response.headers[deliveryHeader] = ticket.id
+            return response
+        }
+        return router
+    }
+
+    private struct Health: Encodable {
+        let status: String
+        let waiting: Int
+        let running: Int
+    }
+
+    private struct Accepted: Encodable {
+        let delivery: String
+    }
+
+    private struct Failure: Encodable {
+        let error: String
+    }
+
+    private static func wantsToWait(_ uri: URI) -> Bool {
+        guard let wait = uri.queryParameters.get("wait") else { return false }
+        return ["1", "true", "yes"].contains(wait.lowercased())
+    }
+
+    private static func refuse(_ status: HTTPResponse.Status, _ reason: String, _ peer: String, _ logger: Logger) -> Response {
+        logger.warning("refused a push: \(reason)", metadata: ["from": "http \(peer)", "status": "\(status.code)"])
+        return json(status, Failure(error: reason))
+    }
+
+    private static func json(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let data = (try? encoder.encode(value)) ?? Data(#"{"error":"unencodable answer"}"#.utf8)
+        var buffer = ByteBuffer(bytes: data)
+        buffer.writeString("\n")
+        return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: buffer))
+    }
+
+    static func describe(_ address: SocketAddress) -> String {
+        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
+        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
+    }
+}

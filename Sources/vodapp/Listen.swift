@@ -1,0 +1,93 @@
+import ArgumentParser
+import Foundation
+import VODAppCore
+import VODAppListen
+
+struct Listen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Receive pushes over UDP (the simulator protocol) and HTTP, and deliver each one.",
+        discussion: """
+        UDP: one datagram carries one payload, as the SimulatorRemoteNotifications library \
+        expected, so this works:
+          echo -n '{"aps":{"content-available":1},"playlist":{…}}' | nc -4u -w1 localhost 9930
+
+        HTTP: POST /push with the payload as the body answers 202 {"delivery": "<id>"}; \
+        POST /push?wait=1 answers 200 with the report once the delivery ends; an invalid payload \
+        400, a bad or missing signature (with --secret) 401, a body over 1 MiB 413, a full queue \
+        429; GET /health answers 200.
+
+        With --secret, or VODAPP_WEBHOOK_SECRET (better: it stays out of ps), every HTTP push \
+        must carry X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>. UDP cannot be \
+        signed: keep it on loopback, or turn it off with --no-udp.
+
+        Every delivery runs as `vodapp handle` would, with its own budget counted from the \
+        push's arrival; deliveries share DIR and never fetch one item twice at the same time. \
+        stdout gets one line when the receivers are up, then each delivery's report (one JSON \
+        object per line with --json). SIGINT or SIGTERM stops receiving, lets the accepted \
+        deliveries finish within their budgets, and exits 0.
+
+        Exit codes: 0 stopped by a signal; 64 bad command line; 69 a receiver could not bind; \
+        73 DIR unusable.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Where to receive UDP pushes.", valueName: "host:port"))
+    var udp: String = ListenerConfiguration.defaultUDP.description
+
+    @Flag(help: "Do not receive UDP pushes.")
+    var noUdp = false
+
+    @Option(help: ArgumentHelp("Where to receive HTTP pushes.", valueName: "host:port"))
+    var http: String = ListenerConfiguration.defaultHTTP.description
+
+    @Flag(help: "Do not receive HTTP pushes.")
+    var noHttp = false
+
+    @Option(help: ArgumentHelp("Require HTTP pushes signed with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
+    var secret: String?
+
+    @Option(help: ArgumentHelp("Most pushes waiting for a free delivery slot; more are refused (429).", valueName: "n"))
+    var queue: Int = DeliveryQueue.defaultCapacity
+
+    @Option(help: ArgumentHelp("Most deliveries running at once.", valueName: "n"))
+    var parallel: Int = DeliveryQueue.defaultConcurrency
+
+    @OptionGroup var handling: HandlingOptions
+
+    @Flag(help: "Print each delivery's report as one JSON object per line on stdout.")
+    var json = false
+
+    func validate() throws {
+        guard !(noUdp && noHttp) else { throw ValidationError("--no-udp and --no-http leave nothing to listen on") }
+        guard noUdp || ListenAddress(udp) != nil else { throw ValidationError("--udp must be HOST:PORT, not '\(udp)'") }
+        guard noHttp || ListenAddress(http) != nil else { throw ValidationError("--http must be HOST:PORT, not '\(http)'") }
+        guard (1...10_000).contains(queue) else { throw ValidationError("--queue must be between 1 and 10000, not \(queue)") }
+        guard (1...64).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 64, not \(parallel)") }
+        if let secret, secret.isEmpty { throw ValidationError("--secret must not be empty") }
+    }
+
+    func run() async throws {
+        let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, normal: .notice)
+        let environmentSecret = ProcessInfo.processInfo.environment["VODAPP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        let configuration = ListenerConfiguration(
+            udp: noUdp ? nil : ListenAddress(udp),
+            http: noHttp ? nil : ListenAddress(http),
+            secret: secret ?? environmentSecret,
+            queueCapacity: queue,
+            concurrency: parallel,
+            delivery: handling.deliveryOptions
+        )
+        let output = ListenerOutput(json: json)
+        do {
+            try await Listener(configuration: configuration, logger: logger).run(
+                onReady: { output.ready($0) },
+                onDelivery: { output.delivered($0, $1) }
+            )
+        } catch let error as ListenerError {
+            switch error {
+            case .cannotBind: throw Failure.report(error.description, status: .unavailable)
+            case .directoryUnusable: throw Failure.report(error.description, status: .directoryUnusable)
+            }
+        }
+    }
+}
