@@ -59,12 +59,15 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // The push simulator's sending side: payload checks, UDP datagrams, signed POSTs.
+        // The push simulator: payload checks, UDP datagrams, signed POSTs, and the end-to-end demo.
         .target(
             name: "VODAppPush",
             dependencies: [
                 "VODAppCore",
+                "VODAppListen",
+                "VODAppSamples",
                 "CCurl",
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]
@@ -79,9 +82,19 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
             ]
         ),
+        // What both executables share: logging set-up and how a failure is reported.
+        .target(
+            name: "CommandSupport",
+            dependencies: [
+                "VODAppCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "vodapp",
             dependencies: [
+                "CommandSupport",
                 "VODAppCore",
                 "VODAppListen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -91,6 +104,8 @@ let package = Package(
         .executableTarget(
             name: "vodapp-push",
             dependencies: [
+                "CommandSupport",
+                "VODAppCore",
                 "VODAppSamples",
                 "VODAppPush",
                 "VODAppListen",

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CommandSupport
 import VODAppCore
 
 struct Handle: AsyncParsableCommand {
@@ -37,22 +38,18 @@ struct Handle: AsyncParsableCommand {
             let deadline = Budget(start: ProcessClock.launch, duration: options.budget).transferDeadline
             parsed = try Payload(data: try source.read(limit: Payload.maximumSize, deadline: deadline))
         } catch let error as PayloadSource.ReadError {
-            throw fail(error.description, status: .payloadUnreadable)
+            throw Failure.report(error.description, status: .payloadUnreadable)
         } catch let error as PayloadError {
-            throw fail("invalid payload: \(error)", status: .invalidPayload)
+            throw Failure.report("invalid payload: \(error)", status: .invalidPayload)
         }
 
         let report: DeliveryReport
         do {
             report = try await Delivery(options: options, logger: logger).run(parsed, started: ProcessClock.launch)
         } catch {
-            throw fail(error.description, status: error.exitStatus)
+            throw Failure.report(error.description, status: error.exitStatus)
         }
         print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
         throw ExitCode(report.exitStatus.rawValue)
-    }
-
-    private func fail(_ message: String, status: ExitStatus) -> ExitCode {
-        Failure.report(message, status: status)
     }
 }

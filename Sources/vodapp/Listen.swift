@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import CommandSupport
 import VODAppCore
 import VODAppListen
 

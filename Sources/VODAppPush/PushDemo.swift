@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import VODAppCore
+import VODAppListen
+import VODAppSamples
+
+/// `vodapp-push demo`: the whole path in one process, offline. The sample server serves the
+/// VODApp playlist on loopback, a listener receives a push exactly as `vodapp listen` would, the
+/// push goes out as a real datagram (or POST), and the delivery fetches, drops and notifies.
+public struct PushDemo: Sendable {
+    public enum Via: String, CaseIterable, Sendable {
+        case udp, http
+    }
+
+    public let options: DeliveryOptions
+    public let via: Via
+    public let rate: Int?
+    private let notifier: any Notifier
+    private let logger: Logger
+
+    public init(options: DeliveryOptions, via: Via = .udp, rate: Int? = nil,
+                notifier: any Notifier = LibNotifyNotifier(), logger: Logger) {
+        self.options = options
+        self.via = via
+        self.rate = rate
+        self.notifier = notifier
+        self.logger = logger
+    }
+
+    private enum Event: Sendable {
+        case ready([Listener.Endpoint])
+        case delivered(DeliveryTicket.Outcome)
+        case stopped(any Error)
+    }
+
+    /// Runs the demo and returns the delivery's report.
+    /// - Parameter say: told each step as it happens, one line each.
+    public func run(say: @escaping @Sendable (String) -> Void) async throws(DemoError) -> DeliveryReport {
+        let server: SampleServer
+        do {
+            server = try await SampleServer.start(port: 0, rate: rate)
+        } catch {
+            throw .cannotServe("\(error)")
+        }
+        say("Serving the sample playlist on \(server.baseURL)\(rate.map { " at \($0) bytes/s" } ?? "")")
+        let outcome = await deliver(SampleCatalogue.payload(baseURL: server.baseURL), say: say)
+        await server.shutdown()
+        return try outcome.get()
+    }
+
+    private func deliver(_ payload: String, say: @escaping @Sendable (String) -> Void) async -> Result<DeliveryReport, DemoError> {
+        let loopback = ListenAddress(host: "127.0.0.1", port: 0)
+        let listener = Listener(
+            configuration: ListenerConfiguration(udp: via == .udp ? loopback : nil, http: via == .http ? loopback : nil,
+                                                 delivery: options),
+            notifier: notifier, logger: logger
+        )
+        let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        return await withTaskGroup(of: Void.self) { group in
+            group.addTask {
+                do {
+                    try await listener.run(gracefulShutdownSignals: [],
+                                           onReady: { sink.yield(.ready($0)) },
+                                           onDelivery: { sink.yield(.delivered($1)) })
+                    sink.yield(.stopped(CancellationError()))
+                } catch {
+                    sink.yield(.stopped(error))
+                }
+            }
+            defer { group.cancelAll() }
+            for await event in events {
+                switch event {
+                case .ready(let endpoints):
+                    guard let endpoint = endpoints.first else { return .failure(.cannotListen("no receiver came up")) }
+                    say("vodapp is listening on \(endpoint), with media going to \(options.directory)")
+                    do {
+                        let body = try PushMessage(data: Data(payload.utf8)).body
+                        _ = try await PushSender().send(body, to: destination(of: endpoint), secret: nil)
+                        say("Sent the push: \(body.count) bytes of JSON to \(endpoint)")
+                    } catch {
+                        return .failure(.cannotPush("\(error)"))
+                    }
+                case .delivered(let outcome):
+                    return outcome.mapError { .deliveryFailed($0) }
+                case .stopped(let error):
+                    return .failure(.cannotListen("\(error)"))
+                }
+            }
+            return .failure(.cannotListen("the listener stopped"))
+        }
+    }
+
+    private func destination(of endpoint: Listener.Endpoint) -> PushDestination {
+        PushDestination(endpoint.description) ?? .defaultUDP
+    }
+}
+
+/// Why the demo could not finish. Each renders as one line.
+public enum DemoError: Error, Sendable, CustomStringConvertible {
+    case cannotServe(String)
+    case cannotListen(String)
+    case cannotPush(String)
+    case deliveryFailed(DeliveryError)
+
+    public var description: String {
+        switch self {
+        case .cannotServe(let reason): "cannot start the sample server: \(reason)"
+        case .cannotListen(let reason): "cannot start the listener: \(reason)"
+        case .cannotPush(let reason): "cannot send the push: \(reason)"
+        case .deliveryFailed(let error): error.description
+        }
+    }
+
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .deliveryFailed(let error): error.exitStatus
+        default: .unavailable
+        }
+    }
+}

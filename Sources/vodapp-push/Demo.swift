@@ -1,0 +1,72 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import VODAppCore
+import VODAppPush
+
+struct Demo: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the whole path offline: sample media, a push, the delivery, the notification.",
+        discussion: """
+        Starts the sample media server and a listener on free loopback ports, sends the VODApp \
+        sample playlist as a push (a UDP datagram, as the simulator library did, or an HTTP \
+        POST), and waits for the delivery: three videos arrive, two are dropped as too large. \
+        Then it prints where the files are and what the notification said.
+
+        Exit codes: as `vodapp handle`: 0 when every item arrived or was dropped as too large.
+        """
+    )
+
+    @Option(help: ArgumentHelp("Where media goes. Default: a new folder under the temporary directory.", valueName: "dir"))
+    var dir: String?
+
+    @Option(help: ArgumentHelp("How the push travels: \(PushDemo.Via.allCases.map(\.rawValue).joined(separator: " or ")).", valueName: "transport"))
+    var via: String = PushDemo.Via.udp.rawValue
+
+    @Option(help: ArgumentHelp("Cap each sample response to this many bytes per second.", valueName: "bytes-per-second"))
+    var rate: Int?
+
+    @Option(help: ArgumentHelp("The delivery's wall-clock budget, in seconds.", valueName: "seconds"))
+    var budget: Double = DeliveryOptions.defaultBudgetSeconds
+
+    @Flag(help: "Do not raise a desktop notification (its text is still printed).")
+    var noNotify = false
+
+    @Flag(name: .shortAndLong, help: "Every transfer's progress on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        guard PushDemo.Via(rawValue: via) != nil else { throw ValidationError("--via must be udp or http, not '\(via)'") }
+        if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
+        guard budget.isFinite, budget > 0, budget <= 86_400 else {
+            throw ValidationError("--budget must be a number of seconds above 0, at most 86400")
+        }
+    }
+
+    func run() async throws {
+        let logger = LogSetup.bootstrap(quiet: false, verbose: verbose)
+        let directory = dir ?? FileManager.default.temporaryDirectory
+            .appendingPathComponent("vodapp-demo-\(UInt32.random(in: 0...UInt32.max))").path
+        let options = DeliveryOptions(directory: directory, budget: .milliseconds(Int64(budget * 1000)), notify: !noNotify)
+        let demo = PushDemo(options: options, via: PushDemo.Via(rawValue: via) ?? .udp, rate: rate, logger: logger)
+        let report: DeliveryReport
+        do {
+            report = try await demo.run { say($0) }
+        } catch {
+            throw Failure.report(error.description, status: error.exitStatus)
+        }
+        say("The delivery:")
+        print(ReportRenderer.summary(report))
+        if let notification = DesktopNotification(announcing: report.items) {
+            let how = report.notification.shown ? "shown" : "not shown: \(report.notification.reason ?? "")"
+            say("The notification (\(how)):\n  \(notification.summary)\n  \(notification.body.replacingOccurrences(of: "\n", with: "\n  "))")
+        } else {
+            say("No notification: nothing new arrived.")
+        }
+        throw ExitCode(report.exitStatus.rawValue)
+    }
+
+    private func say(_ line: String) {
+        print("== " + line)
+    }
+}

@@ -1,0 +1,23 @@
+import ArgumentParser
+import VODAppCore
+
+@main
+struct PushCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "vodapp-push",
+        abstract: "Push-simulation helper for vodapp: send pushes, serve sample media, run the demo.",
+        discussion: """
+        It replaces the SimulatorRemoteNotifications library and its sender app: `send` speaks \
+        the same one-datagram UDP protocol (and HTTP, signed), `serve` stands in for the \
+        publisher's media server, and `demo` runs the whole path offline.
+        """,
+        version: "0.1.0",
+        subcommands: [Send.self, Serve.self, Demo.self]
+    )
+
+    static func main() async {
+        // libcurl's global set-up must precede any thread (send posts through libcurl).
+        Curl.initialize()
+        await main(nil)
+    }
+}
