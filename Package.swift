@@ -132,7 +132,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["VODAppSamples", "TestSupport"]
+            dependencies: ["VODAppSamples", "VODAppPush", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

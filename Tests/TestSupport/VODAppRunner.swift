@@ -1,6 +1,7 @@
 import Foundation
 
-/// Runs the built `vodapp` executable as a user would, and records what they would see.
+/// Runs a built executable (`vodapp`, or `vodapp-push`) as a user would, and records what they
+/// would see.
 public struct VODAppRunner: Sendable {
     public struct Run {
         public let exitCode: Int32
@@ -28,17 +29,24 @@ public struct VODAppRunner: Sendable {
         }
     }
 
-    /// The executable, next to the test bundle in the build products directory.
-    public static let executable: String = {
-        if let path = ProcessInfo.processInfo.environment["VODAPP_EXECUTABLE"] { return path }
+    /// The build products directory, where the executables are, found from the test bundle.
+    public static let productsDirectory: String = {
+        if let path = ProcessInfo.processInfo.environment["VODAPP_EXECUTABLE"] {
+            return URL(fileURLWithPath: path).deletingLastPathComponent().path
+        }
         var dir = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         for _ in 0..<4 {
-            let candidate = dir.appendingPathComponent("vodapp").path
-            if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
+            if FileManager.default.isExecutableFile(atPath: dir.appendingPathComponent("vodapp").path) { return dir.path }
             dir = dir.deletingLastPathComponent()
         }
-        return ".build/debug/vodapp"
+        return ".build/debug"
     }()
+
+    /// The `vodapp` executable.
+    public static var executable: String { productsDirectory + "/vodapp" }
+
+    /// The executable this runner starts.
+    public let tool: String
 
     /// Environment for a run: no display and a session bus address that leads nowhere, unless a
     /// test gives a bus of its own, so that no test ever reaches the developer's real desktop.
@@ -51,9 +59,11 @@ public struct VODAppRunner: Sendable {
         return environment.merging(extra) { $1 }
     }
 
-    public init() {}
+    public init(tool: String = "vodapp") {
+        self.tool = tool
+    }
 
-    /// Runs `vodapp arguments…`, feeding `stdin` when given.
+    /// Runs `tool arguments…`, feeding `stdin` when given.
     public func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = Self.environment()) async throws -> Run {
         let scratch = try ScratchDirectory("vodapp-run")
         let outPath = scratch.child("stdout")
@@ -62,7 +72,7 @@ public struct VODAppRunner: Sendable {
         _ = FileManager.default.createFile(atPath: errPath, contents: nil)
 
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.executable)
+        process.executableURL = URL(fileURLWithPath: Self.productsDirectory + "/" + tool)
         process.arguments = arguments
         process.environment = environment
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))

@@ -1,0 +1,240 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppPush
+import VODAppSamples
+
+/// `vodapp listen` as a user runs it: the built executable on free loopback ports, pushed to over
+/// UDP (the simulator protocol) and HTTP, with a real sample server behind the playlist.
+@Suite(.serialized) struct ListenCommandTests {
+    private func payload(on server: SampleServer, sizes: [Int] = [1000, 2000]) -> Data {
+        PayloadBuilder.json(sizes.enumerated().map { index, size in
+            (key: "item\(index)", title: "Item \(index)", url: server.url("/bytes/\(size).mp4"))
+        })
+    }
+
+    private func items(_ delivery: [String: Any]) -> [[String: Any]] {
+        ((delivery["report"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+    }
+
+    @Test func aPlainUDPDatagramIsDelivered() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path)
+            try sendDatagram(payload(on: server), toPort: listener.udpPort)
+
+            let delivery = try #require(try await listener.waitForDeliveries(1).first)
+            #expect((delivery["from"] as? String)?.hasPrefix("udp 127.0.0.1:") == true)
+            #expect((delivery["report"] as? [String: Any])?["result"] as? String == "newData")
+            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
+            #expect(holdsSampleBytes(scratch.child("item1.mp4"), count: 2000))
+            #expect(try await listener.stop() == 0)
+        }
+    }
+
+    @Test func vodappPushSendDeliversOverUDP() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.child("media"))
+            let file = scratch.child("push.json")
+            _ = FileManager.default.createFile(atPath: file, contents: payload(on: server))
+            let send = try await VODAppRunner(tool: "vodapp-push").run(["send", file, "--to", "udp://127.0.0.1:\(listener.udpPort)"])
+            #expect(send.exitCode == 0, "\(send.stderr)")
+
+            try await listener.waitForDeliveries(1)
+            #expect(holdsSampleBytes(scratch.child("media/item0.mp4"), count: 1000))
+            #expect(try await listener.stop() == 0)
+        }
+    }
+
+    @Test func aSixtyKiBDatagramArrivesWhole() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path)
+            // The playlist comes after the padding, so a datagram cut anywhere loses it.
+            let head = #"{"aps":{"content-available":1},"pad":""#
+            let tail = #"","playlist":{"last":{"title":"Last","url":"\#(server.url("/bytes/3000.mp4"))"}}}"#
+            let size = 60 * 1024
+            let text = head + String(repeating: "x", count: size - head.utf8.count - tail.utf8.count) + tail
+            #expect(text.utf8.count == size)
+            try sendDatagram(Data(text.utf8), toPort: listener.udpPort)
+
+            let delivery = try #require(try await listener.waitForDeliveries(1).first)
+            #expect(items(delivery).first?["status"] as? String == "downloaded")
+            #expect(holdsSampleBytes(scratch.child("last.mp4"), count: 3000))
+            _ = try await listener.stop()
+        }
+    }
+
+    @Test func anHTTPPushIsAcceptedWith202AndThenDelivered() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path)
+            let answer = await listener.post(payload(on: server))
+            #expect(answer.status == 202)
+            let id = try #require(answer.json?["delivery"] as? String)
+
+            let delivery = try #require(try await listener.waitForDeliveries(1).first)
+            #expect(delivery["delivery"] as? String == id)
+            #expect((delivery["from"] as? String)?.hasPrefix("http 127.0.0.1:") == true)
+            #expect(holdsSampleBytes(scratch.child("item1.mp4"), count: 2000))
+            _ = try await listener.stop()
+        }
+    }
+
+    @Test func waitingForTheDeliveryReturnsTheReport() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path)
+            let answer = await listener.post(payload(on: server), wait: true)
+            #expect(answer.status == 200)
+            let report = try #require(answer.json)
+            #expect(report["result"] as? String == "newData")
+            #expect(report["directory"] as? String == scratch.path)
+            let statuses = (report["items"] as? [[String: Any]])?.compactMap { $0["status"] as? String }
+            #expect(statuses == ["downloaded", "downloaded"])
+            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
+            _ = try await listener.stop()
+        }
+    }
+
+    @Test func invalidAndOversizedBodiesAreRefusedWithTheirReason() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let listener = try await ListenerUnderTest(dir: dir)
+
+        let invalid = await listener.post(Data("{\"aps\": ".utf8))
+        #expect(invalid.status == 400)
+        guard case .failure(.refused(_, let reason)) = invalid else { Issue.record("not refused"); return }
+        #expect(reason.hasPrefix("invalid payload: payload is not valid JSON"))
+
+        let noWake = await listener.post(PayloadBuilder.json(object: ["aps": ["alert": "hi"], "playlist": [:]]))
+        #expect(noWake.status == 400)
+
+        let huge = await listener.post(Data(repeating: UInt8(ascii: " "), count: 2 << 20))
+        #expect(huge.status == 413)
+
+        #expect(try httpGet(port: listener.httpPort, path: "/health").status == 200)
+        #expect(listener.deliveries.isEmpty)
+        #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+        #expect(try await listener.stop() == 0)
+    }
+
+    @Test func withASecretOnlySignedPushesAreAccepted() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(
+                dir: scratch.path, environment: VODAppRunner.environment(extra: ["VODAPP_WEBHOOK_SECRET": "s3cret"]))
+            let body = payload(on: server)
+
+            #expect(await listener.post(body).status == 401)
+            #expect(await listener.post(body, secret: "wrong").status == 401)
+            // A signature of other bytes is as wrong as a wrong secret.
+            #expect(await listener.post(body + Data(" ".utf8), secret: nil).status == 401)
+            #expect(server.requests.isEmpty, "a refused push reached the media server")
+            #expect(listener.deliveries.isEmpty)
+
+            #expect(await listener.post(body, secret: "s3cret").status == 202)
+            try await listener.waitForDeliveries(1)
+            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
+            _ = try await listener.stop()
+        }
+    }
+
+    @Test func garbageOnBothPortsLeavesTheListenerAnswering() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path)
+            var generator = SystemRandomNumberGenerator()
+            for size in [0, 1, 512, 4096, 65_507] {
+                try sendDatagram(Data((0..<size).map { _ in UInt8.random(in: 0...255, using: &generator) }), toPort: listener.udpPort)
+            }
+            try sendDatagram(Data("{\"message\":\"message\"}".utf8), toPort: listener.udpPort)
+            _ = try exchangeRaw(Data("\u{0}\u{1}GARBAGE / HTTP/9.9\r\n\r\n".utf8), withPort: listener.httpPort)
+            _ = try exchangeRaw(Data((0..<10_000).map { _ in UInt8.random(in: 0...255, using: &generator) }), withPort: listener.httpPort)
+
+            let health = try httpGet(port: listener.httpPort, path: "/health")
+            #expect(health.status == 200)
+            #expect(health.body.contains("\"status\":\"ok\""))
+            #expect(listener.process.stderr.contains("dropped a datagram: invalid payload"))
+
+            try sendDatagram(payload(on: server), toPort: listener.udpPort)
+            try await listener.waitForDeliveries(1)
+            #expect(listener.deliveries.count == 1)
+            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
+            #expect(try await listener.stop() == 0)
+        }
+    }
+
+    @Test func theSamePushFiveTimesAtOnceFetchesEachItemOnce() async throws {
+        let scratch = try ScratchDirectory()
+        // Slow enough that the five deliveries overlap.
+        try await withSampleServer(rate: 2 << 20) { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path)
+            let body = payload(on: server, sizes: [1 << 20, 1 << 19, 3000])
+            let answers = await withTaskGroup(of: Result<PushSender.Receipt, PushError>.self) { group in
+                for _ in 0..<5 { group.addTask { await listener.post(body, wait: true) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(answers.map(\.status) == [200, 200, 200, 200, 200])
+
+            var perPath: [String: Int] = [:]
+            for request in server.requests { perPath[request.target, default: 0] += 1 }
+            #expect(perPath.count == 3 && perPath.values.allSatisfy { $0 == 1 }, "\(perPath)")
+
+            for key in ["item0", "item1", "item2"] {
+                let statuses = answers.compactMap { answer in
+                    (answer.json?["items"] as? [[String: Any]])?.first { $0["key"] as? String == key }?["status"] as? String
+                }
+                #expect(statuses.count(where: { $0 == "downloaded" }) == 1, "\(key): \(statuses)")
+                #expect(statuses.count(where: { $0 == "alreadyPresent" }) == 4, "\(key): \(statuses)")
+            }
+            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1 << 20))
+            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["item0.mp4", "item1.mp4", "item2.mp4"])
+            _ = try await listener.stop()
+        }
+    }
+
+    @Test func aFullQueueAnswers429() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path, arguments: ["--queue", "1", "--parallel", "1", "--budget", "3"])
+            let stalled = PayloadBuilder.json([(key: "stall", title: "Stall", url: server.url("/stall-body/1000"))])
+            #expect(await listener.post(stalled).status == 202)
+            try await listener.process.wait(for: "the first delivery to start") { !server.requests.isEmpty }
+            #expect(await listener.post(stalled).status == 202)
+            let refused = await listener.post(stalled)
+            #expect(refused.status == 429)
+            guard case .failure(.refused(_, let reason)) = refused else { return }
+            #expect(reason.contains("queue is full"))
+            try await listener.waitForDeliveries(2)
+            _ = try await listener.stop()
+        }
+    }
+
+    @Test func sigtermLetsTheDeliveryInFlightFinishAndExitsZero() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer(rate: 1 << 20) { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path, arguments: ["--budget", "10"])
+            let body = PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/1500000.mp4"))])
+            #expect(await listener.post(body).status == 202)
+            try await listener.process.wait(for: "the transfer to start") { !server.requests.isEmpty }
+
+            let stopped = ContinuousClock.now
+            #expect(try await listener.stop() == 0)
+            #expect(stopped.duration(to: .now) < .seconds(10.5))
+            let delivery = try #require(listener.deliveries.first)
+            #expect((delivery["report"] as? [String: Any])?["result"] as? String == "newData")
+            #expect(holdsSampleBytes(scratch.child("slow.mp4"), count: 1_500_000))
+        }
+    }
+
+    @Test func aPortInUseIsAOneLineErrorAndExit69() async throws {
+        let scratch = try ScratchDirectory()
+        let first = try await ListenerUnderTest(dir: scratch.path)
+        let run = try await VODAppRunner().run(["listen", "--no-udp", "--http", "127.0.0.1:\(first.httpPort)", "--dir", scratch.path])
+        #expect(run.exitCode == 69)
+        #expect(run.stderr.hasPrefix("vodapp: cannot listen on http 127.0.0.1:\(first.httpPort): "), "\(run.stderr)")
+        _ = try await first.stop()
+    }
+}

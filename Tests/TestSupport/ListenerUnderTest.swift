@@ -1,0 +1,76 @@
+import Foundation
+import VODAppCore
+import VODAppPush
+
+/// `vodapp listen` started as a user would, on free loopback ports, with `--json` output.
+public final class ListenerUnderTest: Sendable {
+    public let process: RunningProcess
+    public let udpPort: Int
+    public let httpPort: Int
+
+    /// Starts the listener with media in `dir` and waits until both receivers are up.
+    public init(dir: String, arguments: [String] = [], environment: [String: String] = VODAppRunner.environment()) async throws {
+        let process = try RunningProcess(VODAppRunner.executable, [
+            "listen", "--udp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--dir", dir, "--no-notify", "--json",
+        ] + arguments, environment: environment)
+        try await process.wait(for: "the listener to be ready") {
+            process.jsonLines.contains { $0["listening"] != nil } || !process.isRunning
+        }
+        let endpoints = process.jsonLines.compactMap { $0["listening"] as? [String] }.first ?? []
+        func port(_ scheme: String) -> Int {
+            endpoints.first { $0.hasPrefix(scheme) }.flatMap { URLComponents(string: $0)?.port } ?? 0
+        }
+        self.process = process
+        udpPort = port("udp://")
+        httpPort = port("http://")
+        Curl.initialize()
+    }
+
+    public var pushURL: URL { URL(string: "http://127.0.0.1:\(httpPort)/push")! }
+
+    /// The delivery lines printed so far, in order.
+    public var deliveries: [[String: Any]] {
+        process.jsonLines.filter { $0["delivery"] != nil }
+    }
+
+    /// Waits until `count` deliveries have been printed and returns them.
+    @discardableResult
+    public func waitForDeliveries(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [[String: Any]] {
+        try await process.wait(for: "\(count) deliveries", timeout: timeout) { deliveries.count >= count }
+        return deliveries
+    }
+
+    /// POSTs `body` as it is (no checks), signed when `secret` is given.
+    public func post(_ body: Data, wait: Bool = false, secret: String? = nil) async -> Result<PushSender.Receipt, PushError> {
+        let url = wait ? URL(string: pushURL.absoluteString + "?wait=1")! : pushURL
+        do {
+            return .success(try await PushSender().send(body, to: .http(url), secret: secret))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    /// Stops the listener as a service manager would, and returns its exit status.
+    public func stop(timeout: Duration = .seconds(40)) async throws -> Int32 {
+        process.signal(SIGTERM)
+        return try await process.exitStatus(timeout: timeout)
+    }
+}
+
+extension Result where Success == PushSender.Receipt, Failure == PushError {
+    /// The HTTP status: the answer's on success, the refusal's otherwise (0 when none came).
+    public var status: Int {
+        switch self {
+        case .success(.accepted(let status, _)): status
+        case .success(.datagram): 0
+        case .failure(.refused(let status, _)): status
+        case .failure: 0
+        }
+    }
+
+    /// The answer's body parsed as a JSON object.
+    public var json: [String: Any]? {
+        guard case .success(.accepted(_, let body)) = self else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(body.utf8))) as? [String: Any]
+    }
+}

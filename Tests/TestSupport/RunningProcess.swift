@@ -1,0 +1,85 @@
+import Foundation
+import Synchronization
+
+/// A long-running executable under test (`vodapp listen`, `webhook`): its output as it comes,
+/// signals, and its exit.
+public final class RunningProcess: Sendable {
+    public enum Failure: Error, CustomStringConvertible {
+        case timedOut(String)
+
+        public var description: String {
+            switch self {
+            case .timedOut(let what): "timed out waiting for \(what)"
+            }
+        }
+    }
+
+    private let process: Process
+    private let stdoutText = TextBuffer()
+    private let stderrText = TextBuffer()
+
+    /// What a pipe has delivered so far; filled on Foundation's reading thread.
+    private final class TextBuffer: Sendable {
+        private let text = Mutex("")
+        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
+        var value: String { text.withLock { $0 } }
+    }
+
+    /// Starts `executable arguments…` with `environment`.
+    public init(_ executable: String, _ arguments: [String], environment: [String: String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        self.process = process
+        out.fileHandleForReading.readabilityHandler = { [stdoutText] handle in
+            let data = handle.availableData
+            stdoutText.append(data)
+        }
+        err.fileHandleForReading.readabilityHandler = { [stderrText] handle in
+            let data = handle.availableData
+            stderrText.append(data)
+        }
+        try process.run()
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    public var stdout: String { stdoutText.value }
+    public var stderr: String { stderrText.value }
+    public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
+    public var isRunning: Bool { process.isRunning }
+
+    /// stdout's lines that are JSON objects.
+    public var jsonLines: [[String: Any]] {
+        stdoutLines.compactMap { (try? JSONSerialization.jsonObject(with: Data($0.utf8))) as? [String: Any] }
+    }
+
+    /// Polls `condition` until it holds or `timeout` passes.
+    public func wait(for what: String, timeout: Duration = .seconds(20), until condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + timeout
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                throw Failure.timedOut("\(what); stdout: \(stdout.suffix(2000)) stderr: \(stderr.suffix(2000))")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    public func signal(_ signal: Int32) {
+        kill(process.processIdentifier, signal)
+    }
+
+    /// Waits for the process to exit and returns its exit status.
+    public func exitStatus(timeout: Duration = .seconds(40)) async throws -> Int32 {
+        try await wait(for: "the process to exit", timeout: timeout) { !process.isRunning }
+        return process.terminationStatus
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Sends one UDP datagram from a plain socket: exactly what `nc -4u -w1 localhost PORT` sends.
+public func sendDatagram(_ bytes: Data, toPort port: Int) throws {
+    let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    defer { close(fd) }
+    var size = Int32(bytes.count + 4096)
+    setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+    var address = loopback(port: port)
+    let sent = bytes.withUnsafeBytes { buffer in
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                sendto(fd, buffer.baseAddress, buffer.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+    }
+    guard sent == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+}
+
+/// Writes `bytes` to a TCP port and reads whatever comes back until the peer closes or a second
+/// passes: for sending garbage where an HTTP request belongs.
+public func exchangeRaw(_ bytes: Data, withPort port: Int) throws -> Data {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw POSIXError(.EIO) }
+    defer { close(fd) }
+    var address = loopback(port: port)
+    let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED) }
+    var timeout = timeval(tv_sec: 1, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+    var answer = Data()
+    var buffer = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let count = recv(fd, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        answer.append(contentsOf: buffer[0..<count])
+    }
+    return answer
+}
+
+/// GETs a URL on loopback with a minimal HTTP/1.1 request; returns the status code and body.
+public func httpGet(port: Int, path: String) throws -> (status: Int, body: String) {
+    let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
+    let answer = String(decoding: try exchangeRaw(Data(request.utf8), withPort: port), as: UTF8.self)
+    let statusLine = answer.split(separator: "\r\n", maxSplits: 1).first ?? ""
+    let status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    let body = answer.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
+    return (status, body)
+}
+
+private func loopback(port: Int) -> sockaddr_in {
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return address
+}
