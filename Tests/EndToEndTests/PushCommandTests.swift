@@ -1,0 +1,84 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppSamples
+
+/// `vodapp-push send` and `vodapp-push demo` as a user runs them.
+@Suite(.serialized) struct PushCommandTests {
+    let push = VODAppRunner(tool: "vodapp-push")
+
+    private static let samplePayloads = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../SamplePayloads").standardizedFileURL.path
+
+    @Test func theDemoEndsWithTheFilesOnDiskAndSaysWhatTheNotificationSaid() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let run = try await push.run(["demo", "--dir", dir, "--no-notify"])
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        for entry in SampleCatalogue.entries where entry.bytes <= 20 << 20 {
+            #expect(holdsSampleBytes(dir + "/\(entry.key).mp4", count: entry.bytes), "\(entry.title)")
+            #expect(run.stdout.contains("-> \(dir)/\(entry.key).mp4"))
+        }
+        #expect(ScratchDirectory.visibleEntries(dir).count == 3)
+        #expect(run.stdout.contains("== Sent the push:"))
+        #expect(run.stdout.contains("3 new videos to watch offline"))
+        #expect(run.stdout.contains("2 skipped as too large"))
+    }
+
+    @Test func theDemoOverHTTPRaisesTheNotificationOnThePrivateBus() async throws {
+        let notifications = try NotificationServer()
+        defer { notifications.stop() }
+        let scratch = try ScratchDirectory()
+        let run = try await push.run(["demo", "--dir", scratch.path, "--via", "http"],
+                                     environment: VODAppRunner.environment(bus: notifications.busAddress))
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("The notification (shown)"))
+        #expect(notifications.notifyCalls.count == 1)
+        #expect(notifications.notifyCalls.first?.contains("3 new videos to watch offline") == true)
+    }
+
+    @Test func sendingToAPortNobodyListensOnFailsWithTheReason() async throws {
+        let port = try closedPort()
+        let run = try await push.run(["send", Self.samplePayloads + "/vodapp-sample-local.json", "--to", "udp://127.0.0.1:\(port)"])
+        #expect(run.exitCode == 69)
+        #expect(run.stderr == "vodapp-push: udp://127.0.0.1:\(port): nothing is listening there (the datagram was refused)\n")
+    }
+
+    @Test func aPayloadTooLargeForOneDatagramIsRefusedNotCut() async throws {
+        let scratch = try ScratchDirectory()
+        let listener = try await ListenerUnderTest(dir: scratch.child("media"))
+        let payload = PayloadBuilder.json([(key: "k", title: String(repeating: "t", count: 70_000), url: "http://127.0.0.1:1/x")])
+        let run = try await push.run(["send", "-", "--to", "udp://127.0.0.1:\(listener.udpPort)"], stdin: payload)
+        #expect(run.exitCode == 69)
+        #expect(run.stderr.contains("over APNs' 4096-byte limit"))
+        #expect(run.stderr.contains("more than one UDP datagram carries (65507)"))
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(listener.deliveries.isEmpty)
+        #expect(!listener.process.stderr.contains("dropped a datagram"), "a cut datagram reached the listener")
+        _ = try await listener.stop()
+    }
+
+    @Test func whatIsNotAPushIsRefusedBeforeSending() async throws {
+        for (text, reason) in [("[1]", "must be a JSON object"), ("{\"playlist\": {}}", "no \"aps\" object"), ("{\"aps\": ", "not valid JSON")] {
+            let run = try await push.run(["send", "-", "--to", "udp://127.0.0.1:9"], stdin: Data(text.utf8))
+            #expect(run.exitCode == 65, "\(text)")
+            #expect(run.stderr.contains(reason), "\(text): \(run.stderr)")
+        }
+        let missing = try await push.run(["send", "/nonexistent/push.json"])
+        #expect(missing.exitCode == 66)
+    }
+
+    @Test func aSimctlApnsFileIsSentAndDelivered() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path)
+            let text = try String(contentsOfFile: Self.samplePayloads + "/simctl-local.apns", encoding: .utf8)
+                .replacingOccurrences(of: "http://127.0.0.1:\(SampleCatalogue.defaultPort)", with: server.baseURL)
+            let run = try await push.run(["send", "-", "--to", "udp://127.0.0.1:\(listener.udpPort)"], stdin: Data(text.utf8))
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let delivery = try #require(try await listener.waitForDeliveries(1).first)
+            #expect((delivery["report"] as? [String: Any])?["result"] as? String == "newData")
+            _ = try await listener.stop()
+        }
+    }
+}
