@@ -1,5 +1,5 @@
 import Testing
-import VODAppCore
+@testable import VODAppCore
 
 struct ItemClaimsTests {
     let claims = ItemClaims()
@@ -17,7 +17,9 @@ struct ItemClaimsTests {
         #expect(claims.claim("/d/k.mp4"))
         async let first = claims.wait(for: "/d/k.mp4", until: .now + .seconds(10))
         async let second = claims.wait(for: "/d/k.mp4", until: .now + .seconds(10))
-        try? await Task.sleep(for: .milliseconds(50))
+        while claims.waiterCount(for: "/d/k.mp4") < 2 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
         claims.release("/d/k.mp4", outcome: report)
         #expect(await first == .finished(report))
         #expect(await second == .finished(report))

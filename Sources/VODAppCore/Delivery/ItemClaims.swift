@@ -50,6 +50,11 @@ public final class ItemClaims: Sendable {
         }
     }
 
+    /// How many deliveries wait for `path` (tests use it to release at a known moment).
+    func waiterCount(for path: String) -> Int {
+        state.withLock { $0.held[path]?.count ?? 0 }
+    }
+
     /// Waits until the holder of `path` releases it, or until `deadline`.
     public func wait(for path: String, until deadline: ContinuousClock.Instant) async -> Wait {
         let id = state.withLock { state in
