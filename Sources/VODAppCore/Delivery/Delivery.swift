@@ -79,10 +79,18 @@ public struct Delivery: Sendable {
             let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent), logger: logger)
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline)
             for outcome in outcomes {
-                guard let target = targets[outcome.id] else { continue }
+                guard let target = targets.removeValue(forKey: outcome.id) else { continue }
                 let itemReport = report(for: outcome, target: target, directory: directory)
                 reports[outcome.id] = itemReport
                 claims.release(target.final, outcome: itemReport)
+            }
+            // The engine answers for every request; should it ever not, a claim left held would
+            // make every later delivery of the item wait in vain.
+            for target in targets.values {
+                let missing = ItemReport(key: target.item.key, title: target.item.title, url: target.item.urlString,
+                                         status: .failed, error: "the transfer ended without an outcome")
+                reports[target.item.key] = missing
+                claims.release(target.final, outcome: missing)
             }
             directory.sync()
         }
