@@ -23,15 +23,20 @@ import VODAppSamples
         return (webhook, port)
     }
 
+    /// A one-item push for `server`'s 4000-byte sample, as a file for `vodapp-push send`.
+    private func pushFile(for server: SampleServer, in scratch: ScratchDirectory) throws -> String {
+        let file = scratch.child("push.json")
+        try PayloadBuilder.json([(key: "tulips", title: "Tulips", url: server.url("/bytes/4000.mp4"))])
+            .write(to: URL(fileURLWithPath: file))
+        return file
+    }
+
     @Test func aSignedPostRunsVodappAndAnswersWithItsReport() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
         try await withSampleServer { server in
             let (webhook, port) = try await startWebhook(secret: "s3cret", dir: dir)
-            let file = scratch.child("push.json")
-            _ = FileManager.default.createFile(atPath: file, contents: PayloadBuilder.json([
-                (key: "tulips", title: "Tulips", url: server.url("/bytes/4000.mp4")),
-            ]))
+            let file = try pushFile(for: server, in: scratch)
             let send = try await VODAppRunner(tool: "vodapp-push").run([
                 "send", file, "--to", "http://127.0.0.1:\(port)/hooks/vodapp", "--secret", "s3cret",
             ])
@@ -50,10 +55,7 @@ import VODAppSamples
         let dir = scratch.child("media")
         try await withSampleServer { server in
             let (webhook, port) = try await startWebhook(secret: "s3cret", dir: dir)
-            let file = scratch.child("push.json")
-            _ = FileManager.default.createFile(atPath: file, contents: PayloadBuilder.json([
-                (key: "tulips", title: "Tulips", url: server.url("/bytes/4000.mp4")),
-            ]))
+            let file = try pushFile(for: server, in: scratch)
             let sender = VODAppRunner(tool: "vodapp-push")
             let to = "http://127.0.0.1:\(port)/hooks/vodapp"
             let unsigned = try await sender.run(["send", file, "--to", to])
