@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         // The only code that knows libcurl's variadic calls: typed inline wrappers in shim.h.
@@ -41,6 +42,7 @@ let package = Package(
                 "CLibNotify",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ]
         ),
         // The receivers of `vodapp listen`: UDP datagrams and a Hummingbird HTTP endpoint feeding

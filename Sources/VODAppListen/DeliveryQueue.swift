@@ -70,7 +70,7 @@ public final class DeliveryQueue: Service, Sendable {
     }
 
     /// Accepts a payload for delivery, or refuses it when the queue is full or closing.
-    public func submit(_ payload: Payload, from origin: PushOrigin) throws(Refusal) -> DeliveryTicket {
+    public func submit(_ payload: Payload, from origin: DeliverySource) throws(Refusal) -> DeliveryTicket {
         let ticket = DeliveryTicket(origin: origin)
         let refusal = state.withLock { state -> Refusal? in
             guard state.accepting else { return .shuttingDown }

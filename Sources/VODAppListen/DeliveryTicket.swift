@@ -7,7 +7,7 @@ public final class DeliveryTicket: Sendable {
 
     /// Short, random, and in every log line about the delivery, so a 202's id can be found there.
     public let id: String
-    public let origin: PushOrigin
+    public let origin: DeliverySource
     /// When the push arrived, which is when its budget starts: like a phone's background
     /// wake-up, a push waiting in the queue is already spending its 30 seconds.
     public let arrived: ContinuousClock.Instant
@@ -19,7 +19,7 @@ public final class DeliveryTicket: Sendable {
 
     private let state = Mutex(State.pending([]))
 
-    init(origin: PushOrigin, arrived: ContinuousClock.Instant = .now) {
+    init(origin: DeliverySource, arrived: ContinuousClock.Instant = .now) {
         self.id = String(UInt64.random(in: 0...UInt64.max), radix: 16).leftPadded(to: 16)
         self.origin = origin
         self.arrived = arrived

@@ -8,8 +8,8 @@ import VODAppCore
 
 /// `vodapp listen`: the UDP and HTTP receivers and the queue behind them, run as one service group.
 ///
-/// Each accepted push becomes one `Delivery`, exactly as `vodapp handle` would run it; the
-/// deliveries share one `ItemClaims`, so overlapping playlists never fetch an item twice at once.
+/// Each accepted push becomes one `Delivery`, exactly as `vodapp handle` would run it; item locks
+/// in DIR keep overlapping playlists from fetching an item twice at once.
 public struct Listener: Sendable {
     /// A receiver that is up, with the address it actually bound (port 0 becomes a real port).
     public enum Endpoint: Sendable, Equatable, CustomStringConvertible {
@@ -54,7 +54,6 @@ public struct Listener: Sendable {
             logger.warning("\(warning)")
         }
 
-        let claims = ItemClaims()
         let options = configuration.delivery
         let queue = DeliveryQueue(
             capacity: configuration.queueCapacity, concurrency: configuration.concurrency,
@@ -62,8 +61,8 @@ public struct Listener: Sendable {
         ) { [notifier, logger] payload, ticket throws(DeliveryError) in
             var logger = logger
             logger[metadataKey: "delivery"] = "\(ticket.id)"
-            return try await Delivery(options: options, notifier: notifier, claims: claims, logger: logger)
-                .run(payload, started: ticket.arrived)
+            return try await Delivery(options: options, notifier: notifier, logger: logger)
+                .run(payload, from: ticket.origin, started: ticket.arrived)
         }
 
         let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1)

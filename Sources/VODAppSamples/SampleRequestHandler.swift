@@ -84,10 +84,23 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
 
         switch SampleRoute(path: path, query: query) {
         case .bytes(let size):
+            // `?fail=K&status=S[&retry-after=T]`: the first K requests for this target fail.
+            if let failures = query["fail"].flatMap(Int.init), log.count(target: head.uri) <= failures {
+                let code = query["status"].flatMap(Int.init) ?? 503
+                let text = "failing on purpose: \(code)\n"
+                var failHeaders = ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"]
+                if let retryAfter = query["retry-after"] { failHeaders["Retry-After"] = retryAfter }
+                writeHead(code, failHeaders, context: context)
+                if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
+                finish(context: context, record: record, close: false)
+                return
+            }
             let etag = "\"sample-\(size)\""
             let common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
                           "Content-Type": Self.contentType(path)]
-            switch Self.range(headers["range"], ifRange: headers["if-range"], etag: etag, size: size) {
+            // `?ranges=ignore`: a server that sends validators but answers every Range with 200.
+            let rangeHeader = query["ranges"] == "ignore" ? nil : headers["range"]
+            switch Self.range(rangeHeader, ifRange: headers["if-range"], etag: etag, size: size) {
             case .whole:
                 writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
                 stream(size)

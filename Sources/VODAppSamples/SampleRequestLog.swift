@@ -21,6 +21,11 @@ final class SampleRequestLog: Sendable {
         }
     }
 
+    /// How many requests for `target` have begun, this one included.
+    func count(target: String) -> Int {
+        records.withLock { $0.count { $0.target == target } }
+    }
+
     var all: [SampleRequestRecord] {
         records.withLock { $0 }
     }

@@ -12,7 +12,9 @@
 /// | `/stall-headers` | reads the request and never answers |
 /// | `/stall-body/N` | headers for N bytes, half the body, then silence |
 ///
-/// Any body route takes `?rate=BYTES_PER_SECOND` to cap its speed.
+/// Any body route takes `?rate=BYTES_PER_SECOND` to cap its speed. `/bytes/N` also takes
+/// `?ranges=ignore` (answer every Range with the whole body) and `?fail=K&status=S&retry-after=T`
+/// (the first K requests for the same target get status S, 503 by default).
 public enum SampleRoute: Equatable, Sendable {
     case bytes(Int64)
     case chunked(Int64)

@@ -13,7 +13,7 @@ struct Handle: AsyncParsableCommand {
 
         Exit codes: 0 every valid item is in DIR or was too large; 75 an item failed or timed \
         out (try again later); 64 bad command line; 65 invalid payload; 66 payload unreadable; \
-        73 DIR unusable.
+        73 DIR unusable; 130/143 stopped by SIGINT/SIGTERM (what was cut is resumed next time).
 
         Example:
           vodapp handle SamplePayloads/vodapp-sample-local.json --dir /tmp/videos --json
@@ -31,6 +31,7 @@ struct Handle: AsyncParsableCommand {
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose)
         let options = handling.deliveryOptions
+        let signals = SignalTrap()
 
         let source = PayloadSource(argument: payload)
         let parsed: Payload
@@ -45,11 +46,12 @@ struct Handle: AsyncParsableCommand {
 
         let report: DeliveryReport
         do {
-            report = try await Delivery(options: options, logger: logger).run(parsed, started: ProcessClock.launch)
+            report = try await Delivery(options: options, logger: logger)
+                .run(parsed, from: source.deliverySource, started: ProcessClock.launch, stop: signals.stop)
         } catch {
             throw Failure.report(error.description, status: error.exitStatus)
         }
         print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
-        throw ExitCode(report.exitStatus.rawValue)
+        throw ExitCode(signals.exitCode ?? report.exitStatus.rawValue)
     }
 }

@@ -12,7 +12,7 @@ import VODAppSamples
         let payload = try Payload(data: PayloadBuilder.json(items))
         let delivery = Delivery(options: DeliveryOptions(directory: dir, budget: budget, notify: false),
                                 logger: Logger(label: "test"))
-        return try await delivery.run(payload)
+        return try await delivery.run(payload, from: .standardInput)
     }
 
     @Test func fiveItemsOfDifferentSizesArriveByteIdenticalAndConcurrently() async throws {

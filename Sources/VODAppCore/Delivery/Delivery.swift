@@ -1,40 +1,43 @@
 import Foundation
 import Logging
 
-/// Handles one payload from start to report: plan, fetch, place, notify.
+/// Handles one payload from start to report: plan, fetch, place, record, notify.
 ///
-/// Every entry point (a file, standard input, a UDP datagram, an HTTP POST) feeds payload bytes
-/// into this same pipeline; nothing about how they arrived matters here.
+/// Every entry point (a file, standard input, a UDP datagram, an HTTP POST, a poll) feeds payload
+/// bytes into this same pipeline; nothing about how they arrived matters here but the log line.
 public struct Delivery: Sendable {
     public let options: DeliveryOptions
     private let notifier: any Notifier
-    private let claims: ItemClaims
     private let logger: Logger
 
-    /// - Parameter claims: shared by deliveries that may run side by side (a listener's), so that
-    ///   no item is fetched by two of them at once. A one-shot run has its own.
-    public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(),
-                claims: ItemClaims = ItemClaims(), logger: Logger) {
+    public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(), logger: Logger) {
         self.options = options
         self.notifier = notifier
-        self.claims = claims
         self.logger = logger
     }
 
     /// Fetches the payload's valid items into DIR within the options' budget.
+    ///
+    /// An item whose file is in DIR is `alreadyPresent` and costs no request. Each missing item is
+    /// fetched by whichever delivery takes its lock first, in this process or another; the others
+    /// wait for it within their own budget. A transfer cut short keeps its bytes out of sight and
+    /// the next delivery resumes it.
     /// - Parameters:
     ///   - payload: a validated payload.
+    ///   - source: how it arrived, for the delivery log.
     ///   - started: when the run began (for a command, the process start), which is when the
     ///     budget starts counting, not when this is called.
+    ///   - stop: cuts the run short (a signal): transfers stop, what can be resumed is kept and
+    ///     recorded, and no notification is raised.
     /// - Throws: `DeliveryError` when DIR cannot be created or written. Item failures are not
     ///   errors: they are in the report.
-    public func run(_ payload: Payload, started: ContinuousClock.Instant = .now) async throws(DeliveryError) -> DeliveryReport {
+    public func run(_ payload: Payload, from source: DeliverySource, started: ContinuousClock.Instant = .now,
+                    stop: StopRequest? = nil) async throws(DeliveryError) -> DeliveryReport {
         let budget = Budget(start: started, duration: options.budget)
+        let startedAt = Date(timeIntervalSinceNow: -budget.elapsed.inSeconds)
         let directory = MediaDirectory(path: options.directory)
         var reports: [String: ItemReport] = [:]
-        var requests: [TransferRequest] = []
-        var targets: [String: Target] = [:]
-        var othersFetching: [Target] = []
+        var missing: [Target] = []
 
         for item in payload.items {
             guard case .valid(let title, _, let url) = item.validity else {
@@ -52,45 +55,48 @@ public struct Delivery: Sendable {
                 reports[item.key] = ItemReport(key: item.key, title: title, url: url.absoluteString, status: .failed,
                                                error: "\(final) exists and is not a regular file")
             case .absent:
-                let target = Target(item: item, final: final, temporary: directory.temporaryPath(key: item.key))
-                guard claims.claim(final) else {
-                    othersFetching.append(target)
-                    continue
-                }
-                targets[item.key] = target
-                requests.append(TransferRequest(id: item.key, url: url, temporaryPath: target.temporary,
-                                                maximumSize: options.maximumSize))
+                missing.append(Target(item: item, url: url, final: final, temporary: directory.temporaryPath(key: item.key)))
             }
         }
 
+        if !missing.isEmpty { try directory.prepare() }
+        // Only a DIR that exists gets a store: a run with nothing to fetch must not create one.
+        let ledger = directory.exists ? DeliveryLedger(directory: directory.path, logger: logger) : nil
+        let known = ledger?.items(missing.map(\.item.key)) ?? [:]
+
+        var mine: [(target: Target, lock: ItemLock)] = []
+        var othersFetching: [Target] = []
+        for target in missing {
+            guard let lock = ItemLock.take(directory.lockFile(key: target.item.key)) else {
+                othersFetching.append(target)
+                continue
+            }
+            // Another delivery may have placed it between the look and the lock.
+            if case .file(let bytes) = directory.presence(at: target.final) {
+                lock.release()
+                reports[target.item.key] = target.report(.alreadyPresent, bytes: bytes, path: target.final)
+                continue
+            }
+            mine.append((target, lock))
+        }
+
         // Items another delivery is fetching are waited for while this one fetches its own.
-        async let waited = outcomes(ofOthersFetching: othersFetching, directory: directory, until: budget.transferDeadline)
-        if !requests.isEmpty {
-            do {
-                try directory.prepare()
-            } catch {
-                for target in targets.values {
-                    claims.release(target.final, outcome: ItemReport(key: target.item.key, title: target.item.title, url: target.item.urlString,
-                                                                     status: .failed, error: error.description))
-                }
-                _ = await waited
-                throw error
-            }
+        async let waited = outcomes(ofOthersFetching: othersFetching, directory: directory, ledger: ledger,
+                                    since: startedAt, until: budget.transferDeadline, stop: stop)
+        if !mine.isEmpty {
+            let requests = mine.map { request(for: $0.target, known: known[$0.target.item.key], directory: directory) }
             let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent), logger: logger)
-            let outcomes = await engine.run(requests, deadline: budget.transferDeadline)
-            for outcome in outcomes {
-                guard let target = targets.removeValue(forKey: outcome.id) else { continue }
+            let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop)
+            let byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            for (target, lock) in mine {
+                let key = target.item.key
+                // The engine answers for every request; should it ever not, the item still gets
+                // a report and its lock is still released.
+                let outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
                 let itemReport = report(for: outcome, target: target, directory: directory)
-                reports[outcome.id] = itemReport
-                claims.release(target.final, outcome: itemReport)
-            }
-            // The engine answers for every request; should it ever not, a claim left held would
-            // make every later delivery of the item wait in vain.
-            for target in targets.values {
-                let missing = ItemReport(key: target.item.key, title: target.item.title, url: target.item.urlString,
-                                         status: .failed, error: "the transfer ended without an outcome")
-                reports[target.item.key] = missing
-                claims.release(target.final, outcome: missing)
+                reports[key] = itemReport
+                ledger?.record(outcome, as: itemReport, known: known[key])
+                lock.release()
             }
             directory.sync()
         }
@@ -99,46 +105,77 @@ public struct Delivery: Sendable {
         }
 
         let items = payload.items.compactMap { reports[$0.key] }
-        let notification = await announce(items, budget: budget)
-        return DeliveryReport(elapsed: budget.elapsed, budget: budget.duration, directory: options.directory,
-                              items: items, notification: notification)
+        let notification: NotificationReport
+        if let reason = stop?.reason {
+            notification = .notShown("stopped: \(reason)")
+        } else {
+            notification = await announce(items, budget: budget)
+        }
+        let report = DeliveryReport(elapsed: budget.elapsed, budget: budget.duration, directory: options.directory,
+                                    items: items, notification: notification)
+        ledger?.log(report, from: source, startedAt: startedAt, stoppedBecause: stop?.reason)
+        return report
     }
 
     /// Where one fetched item goes: streamed out of sight, then placed under its final name.
-    private struct Target {
+    private struct Target: Sendable {
         let item: PlaylistItem
+        let url: MediaURL
         let final: String
         let temporary: String
+
+        func report(_ status: ItemReport.Status, bytes: Int64? = nil, path: String? = nil,
+                    httpStatus: Int? = nil, error: String? = nil) -> ItemReport {
+            ItemReport(key: item.key, title: item.title, url: item.urlString, status: status,
+                       bytes: bytes, path: path, httpStatus: httpStatus, error: error)
+        }
     }
 
     static let userAgent = "vodapp/0.1 libcurl/\(Curl.version)"
 
-    /// How the items that other deliveries were fetching ended, seen from this one.
-    private func outcomes(ofOthersFetching targets: [Target], directory: MediaDirectory,
-                          until deadline: ContinuousClock.Instant) async -> [ItemReport] {
+    /// The request for an item: resuming the kept partial body when the store knows the validator
+    /// it was fetched under, from the start otherwise.
+    private func request(for target: Target, known: StoredItem?, directory: MediaDirectory) -> TransferRequest {
+        let key = target.item.key
+        var resume: TransferRequest.Resume?
+        if let offset = directory.partialBytes(key: key), offset > 0 {
+            if let known, known.state == .partial, known.url == target.url.absoluteString, let validator = known.validator {
+                resume = TransferRequest.Resume(offset: offset, validator: validator)
+                logger.info("resuming", metadata: ["key": "\(key)", "offset": "\(offset)"])
+            } else {
+                // Bytes of unknown origin (a crash before they were recorded): not worth the risk.
+                unlink(target.temporary)
+            }
+        }
+        return TransferRequest(id: key, url: target.url, temporaryPath: target.temporary,
+                               maximumSize: options.maximumSize, resume: resume)
+    }
+
+    /// How the items that other deliveries were fetching ended, seen from this one: each is
+    /// waited for, within this delivery's own deadline, until its lock comes free.
+    private func outcomes(ofOthersFetching targets: [Target], directory: MediaDirectory, ledger: DeliveryLedger?,
+                          since startedAt: Date, until deadline: ContinuousClock.Instant,
+                          stop: StopRequest?) async -> [ItemReport] {
         await withTaskGroup(of: ItemReport.self) { group in
             for target in targets {
                 group.addTask {
-                    let item = target.item
-                    let wait = await claims.wait(for: target.final, until: deadline)
-                    if case .file(let bytes) = directory.presence(at: target.final) {
-                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: .alreadyPresent,
-                                          bytes: bytes, path: target.final)
+                    guard let lock = await ItemLock.wait(for: directory.lockFile(key: target.item.key), until: deadline, stop: stop) else {
+                        let why = stop?.reason ?? "the budget ran out"
+                        return target.report(.timedOut, error: "another vodapp delivery was still fetching it when \(why)")
                     }
-                    switch wait {
-                    case .finished(let theirs) where theirs.status == .downloaded || theirs.status == .alreadyPresent:
-                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: .failed,
-                                          error: "another delivery fetched it at the same time, but \(target.final) is gone")
-                    case .finished(let theirs):
-                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: theirs.status,
-                                          httpStatus: theirs.httpStatus,
-                                          error: "fetched at the same time by another delivery: \(theirs.error ?? theirs.status.rawValue)")
-                    case .notHeld:
-                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: .failed,
-                                          error: "another delivery fetching it at the same time did not complete it")
-                    case .deadline:
-                        return ItemReport(key: item.key, title: item.title, url: item.urlString, status: .timedOut,
-                                          error: "another delivery was still fetching it when the budget ran out")
+                    defer { lock.release() }
+                    if case .file(let bytes) = directory.presence(at: target.final) {
+                        return target.report(.alreadyPresent, bytes: bytes, path: target.final)
+                    }
+                    guard let record = ledger?.items([target.item.key])[target.item.key], record.updatedAt >= startedAt else {
+                        return target.report(.failed, error: "another vodapp delivery was fetching it and stopped without a word; the next delivery tries again")
+                    }
+                    let theirs = "fetched at the same time by another vodapp delivery: \(record.error ?? record.state.rawValue)"
+                    switch record.state {
+                    case .tooLarge: return target.report(.tooLarge, error: theirs)
+                    case .partial: return target.report(.timedOut, error: theirs)
+                    case .failed: return target.report(.failed, error: theirs)
+                    case .fetched: return target.report(.failed, error: "another vodapp delivery fetched it, but \(target.final) is gone")
                     }
                 }
             }

@@ -7,16 +7,38 @@ import Foundation
 struct MediaDirectory: Sendable {
     let path: String
 
-    /// Unfinished bodies live here, on the same file system as DIR so that placing is a rename.
-    var workPath: String { path + "/.vodapp/tmp" }
+    /// Unfinished bodies live here, on the same file system as DIR so that placing is a rename,
+    /// and stay here when cut, to be resumed.
+    var workPath: String { path + "/.vodapp/partial" }
+
+    /// One lock file per key: whoever holds its lock fetches the item.
+    var lockPath: String { path + "/.vodapp/locks" }
 
     func finalPath(key: String, url: MediaURL) -> String {
         path + "/" + key + (url.fileExtension.map { "." + $0 } ?? "")
     }
 
+    /// The same name on every run, so that a later delivery finds what an earlier one was cut
+    /// off from; only the holder of the key's lock touches it.
     func temporaryPath(key: String) -> String {
-        // The process id keeps two runs delivering the same key from sharing a temporary file.
-        workPath + "/" + key + "." + String(getpid()) + ".part"
+        workPath + "/" + key + ".part"
+    }
+
+    func lockFile(key: String) -> String {
+        lockPath + "/" + key + ".lock"
+    }
+
+    /// The size of a kept partial body, if there is one.
+    func partialBytes(key: String) -> Int64? {
+        var info = stat()
+        guard lstat(temporaryPath(key: key), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int64(info.st_size)
+    }
+
+    /// Whether DIR is there already (a delivery with nothing to fetch does not create it).
+    var exists: Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     enum Presence {
@@ -35,10 +57,11 @@ struct MediaDirectory: Sendable {
     func prepare() throws(DeliveryError) {
         do {
             try FileManager.default.createDirectory(atPath: workPath, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: lockPath, withIntermediateDirectories: true)
         } catch {
             throw .directoryUnusable(path: path, reason: Self.reason(error))
         }
-        for directory in [path, workPath] where access(directory, W_OK | X_OK) != 0 {
+        for directory in [path, workPath, lockPath] where access(directory, W_OK | X_OK) != 0 {
             throw .directoryUnusable(path: path, reason: String(cString: strerror(errno)))
         }
     }

@@ -16,6 +16,14 @@ public enum PayloadSource: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The same, as the delivery log names it.
+    public var deliverySource: DeliverySource {
+        switch self {
+        case .file(let path): .file(path)
+        case .standardInput: .standardInput
+        }
+    }
+
     /// Why payload bytes could not be read.
     public enum ReadError: Error, Equatable, Sendable, CustomStringConvertible {
         case unreadable(source: String, reason: String)

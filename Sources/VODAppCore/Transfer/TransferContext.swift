@@ -1,37 +1,56 @@
 import CCurl
 import Foundation
 
-/// The state of one transfer while libcurl runs it: the easy handle, the temporary file and the
-/// byte count. It lives on the engine thread only; libcurl reaches it from the write callback
-/// through `CURLOPT_WRITEDATA`.
+/// The state of one transfer while libcurl runs it: the easy handle, the temporary file, the
+/// response's headers and the byte count. It lives on the engine thread only; libcurl reaches it
+/// from its callbacks through `CURLOPT_WRITEDATA` and `CURLOPT_HEADERDATA`.
 final class TransferContext {
-    /// Why the write callback stopped the transfer; libcurl only reports CURLE_WRITE_ERROR.
+    /// Why a callback stopped the transfer; libcurl only reports CURLE_WRITE_ERROR.
     enum Abort {
         case httpStatus(Int)
         case tooLarge
         case fileError(String)
+        case badRange(String)
     }
 
     let request: TransferRequest
     let handle: UnsafeMutableRawPointer
+    /// Which attempt this is, from 1.
+    let attempt: Int
+    /// Body bytes received in this response.
     private(set) var bodyBytes: Int64 = 0
+    /// Bytes the file already held when this response's body began: the resume offset on a 206.
+    private(set) var baseOffset: Int64 = 0
     /// The Content-Length of the latest response, as its header arrived: libcurl does not report
     /// it when it refuses the body for being too large.
     private(set) var declaredLength: Int64?
+    /// The whole resource's size from a 206's `Content-Range: bytes a-b/SIZE`.
+    private(set) var rangeStart: Int64?
+    private(set) var rangeTotal: Int64?
+    private(set) var etag: String?
+    private(set) var lastModified: String?
+    private(set) var retryAfterSeconds: Double?
     private(set) var abort: Abort?
+    /// Whether this response's body began: the file was opened for it (truncated or appended).
+    private(set) var bodyBegan = false
+    private var statusLine = 0
     private var fd: Int32 = -1
+    /// Extra request headers (`If-Range`); libcurl reads them until the handle is cleaned up.
+    var headers: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes a detailed message here; it must live as long as the handle.
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init(request: TransferRequest, handle: UnsafeMutableRawPointer) {
+    init(request: TransferRequest, handle: UnsafeMutableRawPointer, attempt: Int) {
         self.request = request
         self.handle = handle
+        self.attempt = attempt
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
     deinit {
         closeFile()
         errorBuffer.deallocate()
+        curl_slist_free_all(headers)
     }
 
     var responseCode: Int {
@@ -48,14 +67,43 @@ final class TransferContext {
         return Int64(length)
     }
 
+    /// The size of the whole resource, as far as the headers told.
+    var declaredTotal: Int64? {
+        statusLine == 206 ? rangeTotal : declaredLength
+    }
+
+    /// Bytes in the temporary file.
+    var fileBytes: Int64 { baseOffset + bodyBytes }
+
     /// Takes one header line from libcurl, for every response including redirects.
     func header(_ line: UnsafeRawBufferPointer) -> Int {
         let text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix("HTTP/") {
+            // A new response (after a redirect, or a 100 Continue): forget the last one's headers.
             declaredLength = nil
-        } else if let colon = text.firstIndex(of: ":"),
-                  text[..<colon].trimmingCharacters(in: .whitespaces).lowercased() == "content-length" {
-            declaredLength = Int64(text[text.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines))
+            rangeStart = nil
+            rangeTotal = nil
+            etag = nil
+            lastModified = nil
+            retryAfterSeconds = nil
+            statusLine = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        } else if let colon = text.firstIndex(of: ":") {
+            let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            switch name {
+            case "content-length": declaredLength = Int64(value)
+            case "etag": etag = value
+            case "last-modified": lastModified = value
+            case "retry-after": retryAfterSeconds = Self.seconds(retryAfter: value)
+            case "content-range": (rangeStart, rangeTotal) = Self.parse(contentRange: value)
+            default: break
+            }
+        } else if text == "\r\n" || text == "\n", request.resume != nil, (200..<300).contains(statusLine),
+                  let total = declaredTotal, total > request.maximumSize {
+            // A resumed request goes without CURLOPT_MAXFILESIZE (a 206's length is only the
+            // rest), so the whole size is checked here, before any body byte.
+            abort = .tooLarge
+            return 0
         }
         return line.count
     }
@@ -67,25 +115,25 @@ final class TransferContext {
     /// Takes body bytes from libcurl. Returns how many were consumed; anything else makes libcurl
     /// stop the transfer with CURLE_WRITE_ERROR, and `abort` says why.
     func write(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if bodyBytes == 0 && fd < 0 {
+        if !bodyBegan {
             // The first body bytes: only now is it known that the final response is not an error
-            // page, which must not be stored as media.
+            // page, which must not be stored as media, and whether it continues the file.
             let status = responseCode
             if !(200..<300).contains(status) && status != 0 {
                 abort = .httpStatus(status)
                 return 0
             }
+            guard beginBody(status: status) else { return 0 }
         }
         // libcurl 7.88 enforces CURLOPT_MAXFILESIZE only against a Content-Length; a chunked or
         // close-delimited body is counted here.
-        if bodyBytes + Int64(bytes.count) > request.maximumSize {
+        if fileBytes + Int64(bytes.count) > request.maximumSize {
             bodyBytes += Int64(bytes.count)
             abort = .tooLarge
             return 0
         }
         bodyBytes += Int64(bytes.count)
         guard bytes.count > 0 else { return 0 }
-        if fd < 0, !openFile() { return 0 }
         var offset = 0
         while offset < bytes.count {
             let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -99,10 +147,34 @@ final class TransferContext {
         return bytes.count
     }
 
+    /// Opens the temporary file for this response: appended to on a 206 that starts where the
+    /// file ends, rewritten from the start on anything else (a server that ignores `Range`, or a
+    /// changed resource, answers 200 with the whole body).
+    private func beginBody(status: Int) -> Bool {
+        bodyBegan = true
+        var flags = O_WRONLY | O_CREAT | O_CLOEXEC
+        if status == 206, let resume = request.resume {
+            guard rangeStart == resume.offset else {
+                abort = .badRange("the server resumed at byte \(rangeStart.map(String.init) ?? "?"), not \(resume.offset)")
+                return false
+            }
+            baseOffset = resume.offset
+            flags |= O_APPEND
+        } else {
+            flags |= O_TRUNC
+        }
+        fd = open(request.temporaryPath, flags, 0o644)
+        if fd < 0 {
+            abort = .fileError("cannot create \(request.temporaryPath): \(String(cString: strerror(errno)))")
+            return false
+        }
+        return true
+    }
+
     /// Makes the temporary file durable, creating it for an empty body, and closes it.
     /// - Returns: an error text, or nil on success.
     func finishFile() -> String? {
-        if fd < 0, !openFile() {
+        if !bodyBegan, !beginBody(status: responseCode) {
             if case .fileError(let text)? = abort { return text }
             return "cannot create the temporary file"
         }
@@ -113,19 +185,26 @@ final class TransferContext {
         return synced
     }
 
-    /// Closes and removes the temporary file: nothing of an unfinished transfer is kept.
-    func discardFile() {
+    /// Ends a transfer that did not complete: keeps what the file holds when a later request can
+    /// resume it, removes it otherwise.
+    /// - Parameter keep: false when the bytes must go (too large, a full disk, a bad range).
+    /// - Returns: what was kept, if anything.
+    func settle(keep: Bool) -> TransferOutcome.Partial? {
         closeFile()
-        unlink(request.temporaryPath)
-    }
-
-    private func openFile() -> Bool {
-        fd = open(request.temporaryPath, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        if fd < 0 {
-            abort = .fileError("cannot create \(request.temporaryPath): \(String(cString: strerror(errno)))")
-            return false
+        if !bodyBegan {
+            // This response wrote nothing: an earlier partial is untouched and still resumable.
+            if keep, let resume = request.resume {
+                return TransferOutcome.Partial(bytes: resume.offset, etag: nil, lastModified: nil)
+            }
+            if !keep { unlink(request.temporaryPath) }
+            return nil
         }
-        return true
+        let resumable = keep && fileBytes > 0 && (etag.map { !$0.hasPrefix("W/") } == true || lastModified != nil)
+        guard resumable else {
+            unlink(request.temporaryPath)
+            return nil
+        }
+        return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified)
     }
 
     private func closeFile() {
@@ -133,5 +212,25 @@ final class TransferContext {
             close(fd)
             fd = -1
         }
+    }
+
+    /// `Retry-After` is seconds or an HTTP date.
+    static func seconds(retryAfter value: String) -> Double? {
+        if let seconds = Double(value), seconds >= 0 { return seconds }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
+    }
+
+    /// `bytes START-END/TOTAL`, where TOTAL may be `*`.
+    static func parse(contentRange value: String) -> (Int64?, Int64?) {
+        guard value.lowercased().hasPrefix("bytes ") else { return (nil, nil) }
+        let spec = value.dropFirst(6)
+        let parts = spec.split(separator: "/", maxSplits: 1)
+        let start = parts.first?.split(separator: "-").first.flatMap { Int64($0) }
+        let total = parts.count == 2 ? Int64(parts[1]) : nil
+        return (start, total)
     }
 }

@@ -34,40 +34,60 @@ public struct TransferEngine: Sendable {
 
     /// Fetches every request, returning one outcome per request, in the order given.
     ///
-    /// Temporary files of transfers that did not complete are removed; completed ones are left for
-    /// the caller to place.
-    public func run(_ requests: [TransferRequest], deadline: ContinuousClock.Instant) async -> [TransferOutcome] {
+    /// Completed bodies are left in their temporary files for the caller to place. A transfer cut
+    /// by the deadline, a stop request or a dropped connection keeps its bytes there when the
+    /// response had validators, so a later request can resume it (`TransferOutcome.partial`);
+    /// otherwise its file is removed. Connection failures, resets, 408, 429 and 5xx are retried
+    /// with exponential backoff and jitter, or after `Retry-After`, while the deadline allows.
+    /// - Parameter stop: cuts every transfer at once when asked, as the deadline would.
+    public func run(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
+                    stop: StopRequest? = nil) async -> [TransferOutcome] {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: self.runOnCurrentThread(requests, deadline: deadline))
+                continuation.resume(returning: self.runOnCurrentThread(requests, deadline: deadline, stop: stop))
             }
             thread.name = "vodapp-curl"
             thread.start()
         }
     }
 
-    private func runOnCurrentThread(_ requests: [TransferRequest], deadline: ContinuousClock.Instant) -> [TransferOutcome] {
+    /// The most attempts for one request, the first included.
+    static let maximumAttempts = 6
+
+    private func runOnCurrentThread(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
+                                    stop: StopRequest?) -> [TransferOutcome] {
         Curl.initialize()
         guard let multi = curl_multi_init() else {
             return requests.map { TransferOutcome(id: $0.id, result: .failed(reason: "libcurl could not start")) }
         }
-        defer { curl_multi_cleanup(multi) }
+        stop?.register(multi)
+        defer {
+            stop?.unregister(multi)
+            curl_multi_cleanup(multi)
+        }
 
         var outcomes: [String: TransferOutcome] = [:]
-        var waiting = requests[...]
+        var waiting = requests.map { (request: $0, attempt: 1) }[...]
+        var delayed: [Retry] = []
         var active: [UnsafeMutableRawPointer: TransferContext] = [:]
 
         while true {
-            while active.count < configuration.jobs, let request = waiting.popFirst() {
-                switch start(request, in: multi, deadline: deadline) {
+            let now = ContinuousClock.now
+            // Retries whose time has come go to the front of the line.
+            for retry in delayed where retry.at <= now {
+                waiting.insert((retry.request, retry.attempt), at: waiting.startIndex)
+            }
+            delayed.removeAll { $0.at <= now }
+            while active.count < configuration.jobs, let next = waiting.popFirst() {
+                switch start(next.request, attempt: next.attempt, in: multi, deadline: deadline) {
                 case .running(let context):
                     active[context.handle] = context
                 case .refused(let outcome):
-                    outcomes[request.id] = outcome
+                    outcomes[next.request.id] = outcome
                 }
             }
-            if active.isEmpty && waiting.isEmpty { break }
+            if active.isEmpty && waiting.isEmpty && delayed.isEmpty { break }
 
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
@@ -78,55 +98,112 @@ public struct TransferEngine: Sendable {
                       let context = active.removeValue(forKey: handle) else { continue }
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, handle)
-                outcomes[context.request.id] = finish(context, code: code)
+                let outcome = finish(context, code: code)
+                if let retry = retry(after: outcome, of: context, code: code, deadline: deadline) {
+                    logger.info("retrying", metadata: ["key": "\(context.request.id)", "attempt": "\(retry.attempt)",
+                                                       "after": "\(retry.delay)", "because": "\(outcome.result)"])
+                    delayed.append(retry)
+                }
+                outcomes[context.request.id] = outcome
                 curl_easy_cleanup(handle)
             }
-            if active.isEmpty && waiting.isEmpty { break }
+            if active.isEmpty && waiting.isEmpty && delayed.isEmpty { break }
 
             let remaining = ContinuousClock.now.duration(to: deadline)
-            // A finished transfer freed a slot: start the next one now rather than after a poll.
-            if remaining > .zero && active.count < configuration.jobs && !waiting.isEmpty { continue }
-            if remaining <= .zero {
-                for outcome in cutAtDeadline(active: active, waiting: waiting, in: multi) {
+            if let reason = stop?.reason {
+                for outcome in cut(active: active, waiting: waiting, in: multi, because: reason) {
                     outcomes[outcome.id] = outcome
                 }
                 break
             }
-            // curl_multi_poll also honours libcurl's own timers; the deadline bounds the wait so
-            // that a silent server cannot hold the run past it.
-            curl_multi_poll(multi, nil, 0, Int32(clamping: remaining.milliseconds + 1), nil)
+            if remaining <= .zero {
+                for outcome in cut(active: active, waiting: waiting, in: multi, because: "the budget ran out") {
+                    outcomes[outcome.id] = outcome
+                }
+                break
+            }
+            // A finished transfer freed a slot: start the next one now rather than after a poll.
+            if active.count < configuration.jobs && !waiting.isEmpty { continue }
+            // curl_multi_poll also honours libcurl's own timers; the deadline and the next retry
+            // bound the wait so that a silent server cannot hold the run past either.
+            var wait = remaining
+            if let next = delayed.map(\.at).min() { wait = min(wait, ContinuousClock.now.duration(to: next)) }
+            curl_multi_poll(multi, nil, 0, Int32(clamping: max(0, wait.milliseconds) + 1), nil)
         }
         return requests.compactMap { outcomes[$0.id] }
     }
 
-    /// Ends every unfinished transfer as timed out, freeing its handle and its temporary file.
-    private func cutAtDeadline(
-        active: [UnsafeMutableRawPointer: TransferContext], waiting: ArraySlice<TransferRequest>, in multi: UnsafeMutableRawPointer
+    /// A request to try again later.
+    private struct Retry {
+        let request: TransferRequest
+        let attempt: Int
+        let at: ContinuousClock.Instant
+        let delay: Duration
+    }
+
+    /// Whether, and when, to try a failed transfer again: connection failures and resets, 408,
+    /// 429 and 5xx are worth another attempt; other answers are final. Never past the deadline.
+    private func retry(after outcome: TransferOutcome, of context: TransferContext, code: CURLcode,
+                       deadline: ContinuousClock.Instant) -> Retry? {
+        guard case .failed = outcome.result, context.attempt < Self.maximumAttempts else { return nil }
+        let retryableCodes = [CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE]
+        let status = outcome.httpStatus ?? 0
+        let retryableStatus = status == 408 || status == 429 || (500...599).contains(status)
+        guard retryableCodes.contains(code) || retryableStatus else { return nil }
+        let delay: Duration
+        if let seconds = outcome.retryAfterSeconds {
+            delay = .milliseconds(Int64(seconds * 1000))
+        } else {
+            // 0.25 s, 0.5 s, 1 s, …, each within ±25 %, so that clients cut by one failure do not
+            // come back in step.
+            let base = 0.25 * Double(1 << (context.attempt - 1))
+            delay = .milliseconds(Int64(base * Double.random(in: 0.75...1.25) * 1000))
+        }
+        let at = ContinuousClock.now + delay
+        guard at < deadline else { return nil }
+        let resume = outcome.partial.flatMap { partial in
+            (partial.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 } ?? partial.lastModified ?? context.request.resume?.validator)
+                .map { TransferRequest.Resume(offset: partial.bytes, validator: $0) }
+        }
+        return Retry(request: context.request.resuming(from: resume), attempt: context.attempt + 1, at: at, delay: delay)
+    }
+
+    /// Ends every unfinished transfer as timed out, freeing its handle and keeping what can be
+    /// resumed.
+    private func cut(
+        active: [UnsafeMutableRawPointer: TransferContext], waiting: ArraySlice<(request: TransferRequest, attempt: Int)>,
+        in multi: UnsafeMutableRawPointer, because reason: String
     ) -> [TransferOutcome] {
         var outcomes: [TransferOutcome] = []
         for (handle, context) in active {
             curl_multi_remove_handle(multi, handle)
-            context.discardFile()
+            let partial = context.settle(keep: true)
             let status = context.responseCode
+            let kept = partial.map { "; \($0.bytes) bytes are kept to resume" } ?? ""
             outcomes.append(TransferOutcome(
-                id: context.request.id, result: .timedOut(reason: "the budget ran out after \(context.bodyBytes) bytes"),
-                httpStatus: status == 0 ? nil : status, bodyBytesReceived: context.bodyBytes))
+                id: context.request.id, result: .timedOut(reason: "\(reason) after \(context.bodyBytes) bytes\(kept)"),
+                httpStatus: status == 0 ? nil : status, bodyBytesReceived: context.bodyBytes,
+                etag: context.etag, lastModified: context.lastModified, partial: partial, attempts: context.attempt))
             curl_easy_cleanup(handle)
         }
-        for request in waiting {
+        for next in waiting {
+            let partial = next.request.resume.map { TransferOutcome.Partial(bytes: $0.offset, etag: nil, lastModified: nil) }
             outcomes.append(TransferOutcome(
-                id: request.id, result: .timedOut(reason: "the budget ran out before the transfer could start")))
+                id: next.request.id, result: .timedOut(reason: "\(reason) before the transfer could start"),
+                partial: partial, attempts: next.attempt - 1))
         }
+        // A transfer waiting to be retried keeps the outcome of its last attempt: why it failed
+        // says more than that the budget ran out meanwhile.
         return outcomes
     }
 
     private func start(
-        _ request: TransferRequest, in multi: UnsafeMutableRawPointer, deadline: ContinuousClock.Instant
+        _ request: TransferRequest, attempt: Int, in multi: UnsafeMutableRawPointer, deadline: ContinuousClock.Instant
     ) -> Start {
         guard let handle = curl_easy_init() else {
             return .refused(TransferOutcome(id: request.id, result: .failed(reason: "libcurl could not create a transfer")))
         }
-        let context = TransferContext(request: request, handle: handle)
+        let context = TransferContext(request: request, handle: handle, attempt: attempt)
         let opaque = Unmanaged.passUnretained(context).toOpaque()
 
         vod_easy_setopt_string(handle, CURLOPT_URL, request.url.absoluteString)
@@ -140,8 +217,17 @@ public struct TransferEngine: Sendable {
         vod_easy_setopt_long(handle, CURLOPT_MAXREDIRS, configuration.maximumRedirects)
         vod_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
         vod_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
-        // Rejects a too-large Content-Length before any body byte is delivered.
-        vod_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumSize))
+        if let resume = request.resume {
+            // CURLOPT_RANGE, not CURLOPT_RESUME_FROM: libcurl then takes a 200 (a server that
+            // ignores ranges, or a changed resource under If-Range) as the whole body instead of
+            // failing, and the write callback starts the file over.
+            vod_easy_setopt_string(handle, CURLOPT_RANGE, "\(resume.offset)-")
+            context.headers = curl_slist_append(nil, "If-Range: \(resume.validator)")
+            vod_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, context.headers)
+        } else {
+            // Rejects a too-large Content-Length before any body byte is delivered.
+            vod_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumSize))
+        }
         vod_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
         vod_easy_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent)
         vod_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, context.errorBuffer)
@@ -167,19 +253,25 @@ public struct TransferEngine: Sendable {
     private func finish(_ context: TransferContext, code: CURLcode) -> TransferOutcome {
         let status = context.responseCode
         let result = classify(context, code: code, status: status)
-        switch result {
-        case .completed:
+        var partial: TransferOutcome.Partial?
+        switch (result, context.abort) {
+        case (.completed, _):
             break
+        case (.tooLarge, _), (_, .fileError?), (_, .badRange?):
+            // Nothing of a dropped item stays; a full disk needs its space back; a server that
+            // resumed at the wrong byte cannot be trusted with this file.
+            _ = context.settle(keep: false)
         default:
-            context.discardFile()
+            partial = context.settle(keep: true)
         }
         logger.debug("transfer ended", metadata: [
             "key": "\(context.request.id)", "result": "\(result)", "status": "\(status)",
-            "bodyBytes": "\(context.bodyBytes)",
+            "bodyBytes": "\(context.bodyBytes)", "resumedFrom": "\(context.baseOffset)", "attempt": "\(context.attempt)",
         ])
         return TransferOutcome(
             id: context.request.id, result: result, httpStatus: status == 0 ? nil : status,
-            bodyBytesReceived: context.bodyBytes)
+            bodyBytesReceived: context.bodyBytes, etag: context.etag, lastModified: context.lastModified,
+            partial: partial, attempts: context.attempt, retryAfterSeconds: context.retryAfterSeconds)
     }
 
     private func classify(_ context: TransferContext, code: CURLcode, status: Int) -> TransferOutcome.Result {
@@ -193,15 +285,17 @@ public struct TransferEngine: Sendable {
             if let error = context.finishFile() {
                 return .failed(reason: "cannot write the file: \(error)")
             }
-            return .completed(bytes: context.bodyBytes)
+            return .completed(bytes: context.fileBytes)
         case CURLE_WRITE_ERROR:
             switch context.abort {
             case .httpStatus(let status)?:
                 return .failed(reason: "the server answered HTTP \(status)")
             case .tooLarge?:
-                return .tooLarge(declaredSize: context.contentLength)
+                return .tooLarge(declaredSize: context.declaredTotal ?? context.contentLength)
             case .fileError(let text)?:
                 return .failed(reason: "cannot write the file: \(text)")
+            case .badRange(let text)?:
+                return .failed(reason: text)
             case nil:
                 return .failed(reason: describe(context, code: code))
             }

@@ -1,0 +1,48 @@
+import Dispatch
+import Foundation
+import Synchronization
+import VODAppCore
+
+/// SIGINT and SIGTERM for a one-shot run: the first stops the transfers (keeping what can be
+/// resumed) so the run can record its state and exit 130 or 143; a second exits at once. Either
+/// way the process is gone within a second of the first.
+public final class SignalTrap: @unchecked Sendable {
+    // @unchecked: `sources` is written once, in init, and only kept alive after that; dispatch
+    // sources are themselves safe to use from any thread.
+    private var sources: [any DispatchSourceSignal] = []
+    private let received = Mutex<Int32?>(nil)
+    /// Handed to the delivery: a signal asks it to stop.
+    public let stop = StopRequest()
+
+    /// How long a stopping run may take before the process is ended regardless.
+    static let grace: Double = 0.9
+
+    public init(signals: [Int32] = [SIGINT, SIGTERM]) {
+        for number in signals {
+            // Dispatch sees the signal only once its default action (death) is off.
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { [weak self] in self?.handle(number) }
+            source.resume()
+            sources.append(source)
+        }
+    }
+
+    /// The exit code for the first signal received, if any: 128 + its number (130, 143).
+    public var exitCode: Int32? {
+        received.withLock { $0.map { 128 + $0 } }
+    }
+
+    private func handle(_ number: Int32) {
+        let first = received.withLock { received -> Bool in
+            guard received == nil else { return false }
+            received = number
+            return true
+        }
+        guard first else { _exit(128 + number) }
+        stop.stop(because: number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)")
+        // Whatever the run is doing (reading a payload, writing the store), it does not outlive
+        // the promise of one second.
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.grace) { _exit(128 + number) }
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+import Logging
+
+/// A delivery's writes to the state store: what became of each item it fetched, and a line in
+/// the delivery log.
+///
+/// The store is a record, so a store that cannot be opened or written costs a warning, never a
+/// delivery: the files and the report do not depend on it.
+struct DeliveryLedger: Sendable {
+    private let store: StateStore
+    private let logger: Logger
+
+    init?(directory: String, logger: Logger) {
+        do {
+            store = try StateStore(directory: directory)
+        } catch {
+            logger.warning("the state store of \(directory) cannot be used, so nothing is recorded: \(error)")
+            return nil
+        }
+        self.logger = logger
+    }
+
+    func items(_ keys: [String]) -> [String: StoredItem] {
+        guard !keys.isEmpty else { return [:] }
+        do {
+            return try store.items(keys)
+        } catch {
+            logger.warning("cannot read the state store: \(error)")
+            return [:]
+        }
+    }
+
+    /// Records how a transfer ended: the file, the partial body kept to resume, or the failure and
+    /// when another attempt is worth it.
+    func record(_ outcome: TransferOutcome, as report: ItemReport, known: StoredItem?) {
+        var item = StoredItem(key: report.key, title: report.title, url: report.url ?? "", state: .failed,
+                              etag: outcome.etag, lastModified: outcome.lastModified, error: report.error,
+                              attempts: 0, updatedAt: Date())
+        switch report.status {
+        case .downloaded, .alreadyPresent:
+            item.state = .fetched
+            item.path = report.path
+            item.bytes = report.bytes
+            item.error = nil
+        case .tooLarge:
+            item.state = .tooLarge
+        case .timedOut, .failed, .invalid:
+            if let partial = outcome.partial {
+                item.state = .partial
+                item.bytes = partial.bytes
+                // A partial body this run did not touch keeps the validators it was fetched under.
+                if partial.etag == nil && partial.lastModified == nil {
+                    item.etag = known?.etag
+                    item.lastModified = known?.lastModified
+                } else {
+                    item.etag = partial.etag
+                    item.lastModified = partial.lastModified
+                }
+                item.nextAttemptAt = Date()
+            } else {
+                item.state = .failed
+                item.nextAttemptAt = outcome.retryAfterSeconds.map { Date(timeIntervalSinceNow: $0) }
+            }
+        }
+        do {
+            try store.save(item)
+        } catch {
+            logger.warning("cannot record \(report.key) in the state store: \(error)")
+        }
+    }
+
+    func log(_ report: DeliveryReport, from source: DeliverySource, startedAt: Date, stoppedBecause reason: String?) {
+        let entry = DeliveryLogEntry(
+            startedAt: startedAt, source: source.kind, origin: source.detail,
+            result: reason == nil ? report.result.rawValue : "interrupted",
+            items: report.items.count, downloaded: report.count(.downloaded),
+            failed: report.count(.failed) + report.count(.timedOut), elapsedSeconds: report.elapsedSeconds, note: reason)
+        log(entry)
+    }
+
+    func log(_ entry: DeliveryLogEntry) {
+        do {
+            try store.log(entry)
+        } catch {
+            logger.warning("cannot log the delivery in the state store: \(error)")
+        }
+    }
+}

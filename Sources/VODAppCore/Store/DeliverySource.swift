@@ -1,0 +1,33 @@
+/// How a payload reached vodapp, for the delivery log.
+public enum DeliverySource: Sendable, Equatable, CustomStringConvertible {
+    case file(String)
+    case standardInput
+    case udp(peer: String)
+    case http(peer: String)
+    case poll(url: String)
+
+    /// The kind, as the store keeps it: `file`, `stdin`, `udp`, `http` or `poll`.
+    public var kind: String {
+        switch self {
+        case .file: "file"
+        case .standardInput: "stdin"
+        case .udp: "udp"
+        case .http: "http"
+        case .poll: "poll"
+        }
+    }
+
+    /// The file, peer or URL, when there is one.
+    public var detail: String? {
+        switch self {
+        case .file(let path): path
+        case .standardInput: nil
+        case .udp(let peer), .http(let peer): peer
+        case .poll(let url): url
+        }
+    }
+
+    public var description: String {
+        detail.map { "\(kind) \($0)" } ?? kind
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import GRDB
+
+/// What DIR holds and what is pending, in SQLite: `DIR/.vodapp/state.sqlite`, WAL mode, so that
+/// several vodapp processes and a listener can share it.
+///
+/// The store is a record, not the truth: a file's presence in DIR decides `alreadyPresent`, so a
+/// lost or damaged store costs at most some resumable bytes, never a wrong report.
+public final class StateStore: Sendable {
+    private let pool: DatabasePool
+
+    /// Opens (creating and migrating as needed) the store of `directory`, whose work area must
+    /// exist.
+    public init(directory: String) throws {
+        var configuration = Configuration()
+        // Writers from other processes hold the lock for milliseconds; wait rather than fail.
+        configuration.busyMode = .timeout(5)
+        pool = try DatabasePool(path: directory + "/.vodapp/state.sqlite", configuration: configuration)
+        try Self.migrator.migrate(pool)
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "item") { table in
+                table.primaryKey("key", .text)
+                table.column("title", .text)
+                table.column("url", .text).notNull()
+                table.column("state", .text).notNull()
+                table.column("path", .text)
+                table.column("bytes", .integer)
+                table.column("etag", .text)
+                table.column("lastModified", .text)
+                table.column("error", .text)
+                table.column("attempts", .integer).notNull().defaults(to: 0)
+                table.column("nextAttemptAt", .datetime)
+                table.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "delivery") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("startedAt", .datetime).notNull()
+                table.column("source", .text).notNull()
+                table.column("origin", .text)
+                table.column("result", .text).notNull()
+                table.column("items", .integer).notNull()
+                table.column("downloaded", .integer).notNull()
+                table.column("failed", .integer).notNull()
+                table.column("elapsedSeconds", .double).notNull()
+                table.column("note", .text)
+            }
+        }
+        return migrator
+    }
+
+    /// The records of `keys` that exist.
+    public func items(_ keys: [String]) throws -> [String: StoredItem] {
+        try pool.read { db in
+            let found = try StoredItem.fetchAll(db, keys: keys)
+            return Dictionary(found.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        }
+    }
+
+    public func allItems() throws -> [StoredItem] {
+        try pool.read { db in try StoredItem.order(Column("key")).fetchAll(db) }
+    }
+
+    /// Saves `item`. A failure counts the attempts since the last success and, unless the server
+    /// said when, waits a minute for the next one, doubling each time up to six hours.
+    public func save(_ item: StoredItem) throws {
+        try pool.write { db in
+            var item = item
+            if item.state == .failed || item.state == .partial {
+                let previous = try StoredItem.fetchOne(db, key: item.key)
+                let earlier = previous.map { $0.state == .failed || $0.state == .partial ? $0.attempts : 0 } ?? 0
+                item.attempts = earlier + 1
+            }
+            if item.state == .failed, item.nextAttemptAt == nil {
+                let wait = min(6 * 3600, 60 * pow(2, Double(min(item.attempts - 1, 20))))
+                item.nextAttemptAt = Date(timeIntervalSinceNow: wait)
+            }
+            try item.save(db)
+        }
+    }
+
+    public func log(_ entry: DeliveryLogEntry) throws {
+        try pool.write { db in
+            var entry = entry
+            try entry.insert(db)
+        }
+    }
+
+    public func lastDeliveries(_ count: Int) throws -> [DeliveryLogEntry] {
+        try pool.read { db in
+            try DeliveryLogEntry.order(Column("id").desc).limit(count).fetchAll(db)
+        }
+    }
+}

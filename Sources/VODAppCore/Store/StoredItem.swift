@@ -1,0 +1,40 @@
+import Foundation
+import GRDB
+
+/// What the store knows of one playlist key in DIR.
+public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public enum State: String, Codable, Sendable {
+        /// The file is in DIR.
+        case fetched
+        /// Part of the body is kept out of sight, with validators to resume it.
+        case partial
+        /// The last attempt failed; `nextAttemptAt` says when another is worth it.
+        case failed
+        /// Larger than the limit when last seen.
+        case tooLarge
+    }
+
+    public static let databaseTableName = "item"
+
+    public var key: String
+    public var title: String?
+    public var url: String
+    public var state: State
+    /// The file, for `fetched`.
+    public var path: String?
+    /// The file's size when fetched; the bytes kept when partial.
+    public var bytes: Int64?
+    public var etag: String?
+    public var lastModified: String?
+    public var error: String?
+    /// Failed attempts since the last success.
+    public var attempts: Int
+    public var nextAttemptAt: Date?
+    public var updatedAt: Date
+
+    /// The value for `If-Range`: the ETag when it is strong, else Last-Modified.
+    public var validator: String? {
+        if let etag, !etag.hasPrefix("W/") { return etag }
+        return lastModified
+    }
+}
