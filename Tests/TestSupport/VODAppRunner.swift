@@ -3,7 +3,9 @@ import Foundation
 /// Runs a built executable (`vodapp`, or `vodapp-push`) as a user would, and records what they
 /// would see.
 public struct VODAppRunner: Sendable {
-    public struct Run {
+    /// @unchecked: every property is a constant, and `report` holds only JSON values that are
+    /// never mutated, so a run can be handed between tasks.
+    public struct Run: @unchecked Sendable {
         public let exitCode: Int32
         public let stdout: String
         public let stderr: String

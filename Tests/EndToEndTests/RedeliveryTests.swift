@@ -1,0 +1,179 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppSamples
+
+/// Delivering again, side by side, after a cut, a signal or a crash: the built `vodapp` against
+/// the sample server, as a user would meet it.
+@Suite(.serialized) struct RedeliveryTests {
+    let runner = VODAppRunner()
+
+    private func write(_ payload: Data, in scratch: ScratchDirectory) throws -> String {
+        let path = scratch.child("push.json")
+        try payload.write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    @Test func deliveringTwiceFetchesNothingTwiceAndADeletedFileIsFetchedAgain() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = try write(PayloadBuilder.json([
+                (key: "a", title: "A", url: server.url("/bytes/1000.mp4")),
+                (key: "b", title: "B", url: server.url("/bytes/2000.mp4")),
+            ]), in: scratch)
+            let first = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
+            #expect(first.exitCode == 0)
+            #expect(server.requests.count == 2)
+
+            let second = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
+            #expect(second.exitCode == 0)
+            #expect(second.report?["result"] as? String == "noData")
+            #expect(second.items.map { $0["status"] as? String } == ["alreadyPresent", "alreadyPresent"])
+            #expect(server.requests.count == 2, "a present item was requested again")
+
+            try FileManager.default.removeItem(atPath: dir + "/b.mp4")
+            let third = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
+            #expect(third.exitCode == 0)
+            #expect(third.item("a")?["status"] as? String == "alreadyPresent")
+            #expect(third.item("b")?["status"] as? String == "downloaded")
+            #expect(server.requests.map(\.target).suffix(1) == ["/bytes/2000.mp4"])
+            #expect(server.requests.count == 3)
+            #expect(holdsSampleBytes(dir + "/b.mp4", count: 2000))
+        }
+    }
+
+    @Test func fourProcessesAtOnceFetchEachItemExactlyOnce() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        // About a second per item, so that the four runs overlap.
+        try await withSampleServer(rate: 1 << 20) { server in
+            let sizes: [Int64] = [1 << 20, 900_000, 700_000]
+            let payload = try write(PayloadBuilder.json(sizes.enumerated().map { index, size in
+                (key: "item\(index)", title: "Item \(index)", url: server.url("/bytes/\(size).mp4"))
+            }), in: scratch)
+            let runs = try await withThrowingTaskGroup(of: VODAppRunner.Run.self) { group in
+                for _ in 0..<4 { group.addTask { try await runner.run([payload, "--dir", dir, "--json", "--no-notify"]) } }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(runs.map(\.exitCode) == [0, 0, 0, 0], "\(runs.map(\.stderr))")
+            #expect(server.requests.count == 3, "\(server.requests.map(\.target))")
+            #expect(server.requests.allSatisfy { $0.header("range") == nil })
+            for (index, size) in sizes.enumerated() {
+                #expect(holdsSampleBytes(dir + "/item\(index).mp4", count: size))
+                let statuses = runs.compactMap { $0.item("item\(index)")?["status"] as? String }
+                #expect(statuses.sorted() == ["alreadyPresent", "alreadyPresent", "alreadyPresent", "downloaded"], "\(statuses)")
+            }
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func aTransferCutByTheBudgetResumesWhereItStopped(serverIgnoresRanges: Bool) async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let size: Int64 = 6 << 20
+            let query = "rate=\(2 << 20)" + (serverIgnoresRanges ? "&ranges=ignore" : "")
+            let payload = try write(PayloadBuilder.json([(key: "big", title: "Big", url: server.url("/bytes/\(size).mp4?\(query)"))]), in: scratch)
+
+            let cut = try await runner.run([payload, "--dir", dir, "--json", "--no-notify", "--budget", "1.5"])
+            #expect(cut.exitCode == 75)
+            #expect(cut.item("big")?["status"] as? String == "timedOut")
+            #expect(ScratchDirectory.visibleEntries(dir).isEmpty, "a partial file is visible")
+
+            let resumed = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
+            #expect(resumed.exitCode == 0, "\(resumed.stderr)")
+            #expect(resumed.item("big")?["status"] as? String == "downloaded")
+            #expect(resumed.item("big")?["bytes"] as? Int64 == size)
+            #expect(holdsSampleBytes(dir + "/big.mp4", count: size))
+
+            let second = try #require(server.requests.last)
+            let range = try #require(second.header("range"), "the second delivery did not ask for the rest")
+            let offset = try #require(Int64(range.dropFirst("bytes=".count).dropLast()))
+            #expect(range.hasPrefix("bytes=") && range.hasSuffix("-"))
+            #expect(offset > 1 << 20)
+            #expect(second.header("if-range") == "\"sample-\(size)\"")
+            if serverIgnoresRanges {
+                #expect(second.bodyBytesSent == size)
+            } else {
+                #expect(second.bodyBytesSent == size - offset)
+            }
+            #expect(ScratchDirectory.allEntries(dir + "/.vodapp/partial").isEmpty)
+        }
+    }
+
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    func aSignalMidTransferExitsWithinASecondAndLeavesNothingVisible(signal: Int32, expected: Int32) async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer(rate: 1 << 20) { server in
+            let payload = try write(PayloadBuilder.json([
+                (key: "slow", title: "Slow", url: server.url("/bytes/\(8 << 20).mp4")),
+                (key: "small", title: "Small", url: server.url("/bytes/1000.mp4")),
+            ]), in: scratch)
+            let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
+                                             environment: VODAppRunner.environment())
+            try await process.wait(for: "the transfer to be under way") {
+                server.requests.contains { $0.target.hasPrefix("/bytes/\(8 << 20)") && $0.bodyBytesSent > 100_000 }
+            }
+            let sent = ContinuousClock.now
+            process.signal(signal)
+            let status = try await process.exitStatus(timeout: .seconds(5))
+            let took = sent.duration(to: .now)
+            #expect(status == expected)
+            #expect(took < .seconds(1), "took \(took)")
+            #expect(ScratchDirectory.visibleEntries(dir) == ["small.mp4"])
+            let report = try #require((try? JSONSerialization.jsonObject(with: Data(process.stdout.utf8))) as? [String: Any])
+            let slow = (report["items"] as? [[String: Any]])?.first { $0["key"] as? String == "slow" }
+            #expect(slow?["status"] as? String == "timedOut")
+            #expect((slow?["error"] as? String)?.contains(signal == SIGTERM ? "SIGTERM" : "SIGINT") == true)
+        }
+    }
+
+    @Test func afterSIGKILLMidTransferTheNextDeliveryGetsItRight() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let size: Int64 = 4 << 20
+        try await withSampleServer { server in
+            let payload = try write(PayloadBuilder.json([(key: "k", title: "K", url: server.url("/bytes/\(size).mp4?rate=\(1 << 20)"))]), in: scratch)
+            let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--no-notify"],
+                                             environment: VODAppRunner.environment())
+            try await process.wait(for: "the transfer to be under way") {
+                server.requests.first.map { $0.bodyBytesSent > 200_000 } == true
+            }
+            process.signal(SIGKILL)
+            _ = try await process.exitStatus()
+            #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+
+            let next = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
+            #expect(next.exitCode == 0, "\(next.stderr)")
+            #expect(next.item("k")?["status"] as? String == "downloaded")
+            #expect(holdsSampleBytes(dir + "/k.mp4", count: size))
+        }
+    }
+
+    @Test func a503WithRetryAfterIsRetriedAndA404IsNot() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = try write(PayloadBuilder.json([
+                (key: "flaky", title: "Flaky", url: server.url("/bytes/3000.mp4?fail=1&status=503&retry-after=1")),
+                (key: "gone", title: "Gone", url: server.url("/status/404")),
+            ]), in: scratch)
+            let run = try await runner.run([payload, "--dir", dir, "--json", "--no-notify", "--budget", "10"])
+            #expect(run.exitCode == 75)
+            #expect(run.item("flaky")?["status"] as? String == "downloaded")
+            #expect(holdsSampleBytes(dir + "/flaky.mp4", count: 3000))
+            #expect(run.item("gone")?["status"] as? String == "failed")
+            #expect(run.item("gone")?["httpStatus"] as? Int == 404)
+
+            let flaky = server.requests.filter { $0.target.hasPrefix("/bytes/3000") }
+            #expect(flaky.count == 2)
+            if flaky.count == 2 {
+                // Retry-After: 1 was honoured.
+                #expect(flaky[0].started.duration(to: flaky[1].started) >= .milliseconds(950))
+            }
+            #expect(server.requests.filter { $0.target == "/status/404" }.count == 1)
+        }
+    }
+}
