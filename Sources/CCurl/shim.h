@@ -39,6 +39,9 @@ static inline CURLcode vod_easy_getinfo_string(CURL *handle, CURLINFO info, char
     return curl_easy_getinfo(handle, info, value);
 }
 
+/* CURLAUTH_BEARER is a cast-and-shift macro, which Swift does not import. */
+static inline long vod_curlauth_bearer(void) { return (long)CURLAUTH_BEARER; }
+
 static inline CURLMcode vod_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
 }

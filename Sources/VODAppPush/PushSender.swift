@@ -30,11 +30,16 @@ public struct PushSender: Sendable {
             if let secret {
                 headers.append("\(WebhookSignature.headerName): \(WebhookSignature(secret: secret).sign(body))")
             }
-            let answer = try await HTTPPost(url: url, body: body, headers: headers, timeout: timeout).perform()
-            guard (200..<300).contains(answer.status) else {
-                throw .refused(status: answer.status, reason: Self.reason(in: answer.body))
+            let answer: SingleRequest.Answer
+            do {
+                answer = try await SingleRequest(url: url, method: .post(body), headers: headers, timeout: timeout).perform()
+            } catch {
+                throw .cannotSend("cannot POST: \(error)")
             }
-            return .accepted(status: answer.status, body: answer.body)
+            guard (200..<300).contains(answer.status) else {
+                throw .refused(status: answer.status, reason: Self.reason(in: answer.text))
+            }
+            return .accepted(status: answer.status, body: answer.text)
         }
     }
 

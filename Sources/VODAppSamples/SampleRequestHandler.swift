@@ -138,6 +138,19 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         case .stallBody(let size):
             writeHead(200, ["Content-Length": "\(size)", "Content-Type": Self.contentType(path)], context: context)
             stream(size / 2, stallAfter: true)
+        case .payload(let token):
+            if let token, headers["authorization"] != "Bearer \(token)" {
+                let text = "{\"error\":\"a valid bearer token is required\"}\n"
+                writeHead(401, ["Content-Length": "\(text.utf8.count)", "Content-Type": "application/json",
+                                "WWW-Authenticate": "Bearer"], context: context)
+                if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
+                finish(context: context, record: record, close: false)
+                return
+            }
+            let text = SampleCatalogue.payload(baseURL: "http://" + (headers["host"] ?? "127.0.0.1"))
+            writeHead(200, ["Content-Length": "\(text.utf8.count)", "Content-Type": "application/json"], context: context)
+            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
+            finish(context: context, record: record, close: false)
         case .notFound:
             let text = "no such sample: \(path)\n"
             writeHead(404, ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"], context: context)

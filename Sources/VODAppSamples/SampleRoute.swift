@@ -11,6 +11,7 @@
 /// | `/loop` | 302 to itself, forever |
 /// | `/stall-headers` | reads the request and never answers |
 /// | `/stall-body/N` | headers for N bytes, half the body, then silence |
+/// | `/payload.json[?token=T]` | the sample payload, pointing at this server; with a token, only for `Authorization: Bearer T` (401 otherwise) |
 ///
 /// Any body route takes `?rate=BYTES_PER_SECOND` to cap its speed. `/bytes/N` also takes
 /// `?ranges=ignore` (answer every Range with the whole body) and `?fail=K&status=S&retry-after=T`
@@ -25,6 +26,7 @@ public enum SampleRoute: Equatable, Sendable {
     case loop
     case stallHeaders
     case stallBody(Int64)
+    case payload(token: String?)
     case notFound
 
     /// Parses a request target such as `/bytes/1024.mp4?rate=100`.
@@ -50,6 +52,7 @@ public enum SampleRoute: Equatable, Sendable {
         case ("loop", 1): self = .loop
         case ("stall-headers", 1): self = .stallHeaders
         case ("stall-body", 2): self = size(1).map { .stallBody($0) } ?? .notFound
+        case ("payload.json", 1): self = .payload(token: query["token"])
         default: self = .notFound
         }
     }

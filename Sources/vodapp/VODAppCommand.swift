@@ -10,7 +10,7 @@ struct VODAppCommand: AsyncParsableCommand {
         desktop notification when it is done. `vodapp PAYLOAD` is short for `vodapp handle PAYLOAD`.
         """,
         version: "0.1.0",
-        subcommands: [Handle.self, Listen.self],
+        subcommands: [Handle.self, Listen.self, Poll.self, Status.self],
         defaultSubcommand: Handle.self
     )
 }

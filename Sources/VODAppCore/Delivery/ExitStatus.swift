@@ -15,4 +15,6 @@ public enum ExitStatus: Int32, Sendable {
     case directoryUnusable = 73
     /// EX_TEMPFAIL: an item failed or timed out; delivering again later may succeed.
     case temporaryFailure = 75
+    /// EX_NOPERM: a poll endpoint rejected the credentials (401 or 403).
+    case credentialsRejected = 77
 }

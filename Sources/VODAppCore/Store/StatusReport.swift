@@ -1,0 +1,71 @@
+import Foundation
+
+/// `vodapp status`: what DIR holds, what is partial or failed, and the last deliveries.
+public struct StatusReport: Sendable, Encodable {
+    public let directory: String
+    public let items: [StoredItem]
+    public let deliveries: [DeliveryLogEntry]
+
+    /// Reads DIR's store; a DIR that has none yet has an empty status (and gets no store).
+    public init(directory: String, deliveries count: Int = 10) throws {
+        self.directory = directory
+        guard FileManager.default.fileExists(atPath: directory + "/.vodapp/state.sqlite") else {
+            items = []
+            deliveries = []
+            return
+        }
+        let store = try StateStore(directory: directory)
+        items = try store.allItems()
+        deliveries = try store.lastDeliveries(count)
+    }
+
+    /// The status as one JSON object, dates in ISO 8601.
+    public var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        guard let data = try? encoder.encode(self) else { return #"{"error":"the status could not be encoded"}"# }
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The status for people: one section per state, then the deliveries, newest first.
+    public var summary: String {
+        var lines = ["\(directory)"]
+        func section(_ title: String, _ state: StoredItem.State, _ line: (StoredItem) -> String) {
+            let matching = items.filter { $0.state == state }
+            guard !matching.isEmpty else { return }
+            lines.append("\(title) (\(matching.count)):")
+            lines += matching.map { "  " + line($0) }
+        }
+        func name(_ item: StoredItem) -> String {
+            ReportRenderer.printable(item.title ?? item.key)
+        }
+        section("In DIR", .fetched) { "\(name($0)) (\(ByteSize.format($0.bytes ?? 0))) -> \($0.path ?? "?"), \(Self.when($0.updatedAt))" }
+        section("Partial, resumed by the next delivery", .partial) {
+            "\(name($0)): \(ByteSize.format($0.bytes ?? 0)) kept, \($0.validator == nil ? "no validator: starts over" : "resumable")"
+        }
+        section("Failed", .failed) { item in
+            let next = item.nextAttemptAt.map { ", next try after \(Self.when($0))" } ?? ""
+            return "\(name(item)): \(ReportRenderer.printable(item.error ?? "?")) (attempt \(item.attempts)\(next))"
+        }
+        section("Too large", .tooLarge) { "\(name($0)): \(ReportRenderer.printable($0.error ?? ""))" }
+        if items.isEmpty { lines.append("Nothing recorded yet.") }
+        if !deliveries.isEmpty {
+            lines.append("Last deliveries:")
+            for entry in deliveries {
+                let origin = entry.origin.map { " " + ReportRenderer.printable($0) } ?? ""
+                let note = entry.note.map { " (\(ReportRenderer.printable($0)))" } ?? ""
+                lines.append("  \(Self.when(entry.startedAt))  \(entry.source)\(origin): \(entry.result), \(entry.items) items, "
+                             + "\(entry.downloaded) downloaded, \(entry.failed) failed or timed out, "
+                             + String(format: "%.2f s", entry.elapsedSeconds) + note)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func when(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

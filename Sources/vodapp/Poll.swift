@@ -1,0 +1,63 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import VODAppCore
+
+struct Poll: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "GET a payload from URL and deliver it: the fallback for a missed push.",
+        discussion: """
+        The payload has the same format as a push. --token, or VODAPP_TOKEN (better: it stays \
+        out of ps), is sent as Authorization: Bearer to URL's host only, never across a redirect \
+        to another host. The budget counts from the start, the GET included.
+
+        Exit codes: as `vodapp handle`, and 77 when the endpoint rejected the token (401 or 403); \
+        75 when it could not be reached or answered with another error.
+        """
+    )
+
+    @Argument(help: ArgumentHelp("Where to GET the payload: an http or https URL.", valueName: "url"))
+    var url: String
+
+    @Option(help: ArgumentHelp("Bearer token for URL's host. Default: $VODAPP_TOKEN.", valueName: "token"))
+    var token: String?
+
+    @OptionGroup var handling: HandlingOptions
+
+    @Flag(help: "Print the report as one JSON object on stdout, and nothing else there.")
+    var json = false
+
+    func validate() throws {
+        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
+            throw ValidationError("the URL must be an absolute http or https URL, not '\(url)'")
+        }
+    }
+
+    func run() async throws {
+        let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose)
+        let options = handling.deliveryOptions
+        let signals = SignalTrap()
+        guard let endpoint = URL(string: url) else { throw ExitCode.validationFailure }
+        let bearer = token ?? ProcessInfo.processInfo.environment["VODAPP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let poll = PayloadPoll(url: endpoint, token: bearer)
+        let budget = Budget(start: ProcessClock.launch, duration: options.budget)
+
+        let payload: Payload
+        do {
+            payload = try await poll.fetch(timeout: ContinuousClock.now.duration(to: budget.transferDeadline))
+        } catch {
+            if case .tokenRejected = error { poll.recordRejection(error, in: options, logger: logger) }
+            throw Failure.report(error.description, status: error.exitStatus)
+        }
+
+        let report: DeliveryReport
+        do {
+            report = try await Delivery(options: options, logger: logger)
+                .run(payload, from: .poll(url: endpoint.absoluteString), started: ProcessClock.launch, stop: signals.stop)
+        } catch {
+            throw Failure.report(error.description, status: error.exitStatus)
+        }
+        print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
+        throw ExitCode(signals.exitCode ?? report.exitStatus.rawValue)
+    }
+}

@@ -1,0 +1,32 @@
+import ArgumentParser
+import CommandSupport
+import Foundation
+import VODAppCore
+
+struct Status: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show what DIR holds, what is partial or failed, and the last deliveries.",
+        discussion: """
+        Read from DIR's state store (DIR/.vodapp/state.sqlite): every item fetched (file, \
+        bytes, when), what is partial and will be resumed, what failed and when another attempt \
+        is worth it, and the last ten deliveries with where they came from.
+        """
+    )
+
+    @Option(help: ArgumentHelp("The media directory. Default: $VODAPP_DIR, else the XDG videos folder + /VODApp.", valueName: "dir"))
+    var dir: String?
+
+    @Flag(help: "Print the status as one JSON object.")
+    var json = false
+
+    func run() throws {
+        let options = DeliveryOptions(directory: dir ?? DeliveryOptions.defaultDirectory())
+        let status: StatusReport
+        do {
+            status = try StatusReport(directory: options.directory)
+        } catch {
+            throw Failure.report("cannot read the state of \(options.directory): \(error)", status: .directoryUnusable)
+        }
+        print(json ? status.json : status.summary)
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppSamples
+
+/// `vodapp poll URL` and `vodapp status`, and a DIR that runs out of space.
+@Suite(.serialized) struct PollAndStatusTests {
+    let runner = VODAppRunner()
+
+    @Test func pollWithTheRightTokenDelivers() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let run = try await runner.run(["poll", server.url("/payload.json?token=s3cret"), "--dir", scratch.path, "--json", "--no-notify"],
+                                           environment: VODAppRunner.environment(extra: ["VODAPP_TOKEN": "s3cret"]))
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(run.report?["result"] as? String == "newData")
+            #expect(ScratchDirectory.visibleEntries(scratch.path).count == 3)
+            #expect(server.requests.first?.header("authorization") == "Bearer s3cret")
+        }
+    }
+
+    @Test func aRejectedTokenExits77AndStatusShowsIt() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let run = try await runner.run(["poll", server.url("/payload.json?token=s3cret"), "--token", "guess", "--dir", scratch.path, "--json"])
+            #expect(run.exitCode == 77)
+            #expect(run.stdout.isEmpty)
+            #expect(run.stderr == "vodapp: 127.0.0.1 rejected the token (HTTP 401): check --token or VODAPP_TOKEN\n")
+            #expect(server.requests.count == 1)
+
+            let status = try await runner.run(["status", "--dir", scratch.path, "--json"])
+            #expect(status.exitCode == 0)
+            let deliveries = try #require(status.report?["deliveries"] as? [[String: Any]])
+            #expect(deliveries.first?["result"] as? String == "tokenRejected")
+            #expect(deliveries.first?["source"] as? String == "poll")
+        }
+    }
+
+    @Test func theTokenIsNotSentToTheHostARedirectLeadsTo() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            // Same server, another host name: libcurl treats it as another host.
+            let elsewhere = "http://localhost:\(server.port)/payload.json"
+            let run = try await runner.run(["poll", server.url("/redirect?to=\(elsewhere)"), "--token", "s3cret",
+                                            "--dir", scratch.path, "--json", "--no-notify"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let first = try #require(server.requests.first)
+            #expect(first.target.hasPrefix("/redirect"))
+            #expect(first.header("authorization") == "Bearer s3cret")
+            let redirected = try #require(server.requests.first { $0.target == "/payload.json" })
+            #expect(redirected.header("authorization") == nil, "the token followed the redirect to another host")
+        }
+    }
+
+    @Test func statusListsWhatIsInDIRWhatIsPartialAndWhatFailed() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([
+                (key: "done", title: "Done", url: server.url("/bytes/1000.mp4")),
+                (key: "cut", title: "Cut", url: server.url("/bytes/\(4 << 20).mp4?rate=\(1 << 20)")),
+                (key: "broken", title: "Broken", url: server.url("/status/404")),
+            ])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--no-notify", "--budget", "1.2"], stdin: payload)
+            #expect(run.exitCode == 75)
+
+            let status = try await runner.run(["status", "--dir", scratch.path, "--json"])
+            let items = try #require(status.report?["items"] as? [[String: Any]])
+            func item(_ key: String) -> [String: Any]? { items.first { $0["key"] as? String == key } }
+            #expect(item("done")?["state"] as? String == "fetched")
+            #expect(item("done")?["path"] as? String == scratch.path + "/done.mp4")
+            #expect(item("done")?["bytes"] as? Int == 1000)
+            #expect(item("cut")?["state"] as? String == "partial")
+            #expect((item("cut")?["bytes"] as? Int).map { $0 > 0 } == true)
+            #expect(item("cut")?["etag"] as? String == "\"sample-\(4 << 20)\"")
+            #expect(item("broken")?["state"] as? String == "failed")
+            #expect(item("broken")?["attempts"] as? Int == 1)
+            #expect(item("broken")?["nextAttemptAt"] != nil)
+            let deliveries = try #require(status.report?["deliveries"] as? [[String: Any]])
+            #expect(deliveries.first?["source"] as? String == "stdin")
+            #expect(deliveries.first?["result"] as? String == "newData")
+
+            let human = try await runner.run(["status", "--dir", scratch.path])
+            #expect(human.stdout.contains("In DIR (1):"))
+            #expect(human.stdout.contains("Partial, resumed by the next delivery (1):"))
+            #expect(human.stdout.contains("Failed (1):"))
+        }
+    }
+
+    @Test(.enabled(if: TmpfsMount.isAllowed, "mounting a tmpfs is not allowed here, so the full-disk case cannot be staged"))
+    func aFullDiskFailsTheItemThatDoesNotFitAndKeepsTheOneThatDoes() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("small-disk")
+        let mount = try TmpfsMount(at: dir, size: "4m")
+        defer { mount.unmount() }
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([
+                (key: "big", title: "Big", url: server.url("/bytes/\(6 << 20).mp4?rate=\(8 << 20)")),
+                (key: "small", title: "Small", url: server.url("/bytes/1024.mp4")),
+            ])
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 75)
+            #expect(run.item("big")?["status"] as? String == "failed")
+            #expect((run.item("big")?["error"] as? String)?.contains("No space left on device") == true, "\(run.item("big") ?? [:])")
+            #expect(run.item("small")?["status"] as? String == "downloaded")
+            #expect(holdsSampleBytes(dir + "/small.mp4", count: 1024))
+            #expect(ScratchDirectory.visibleEntries(dir) == ["small.mp4"])
+            #expect(ScratchDirectory.allEntries(dir + "/.vodapp/partial").isEmpty, "a partial body was left filling the disk")
+        }
+    }
+}
