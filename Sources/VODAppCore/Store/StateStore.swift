@@ -15,6 +15,11 @@ public final class StateStore: Sendable {
         var configuration = Configuration()
         // Writers from other processes hold the lock for milliseconds; wait rather than fail.
         configuration.busyMode = .timeout(5)
+        // In WAL mode NORMAL cannot corrupt the database; a power cut may lose the last records,
+        // which the files in DIR make good. FULL would add an fsync to every delivery's log line.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
         pool = try DatabasePool(path: directory + "/.vodapp/state.sqlite", configuration: configuration)
         try Self.migrator.migrate(pool)
     }
