@@ -60,8 +60,9 @@ public struct Delivery: Sendable {
         }
 
         if !missing.isEmpty { try directory.prepare() }
-        // Only a DIR that exists gets a store: a run with nothing to fetch must not create one.
-        let ledger = directory.exists ? DeliveryLedger(directory: directory.path, logger: logger) : nil
+        // A run with nothing to fetch records itself only where vodapp has worked before: it
+        // creates nothing in a DIR it found without a work area.
+        let ledger = directory.hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger) : nil
         let known = ledger?.items(missing.map(\.item.key)) ?? [:]
 
         var mine: [(target: Target, lock: ItemLock)] = []

@@ -12,7 +12,7 @@ struct DeliveryLedger: Sendable {
 
     init?(directory: String, logger: Logger) {
         do {
-            store = try StateStore(directory: directory)
+            store = try StateStore.shared(directory: directory)
         } catch {
             logger.warning("the state store of \(directory) cannot be used, so nothing is recorded: \(error)")
             return nil

@@ -35,10 +35,10 @@ struct MediaDirectory: Sendable {
         return Int64(info.st_size)
     }
 
-    /// Whether DIR is there already (a delivery with nothing to fetch does not create it).
-    var exists: Bool {
+    /// Whether DIR has vodapp's hidden work area (and so, likely, a store).
+    var hasWorkArea: Bool {
         var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        return stat(path + "/.vodapp", &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
     enum Presence {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Synchronization
 
 /// What DIR holds and what is pending, in SQLite: `DIR/.vodapp/state.sqlite`, WAL mode, so that
 /// several vodapp processes and a listener can share it.
@@ -23,6 +24,22 @@ public final class StateStore: Sendable {
         pool = try DatabasePool(path: directory + "/.vodapp/state.sqlite", configuration: configuration)
         try Self.migrator.migrate(pool)
     }
+
+    private static let openStores = Mutex<[String: StateStore]>([:])
+
+    /// The store of `directory`, opened once per process: a listener's deliveries share one
+    /// connection pool instead of opening and migrating the database each time.
+    public static func shared(directory: String) throws -> StateStore {
+        try openStores.withLock { stores in
+            if let store = stores[directory] { return store }
+            let store = try StateStore(directory: directory)
+            stores[directory] = store
+            return store
+        }
+    }
+
+    /// How many deliveries the log keeps; older lines are dropped as new ones come.
+    static let deliveriesKept = 1000
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
@@ -91,6 +108,9 @@ public final class StateStore: Sendable {
         try pool.write { db in
             var entry = entry
             try entry.insert(db)
+            if let id = entry.id, id > Self.deliveriesKept {
+                try DeliveryLogEntry.filter(Column("id") <= id - Int64(Self.deliveriesKept)).deleteAll(db)
+            }
         }
     }
 
