@@ -68,7 +68,7 @@ public struct Delivery: Sendable {
         var mine: [(target: Target, lock: ItemLock)] = []
         var othersFetching: [Target] = []
         for target in missing {
-            guard let lock = ItemLock.take(directory.lockFile(key: target.item.key)) else {
+            guard let lock = ItemLock.take(target.item.key, in: directory.lockPath) else {
                 othersFetching.append(target)
                 continue
             }
@@ -89,6 +89,7 @@ public struct Delivery: Sendable {
             let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent), logger: logger)
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop)
             let byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            var records: [StoredItem] = []
             for (target, lock) in mine {
                 let key = target.item.key
                 // The engine answers for every request; should it ever not, the item still gets
@@ -96,10 +97,13 @@ public struct Delivery: Sendable {
                 let outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
                 let itemReport = report(for: outcome, target: target, directory: directory)
                 reports[key] = itemReport
-                ledger?.record(outcome, as: itemReport, known: known[key])
-                lock.release()
+                records.append(DeliveryLedger.item(for: outcome, as: itemReport, known: known[key]))
             }
             directory.sync()
+            // Recorded before the locks go, so that a delivery waiting for one of these items
+            // finds how it ended.
+            ledger?.record(records)
+            for (_, lock) in mine { lock.release() }
         }
         for itemReport in await waited {
             reports[itemReport.key] = itemReport
@@ -160,7 +164,7 @@ public struct Delivery: Sendable {
         await withTaskGroup(of: ItemReport.self) { group in
             for target in targets {
                 group.addTask {
-                    guard let lock = await ItemLock.wait(for: directory.lockFile(key: target.item.key), until: deadline, stop: stop) else {
+                    guard let lock = await ItemLock.wait(for: target.item.key, in: directory.lockPath, until: deadline, stop: stop) else {
                         let why = stop?.reason ?? "the budget ran out"
                         return target.report(.timedOut, error: "another vodapp delivery was still fetching it when \(why)")
                     }

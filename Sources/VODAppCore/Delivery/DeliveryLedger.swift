@@ -30,9 +30,18 @@ struct DeliveryLedger: Sendable {
         }
     }
 
-    /// Records how a transfer ended: the file, the partial body kept to resume, or the failure and
-    /// when another attempt is worth it.
-    func record(_ outcome: TransferOutcome, as report: ItemReport, known: StoredItem?) {
+    /// Records how transfers ended, in one transaction.
+    func record(_ items: [StoredItem]) {
+        do {
+            try store.save(items)
+        } catch {
+            logger.warning("cannot record \(items.count) item(s) in the state store: \(error)")
+        }
+    }
+
+    /// What the store should say of a transfer that ended: the file, the partial body kept to
+    /// resume, or the failure and when another attempt is worth it.
+    static func item(for outcome: TransferOutcome, as report: ItemReport, known: StoredItem?) -> StoredItem {
         var item = StoredItem(key: report.key, title: report.title, url: report.url ?? "", state: .failed,
                               etag: outcome.etag, lastModified: outcome.lastModified, error: report.error,
                               attempts: 0, updatedAt: Date())
@@ -62,11 +71,7 @@ struct DeliveryLedger: Sendable {
                 item.nextAttemptAt = outcome.retryAfterSeconds.map { Date(timeIntervalSinceNow: $0) }
             }
         }
-        do {
-            try store.save(item)
-        } catch {
-            logger.warning("cannot record \(report.key) in the state store: \(error)")
-        }
+        return item
     }
 
     func log(_ report: DeliveryReport, from source: DeliverySource, startedAt: Date, stoppedBecause reason: String?) {

@@ -1,13 +1,19 @@
 import Foundation
 import Synchronization
 
-/// The right to fetch one item into DIR, across every vodapp process and listener delivery:
-/// an exclusive `flock` on `DIR/.vodapp/locks/KEY.lock`.
+/// The right to fetch one item into DIR, across every vodapp process and listener delivery: an
+/// open-file-description byte lock (`F_OFD_SETLK`) on one byte of `DIR/.vodapp/locks`, at an
+/// offset hashed from the key.
 ///
-/// `flock` locks belong to an open file description, so two deliveries in one process exclude
-/// each other as two processes do, and the kernel drops a lock when its holder dies, so a crashed
-/// process (SIGKILL) never leaves an item claimed forever.
+/// Open-file-description locks belong to one `open`, so two deliveries in one process exclude each
+/// other as two processes do, and the kernel drops them when their holder dies, so a crashed
+/// process (SIGKILL) never leaves an item claimed. One lock file for all keys, rather than one per
+/// key, spares DIR a new inode per item: creating them was most of the cost of a playlist of many
+/// small files.
 final class ItemLock: Sendable {
+    // Linux's values, the same on every architecture; Glibc's module does not export them.
+    private static let setLock: Int32 = 37 // F_OFD_SETLK
+
     private let descriptor: Mutex<Int32>
 
     private init(descriptor: Int32) {
@@ -18,29 +24,34 @@ final class ItemLock: Sendable {
         release()
     }
 
-    /// Takes the lock at `path` if nobody holds it; nil when somebody does or it cannot be made.
-    static func take(_ path: String) -> ItemLock? {
+    /// Takes the lock of `key` in the lock file at `path` if nobody holds it; nil when somebody
+    /// does or the file cannot be opened.
+    static func take(_ key: String, in path: String) -> ItemLock? {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
         guard fd >= 0 else { return nil }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        var lock = flock()
+        lock.l_type = Int16(F_WRLCK)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = offset(of: key)
+        lock.l_len = 1
+        guard fcntl(fd, setLock, &lock) == 0 else {
             close(fd)
             return nil
         }
         return ItemLock(descriptor: fd)
     }
 
-    /// Waits for the lock at `path` until `deadline`, trying every 20 ms: holders keep it for one
+    /// Waits for the lock of `key` until `deadline`, trying every 20 ms: holders keep it for one
     /// transfer, and a wait is cheaper than a second download.
-    static func wait(for path: String, until deadline: ContinuousClock.Instant, stop: StopRequest?) async -> ItemLock? {
+    static func wait(for key: String, in path: String, until deadline: ContinuousClock.Instant, stop: StopRequest?) async -> ItemLock? {
         while true {
-            if let lock = take(path) { return lock }
+            if let lock = take(key, in: path) { return lock }
             guard ContinuousClock.now < deadline, stop?.reason == nil else { return nil }
             try? await Task.sleep(for: .milliseconds(20))
         }
     }
 
-    /// Lets the next delivery have the item. The lock file stays: removing it would let two
-    /// processes lock two different files of the same name.
+    /// Lets the next delivery have the item: closing the descriptor drops its lock.
     func release() {
         descriptor.withLock { fd in
             if fd >= 0 {
@@ -48,5 +59,16 @@ final class ItemLock: Sendable {
                 fd = -1
             }
         }
+    }
+
+    /// FNV-1a of the key, kept positive for `off_t`: 2^62 bytes make a collision, which would
+    /// only make two keys take turns, vanishingly rare.
+    static func offset(of key: String) -> Int {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in key.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x100_0000_01b3
+        }
+        return Int(hash & 0x3fff_ffff_ffff_ffff)
     }
 }

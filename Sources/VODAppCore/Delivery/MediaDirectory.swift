@@ -11,7 +11,7 @@ struct MediaDirectory: Sendable {
     /// and stay here when cut, to be resumed.
     var workPath: String { path + "/.vodapp/partial" }
 
-    /// One lock file per key: whoever holds its lock fetches the item.
+    /// The lock file: whoever holds a key's byte of it fetches the item.
     var lockPath: String { path + "/.vodapp/locks" }
 
     func finalPath(key: String, url: MediaURL) -> String {
@@ -22,10 +22,6 @@ struct MediaDirectory: Sendable {
     /// off from; only the holder of the key's lock touches it.
     func temporaryPath(key: String) -> String {
         workPath + "/" + key + ".part"
-    }
-
-    func lockFile(key: String) -> String {
-        lockPath + "/" + key + ".lock"
     }
 
     /// The size of a kept partial body, if there is one.
@@ -57,11 +53,10 @@ struct MediaDirectory: Sendable {
     func prepare() throws(DeliveryError) {
         do {
             try FileManager.default.createDirectory(atPath: workPath, withIntermediateDirectories: true)
-            try FileManager.default.createDirectory(atPath: lockPath, withIntermediateDirectories: true)
         } catch {
             throw .directoryUnusable(path: path, reason: Self.reason(error))
         }
-        for directory in [path, workPath, lockPath] where access(directory, W_OK | X_OK) != 0 {
+        for directory in [path, workPath] where access(directory, W_OK | X_OK) != 0 {
             throw .directoryUnusable(path: path, reason: String(cString: strerror(errno)))
         }
     }

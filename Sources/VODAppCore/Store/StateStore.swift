@@ -86,21 +86,24 @@ public final class StateStore: Sendable {
         try pool.read { db in try StoredItem.order(Column("key")).fetchAll(db) }
     }
 
-    /// Saves `item`. A failure counts the attempts since the last success and, unless the server
-    /// said when, waits a minute for the next one, doubling each time up to six hours.
-    public func save(_ item: StoredItem) throws {
+    /// Saves `items` in one transaction. A failure counts the attempts since the last success and,
+    /// unless the server said when, waits a minute for the next one, doubling each time up to six
+    /// hours.
+    public func save(_ items: [StoredItem]) throws {
+        guard !items.isEmpty else { return }
         try pool.write { db in
-            var item = item
-            if item.state == .failed || item.state == .partial {
-                let previous = try StoredItem.fetchOne(db, key: item.key)
-                let earlier = previous.map { $0.state == .failed || $0.state == .partial ? $0.attempts : 0 } ?? 0
-                item.attempts = earlier + 1
+            for var item in items {
+                if item.state == .failed || item.state == .partial {
+                    let previous = try StoredItem.fetchOne(db, key: item.key)
+                    let earlier = previous.map { $0.state == .failed || $0.state == .partial ? $0.attempts : 0 } ?? 0
+                    item.attempts = earlier + 1
+                }
+                if item.state == .failed, item.nextAttemptAt == nil {
+                    let wait = min(6 * 3600, 60 * pow(2, Double(min(item.attempts - 1, 20))))
+                    item.nextAttemptAt = Date(timeIntervalSinceNow: wait)
+                }
+                try item.save(db)
             }
-            if item.state == .failed, item.nextAttemptAt == nil {
-                let wait = min(6 * 3600, 60 * pow(2, Double(min(item.attempts - 1, 20))))
-                item.nextAttemptAt = Date(timeIntervalSinceNow: wait)
-            }
-            try item.save(db)
         }
     }
 

@@ -1,0 +1,288 @@
+#!/usr/bin/env python3
+"""vodapp against curl --parallel and aria2c, and the costs of a one-shot tool.
+
+Serves generated files from nginx on loopback, runs vodapp, curl and aria2c alternating
+(A B C A B C ...) at the same concurrency (16) on three workloads, measures each run with
+/usr/bin/time, then measures vodapp's start-to-exit costs and what a dropped item costs on the
+wire. Writes Benchmarks/RESULTS.md. Run it through Benchmarks/run, which installs and builds first.
+
+    Benchmarks/bench.py [--runs 5] [--only W1,W2,W3] [--skip-costs]
+"""
+import argparse, datetime, json, os, platform, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+VODAPP = os.path.join(ROOT, ".build/release/vodapp")
+VODAPP_PUSH = os.path.join(ROOT, ".build/release/vodapp-push")
+MiB = 1 << 20
+WORKLOADS = {
+    "W1": ("16 × 16 MiB", 16, 16 * MiB),
+    "W2": ("200 × 64 KiB", 200, 64 * 1024),
+    "W3": ("4 × 19 MiB", 4, 19 * MiB),
+}
+JOBS = 16
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def generate(data, name, count, size):
+    folder = os.path.join(data, name)
+    os.makedirs(folder, exist_ok=True)
+    for i in range(count):
+        path = os.path.join(folder, f"f{i:03d}.bin")
+        if not os.path.exists(path) or os.path.getsize(path) != size:
+            with open(path, "wb") as f:
+                left = size
+                while left:
+                    chunk = os.urandom(min(left, 4 * MiB))
+                    f.write(chunk)
+                    left -= len(chunk)
+    return [f"{name}/f{i:03d}.bin" for i in range(count)]
+
+
+def start_nginx(prefix, data, port):
+    conf = os.path.join(prefix, "nginx.conf")
+    os.makedirs(os.path.join(prefix, "tmp"), exist_ok=True)
+    with open(conf, "w") as f:
+        f.write(f"""
+worker_processes 1;
+pid {prefix}/nginx.pid;
+error_log {prefix}/error.log;
+events {{ worker_connections 4096; }}
+http {{
+    log_format sizes '$request_uri $status $body_bytes_sent';
+    access_log {prefix}/access.log sizes;
+    client_body_temp_path {prefix}/tmp;
+    sendfile on;
+    tcp_nopush on;
+    keepalive_requests 100000;
+    server {{
+        listen 127.0.0.1:{port};
+        root {data};
+        location / {{ }}
+    }}
+}}
+""")
+    process = subprocess.Popen(["nginx", "-c", conf, "-p", prefix, "-g", "daemon off;"])
+    for _ in range(100):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            return process
+        except OSError:
+            time.sleep(0.05)
+    raise SystemExit("nginx did not start: " + open(os.path.join(prefix, "error.log")).read())
+
+
+def measure(command, env=None):
+    """Runs command under /usr/bin/time: wall s, cpu s (user+sys), peak RSS KiB, exit code."""
+    with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
+        proc = subprocess.run(["/usr/bin/time", "-o", out.name, "-f", "%e %U %S %M"] + command,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        wall, user, system, rss = open(out.name).read().split()[-4:]
+    return float(wall), float(user) + float(system), int(rss), proc.returncode, proc.stderr.decode(errors="replace")
+
+
+def environment():
+    env = dict(os.environ)
+    env.pop("DISPLAY", None)
+    env["DBUS_SESSION_BUS_ADDRESS"] = "unix:path=/nonexistent"
+    return env
+
+
+def tools(base, files, work):
+    payload = os.path.join(work, "payload.json")
+    playlist = {f"k{i:03d}": {"title": f"Item {i}", "url": f"{base}/{path}"} for i, path in enumerate(files)}
+    json.dump({"aps": {"content-available": 1}, "playlist": playlist}, open(payload, "w"))
+    curl_list = os.path.join(work, "curl.list")
+    aria_list = os.path.join(work, "aria2.list")
+    out = os.path.join(work, "out")
+    with open(curl_list, "w") as c, open(aria_list, "w") as a:
+        for i, path in enumerate(files):
+            c.write(f'url = "{base}/{path}"\noutput = "{out}/k{i:03d}.bin"\n')
+            a.write(f"{base}/{path}\n  dir={out}\n  out=k{i:03d}.bin\n")
+    return {
+        "vodapp": [VODAPP, payload, "--dir", out, "--no-notify", "--json", "--jobs", str(JOBS)],
+        "curl": ["curl", "-s", "--parallel", "--parallel-max", str(JOBS), "-K", curl_list],
+        "aria2c": ["aria2c", "-q", "-j", str(JOBS), "-x", "1", "--file-allocation=none", "-i", aria_list],
+    }, out
+
+
+def check(out, files, data):
+    got = sorted(os.listdir(out)) if os.path.isdir(out) else []
+    got = [g for g in got if g.endswith(".bin")]
+    if len(got) != len(files):
+        return f"{len(got)} of {len(files)} files"
+    for i, path in enumerate(files):
+        if os.path.getsize(os.path.join(out, f"k{i:03d}.bin")) != os.path.getsize(os.path.join(data, path)):
+            return f"k{i:03d}.bin has the wrong size"
+    return None
+
+
+def run_workloads(base, data, work, runs, only):
+    results = {}
+    for name in only:
+        label, count, size = WORKLOADS[name]
+        files = generate(data, name.lower(), count, size)
+        commands, out = tools(base, files, work)
+        samples = {tool: [] for tool in commands}
+        for round in range(runs):
+            for tool, command in commands.items():
+                shutil.rmtree(out, ignore_errors=True)
+                os.makedirs(out)
+                wall, cpu, rss, code, err = measure(command, environment())
+                problem = check(out, files, data)
+                if code != 0 or problem:
+                    raise SystemExit(f"{name} {tool} run {round + 1}: exit {code}, {problem or 'ok'}: {err[-500:]}")
+                samples[tool].append((wall, cpu, rss))
+                print(f"{name} {tool:7} run {round + 1}: {wall:.2f} s wall, {cpu:.2f} s cpu, {rss / 1024:.1f} MiB", flush=True)
+        shutil.rmtree(out, ignore_errors=True)
+        results[name] = (label, samples)
+    return results
+
+
+def median_ms(command, runs=20, env=None, expect=None):
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        times.append((time.perf_counter() - started) * 1000)
+        if expect is not None and proc.returncode != expect:
+            raise SystemExit(f"{command}: exit {proc.returncode}, expected {expect}")
+    return statistics.median(times)
+
+
+def run_costs(base, data, work):
+    costs = []
+    files = generate(data, "w2", 200, 64 * 1024)
+    dir_ = os.path.join(work, "present")
+    shutil.rmtree(dir_, ignore_errors=True)
+    env = environment()
+    for count in (10, 1000):
+        payload = os.path.join(work, f"present{count}.json")
+        playlist = {f"p{i:04d}": {"title": f"P {i}", "url": f"{base}/{files[i % len(files)]}?n={i}"} for i in range(count)}
+        json.dump({"aps": {"content-available": 1}, "playlist": playlist}, open(payload, "w"))
+        subprocess.run([VODAPP, payload, "--dir", dir_, "--no-notify"], check=True, stdout=subprocess.DEVNULL, env=env)
+        costs.append((f"{count} items, all already present", median_ms([VODAPP, payload, "--dir", dir_, "--no-notify"], env=env, expect=0)))
+    empty = os.path.join(work, "empty.json")
+    json.dump({"aps": {"content-available": 1}, "playlist": {}}, open(empty, "w"))
+    costs.append(("an empty playlist", median_ms([VODAPP, empty, "--dir", dir_, "--no-notify"], env=env, expect=0)))
+    invalid = os.path.join(work, "invalid.json")
+    open(invalid, "w").write('{"aps": {"alert": "no content-available"}, "playlist": {}}')
+    costs.append(("an invalid payload (exit 65)", median_ms([VODAPP, invalid, "--dir", dir_, "--no-notify"], env=env, expect=65)))
+    costs.append(("`vodapp --version`, for scale", median_ms([VODAPP, "--version"], env=env, expect=0)))
+    return costs
+
+
+def dropped_bytes(base, data, work):
+    big = os.path.join(data, "big.bin")
+    with open(big, "wb") as f:
+        f.truncate(1 << 30)
+    env = environment()
+    rows = []
+    serve_port = free_port()
+    serve = subprocess.Popen([VODAPP_PUSH, "serve", "--port", str(serve_port)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        time.sleep(0.5)
+        for label, url in (("1 GiB with a Content-Length (nginx)", f"{base}/big.bin"),
+                           ("1 GiB chunked, no length (vodapp-push serve)", f"http://127.0.0.1:{serve_port}/chunked/1073741824.bin")):
+            payload = os.path.join(work, "drop.json")
+            json.dump({"aps": {"content-available": 1}, "playlist": {"big": {"title": "Big", "url": url}}}, open(payload, "w"))
+            out = os.path.join(work, "drop")
+            shutil.rmtree(out, ignore_errors=True)
+            proc = subprocess.run([VODAPP, payload, "--dir", out, "--no-notify", "-v"], capture_output=True, env=env)
+            match = re.search(r"bodyBytesReceived=(\d+)", proc.stderr.decode(errors="replace"))
+            rows.append((label, int(match.group(1)) if match else None))
+    finally:
+        serve.send_signal(signal.SIGTERM)
+        serve.wait()
+        os.remove(big)
+    return rows
+
+
+def machine():
+    cpu = next((line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    memory = next((line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")), "0")
+    def version(command):
+        try:
+            return subprocess.run(command, capture_output=True, text=True).stdout.splitlines()[0].strip() or \
+                subprocess.run(command, capture_output=True, text=True).stderr.splitlines()[0].strip()
+        except Exception:
+            return "?"
+    nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
+    commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    return [
+        f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, vodapp at commit `{commit}`, release build",
+        f"- Machine: {os.cpu_count()} × {cpu}, {int(memory) // 1024 // 1024} GiB, {platform.platform()}",
+        f"- Peers: {version(['curl', '--version'])}; {version(['aria2c', '--version'])}; {nginx} (1 worker, sendfile, loopback)",
+    ]
+
+
+def write(results, costs, drops, runs, path):
+    lines = ["# Benchmark results", "", "Written by `Benchmarks/run`; rerun it to refresh. Each figure is the median of "
+             f"{runs} runs, the tools alternating (vodapp, curl, aria2c, vodapp, …) at 16 transfers at once, "
+             "files served by nginx on loopback from the page cache. Ratios are vodapp's over the peer's, "
+             "taken run by run, then the median.", ""] + machine() + [""]
+    lines += ["## Throughput", "", "| workload | tool | wall s | CPU s | peak RSS MiB | vodapp/peer wall | vodapp/peer CPU |",
+              "| --- | --- | --- | --- | --- | --- | --- |"]
+    for name, (label, samples) in results.items():
+        for tool, runs_ in samples.items():
+            wall = statistics.median(s[0] for s in runs_)
+            cpu = statistics.median(s[1] for s in runs_)
+            rss = max(s[2] for s in runs_) / 1024
+            if tool == "vodapp":
+                ratio_wall = ratio_cpu = "–"
+            else:
+                mine = samples["vodapp"]
+                ratio_wall = f"{statistics.median(a[0] / b[0] for a, b in zip(mine, runs_) if b[0] > 0):.2f}"
+                ratio_cpu = f"{statistics.median(a[1] / b[1] for a, b in zip(mine, runs_) if b[1] > 0):.2f}"
+            lines.append(f"| {name} {label} | {tool} | {wall:.2f} | {cpu:.2f} | {rss:.1f} | {ratio_wall} | {ratio_cpu} |")
+    if costs:
+        lines += ["", "## The costs of a one-shot tool", "", "Start to exit, median of 20 runs:", "",
+                  "| case | ms |", "| --- | --- |"]
+        lines += [f"| {label} | {ms:.1f} |" for label, ms in costs]
+    if drops:
+        lines += ["", "Body bytes a dropped item cost (vodapp's count of bytes received; the limit is 20 MiB):", "",
+                  "| item | bytes received |", "| --- | --- |"]
+        lines += [f"| {label} | {value if value is not None else '?'} |" for label, value in drops]
+    open(path, "w").write("\n".join(lines) + "\n")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--only", default="W1,W2,W3")
+    parser.add_argument("--skip-costs", action="store_true")
+    parser.add_argument("--output", default=os.path.join(ROOT, "Benchmarks/RESULTS.md"))
+    args = parser.parse_args()
+    for tool in (VODAPP, VODAPP_PUSH):
+        if not os.access(tool, os.X_OK):
+            raise SystemExit(f"{tool} is missing: build with `swift build -c release` (Benchmarks/run does)")
+    work = tempfile.mkdtemp(prefix="vodapp-bench-")
+    # nginx's workers run as an unprivileged user when started as root: they must read the files.
+    os.chmod(work, 0o755)
+    data = os.path.join(work, "data")
+    os.makedirs(data, mode=0o755)
+    port = free_port()
+    nginx = start_nginx(os.path.join(work, "nginx"), data, port)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        only = [name for name in args.only.split(",") if name]
+        for name in only:
+            label, count, size = WORKLOADS[name]
+            generate(data, name.lower(), count, size)
+        results = run_workloads(base, data, work, args.runs, only)
+        costs = [] if args.skip_costs else run_costs(base, data, work)
+        drops = [] if args.skip_costs else dropped_bytes(base, data, work)
+        write(results, costs, drops, args.runs, args.output)
+        print(open(args.output).read())
+    finally:
+        nginx.send_signal(signal.SIGQUIT)
+        nginx.wait()
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
