@@ -26,14 +26,16 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
 
     private let log: SampleRequestLog
     private let defaultRate: Int?
+    private let link: SampleLink?
     private var head: HTTPRequestHead?
     private var body: BodyStream?
     private var openRecord: Int?
     private var pumping = false
 
-    init(log: SampleRequestLog, defaultRate: Int?) {
+    init(log: SampleRequestLog, defaultRate: Int?, link: SampleLink?) {
         self.log = log
         self.defaultRate = defaultRate
+        self.link = link
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -173,6 +175,7 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
                 // Ten ticks a second: smooth enough for a progress display, cheap for the loop.
                 count = min(count, max(1, rate / 10))
             }
+            if let link { count = min(count, link.chunk) }
             var buffer = context.channel.allocator.buffer(capacity: count + 16)
             if stream.chunked { buffer.writeString(String(count, radix: 16) + "\r\n") }
             buffer.writeBytes(SampleContent.slice(from: stream.offset, count: count))
@@ -183,9 +186,16 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             // Flushing each chunk inside the loop means writability is re-read after the flush;
             // a change it fires synchronously is seen here, not lost to the reentrancy guard.
             context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
-            if let rate = stream.rate, stream.offset < stream.end {
-                let delay = TimeAmount.nanoseconds(Int64(count) * 1_000_000_000 / Int64(rate))
-                context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [weak self] in
+            var next: NIODeadline?
+            if let rate = stream.rate {
+                next = .now() + .nanoseconds(Int64(count) * 1_000_000_000 / Int64(rate))
+            }
+            if let link {
+                let booked = link.book(count)
+                next = max(next ?? booked, booked)
+            }
+            if let next, stream.offset < stream.end {
+                context.eventLoop.assumeIsolated().scheduleTask(deadline: next) { [weak self] in
                     self?.pump(context: context)
                 }
                 return

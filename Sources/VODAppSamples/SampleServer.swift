@@ -28,18 +28,27 @@ public final class SampleServer: Sendable {
     ///   - host: the address to bind; loopback unless there is a reason.
     ///   - port: 0 for any free port.
     ///   - rate: a bandwidth cap per response in bytes per second, unless a request sets `rate`.
-    public static func start(host: String = "127.0.0.1", port: Int = 0, rate: Int? = nil) async throws -> SampleServer {
+    ///   - linkRate: a bandwidth cap in bytes per second that all responses share.
+    public static func start(host: String = "127.0.0.1", port: Int = 0, rate: Int? = nil,
+                             linkRate: Int? = nil) async throws -> SampleServer {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let log = SampleRequestLog()
+        let link = linkRate.map(SampleLink.init(rate:))
         do {
+            // Behind a shared link, a response whose client stopped reading must stop using the
+            // link soon, as it would behind a real bottleneck; loopback's self-tuning send buffer
+            // would otherwise soak up megabytes for it.
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
                 .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
+                        if linkRate != nil {
+                            try channel.syncOptions?.setOption(.socketOption(.so_sndbuf), value: 64 * 1024)
+                        }
                         let sync = channel.pipeline.syncOperations
                         try sync.addHandler(ByteToMessageHandler(HTTPRequestDecoder(leftOverBytesStrategy: .dropBytes)))
-                        try sync.addHandler(SampleRequestHandler(log: log, defaultRate: rate))
+                        try sync.addHandler(SampleRequestHandler(log: log, defaultRate: rate, link: link))
                     }
                 }
                 .bind(host: host, port: port)

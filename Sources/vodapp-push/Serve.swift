@@ -21,19 +21,23 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Cap each response to this many bytes per second.", valueName: "bytes-per-second"))
     var rate: Int?
 
+    @Option(help: ArgumentHelp("Cap all responses together to this many bytes per second, like one slow link.", valueName: "bytes-per-second"))
+    var linkRate: Int?
+
     @Option(help: "Stop after this many seconds; by default, serve until interrupted.")
     var seconds: Double?
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
+        if let linkRate, linkRate <= 0 { throw ValidationError("--link-rate must be above 0") }
         if let seconds, !(seconds > 0) { throw ValidationError("--seconds must be above 0") }
     }
 
     func run() async throws {
         let server: SampleServer
         do {
-            server = try await SampleServer.start(port: port, rate: rate)
+            server = try await SampleServer.start(port: port, rate: rate, linkRate: linkRate)
         } catch {
             FileHandle.standardError.write(Data("vodapp-push: cannot serve on 127.0.0.1:\(port): \(error)\n".utf8))
             throw ExitCode(69)

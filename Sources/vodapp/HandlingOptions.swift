@@ -18,6 +18,9 @@ struct HandlingOptions: ParsableArguments {
     @Flag(help: "Do not raise a desktop notification.")
     var noNotify = false
 
+    @Flag(help: "Share the link among all transfers to the end, even when that leaves every item unfinished at the deadline.")
+    var allAtOnce = false
+
     @Flag(name: .shortAndLong, help: "Only errors on stderr.")
     var quiet = false
 
@@ -45,7 +48,8 @@ struct HandlingOptions: ParsableArguments {
             budget: .milliseconds(Int64((budget * 1000).rounded())),
             maximumSize: ByteSize.parse(maxSize) ?? DeliveryOptions.defaultMaximumSize,
             jobs: jobs,
-            notify: !noNotify
+            notify: !noNotify,
+            budgetAware: !allAtOnce
         )
     }
 }

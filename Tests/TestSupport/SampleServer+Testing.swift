@@ -2,8 +2,8 @@ import Foundation
 import VODAppSamples
 
 /// Runs `body` with a fresh sample server, shut down afterwards whatever happens.
-public func withSampleServer<T>(rate: Int? = nil, _ body: (SampleServer) async throws -> T) async throws -> T {
-    let server = try await SampleServer.start(rate: rate)
+public func withSampleServer<T>(rate: Int? = nil, linkRate: Int? = nil, _ body: (SampleServer) async throws -> T) async throws -> T {
+    let server = try await SampleServer.start(rate: rate, linkRate: linkRate)
     do {
         let result = try await body(server)
         await server.shutdown()

@@ -86,7 +86,8 @@ public struct Delivery: Sendable {
                                     since: startedAt, until: budget.transferDeadline, stop: stop)
         if !mine.isEmpty {
             let requests = mine.map { request(for: $0.target, known: known[$0.target.item.key], directory: directory) }
-            let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent), logger: logger)
+            let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent,
+                                                           budgetAware: options.budgetAware), logger: logger)
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop)
             let byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             var records: [StoredItem] = []

@@ -15,19 +15,24 @@ public struct DeliveryOptions: Sendable, Equatable {
     public var maximumSize: Int64
     public var jobs: Int
     public var notify: Bool
+    /// When the link is too slow for the budget, finish the items that can finish, smallest
+    /// remaining first; false starts everything and shares the link to the end.
+    public var budgetAware: Bool
 
     public init(
         directory: String,
         budget: Duration = Self.defaultBudget,
         maximumSize: Int64 = Self.defaultMaximumSize,
         jobs: Int = TransferEngine.Configuration.defaultJobs,
-        notify: Bool = true
+        notify: Bool = true,
+        budgetAware: Bool = true
     ) {
         self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         self.budget = budget
         self.maximumSize = maximumSize
         self.jobs = jobs
         self.notify = notify
+        self.budgetAware = budgetAware
     }
 
     /// Creates DIR (and its hidden work area) if needed, so that a long-running receiver can

@@ -33,6 +33,9 @@ final class TransferContext {
     private(set) var abort: Abort?
     /// Whether this response's body began: the file was opened for it (truncated or appended).
     private(set) var bodyBegan = false
+    /// Whether the final response's headers are in, with a 2xx status: its length is known, if
+    /// it has one, and the body is what remains.
+    private(set) var receivingBody = false
     private var statusLine = 0
     private var fd: Int32 = -1
     /// Extra request headers (`If-Range`); libcurl reads them until the handle is cleaned up.
@@ -75,6 +78,13 @@ final class TransferContext {
     /// Bytes in the temporary file.
     var fileBytes: Int64 { baseOffset + bodyBytes }
 
+    /// Body bytes still to come, when the response said how many.
+    var remainingBytes: Int64? {
+        guard receivingBody, let length = declaredLength else { return nil }
+        return max(0, length - bodyBytes)
+    }
+
+
     /// Takes one header line from libcurl, for every response including redirects.
     func header(_ line: UnsafeRawBufferPointer) -> Int {
         let text = String(decoding: line, as: UTF8.self)
@@ -86,6 +96,7 @@ final class TransferContext {
             etag = nil
             lastModified = nil
             retryAfterSeconds = nil
+            receivingBody = false
             statusLine = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
         } else if let colon = text.firstIndex(of: ":") {
             let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
@@ -98,12 +109,14 @@ final class TransferContext {
             case "content-range": (rangeStart, rangeTotal) = Self.parse(contentRange: value)
             default: break
             }
-        } else if text == "\r\n" || text == "\n", request.resume != nil, (200..<300).contains(statusLine),
-                  let total = declaredTotal, total > request.maximumSize {
-            // A resumed request goes without CURLOPT_MAXFILESIZE (a 206's length is only the
-            // rest), so the whole size is checked here, before any body byte.
-            abort = .tooLarge
-            return 0
+        } else if text == "\r\n" || text == "\n", (200..<300).contains(statusLine) {
+            receivingBody = true
+            if request.resume != nil, let total = declaredTotal, total > request.maximumSize {
+                // A resumed request goes without CURLOPT_MAXFILESIZE (a 206's length is only the
+                // rest), so the whole size is checked here, before any body byte.
+                abort = .tooLarge
+                return 0
+            }
         }
         return line.count
     }

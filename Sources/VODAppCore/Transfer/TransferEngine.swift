@@ -14,13 +14,17 @@ public struct TransferEngine: Sendable {
         public var jobs: Int
         public var maximumRedirects: Int
         public var userAgent: String
+        /// Smallest remaining first when the link cannot carry everything before the deadline;
+        /// false runs every transfer at full share to the end (`--all-at-once`).
+        public var budgetAware: Bool
 
         public static let defaultJobs = 16
 
-        public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp") {
+        public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp", budgetAware: Bool = true) {
             self.jobs = max(1, jobs)
             self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
+            self.budgetAware = budgetAware
         }
     }
 
@@ -71,6 +75,9 @@ public struct TransferEngine: Sendable {
         var waiting = requests.map { (request: $0, attempt: 1) }[...]
         var delayed: [Retry] = []
         var active: [UnsafeMutableRawPointer: TransferContext] = [:]
+        var planner = BandwidthPlanner(enabled: configuration.budgetAware)
+        // Transfers set aside by the planner, smallest remaining first.
+        var aside: [(request: TransferRequest, attempt: Int, remaining: Int64, partial: TransferOutcome.Partial?)] = []
 
         while true {
             let now = ContinuousClock.now
@@ -87,7 +94,7 @@ public struct TransferEngine: Sendable {
                     outcomes[next.request.id] = outcome
                 }
             }
-            if active.isEmpty && waiting.isEmpty && delayed.isEmpty { break }
+            if active.isEmpty && waiting.isEmpty && delayed.isEmpty && aside.isEmpty { break }
 
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
@@ -98,6 +105,7 @@ public struct TransferEngine: Sendable {
                       let context = active.removeValue(forKey: handle) else { continue }
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, handle)
+                planner.ended(context)
                 let outcome = finish(context, code: code)
                 if let retry = retry(after: outcome, of: context, code: code, deadline: deadline) {
                     logger.info("retrying", metadata: ["key": "\(context.request.id)", "attempt": "\(retry.attempt)",
@@ -107,18 +115,44 @@ public struct TransferEngine: Sendable {
                 outcomes[context.request.id] = outcome
                 curl_easy_cleanup(handle)
             }
-            if active.isEmpty && waiting.isEmpty && delayed.isEmpty { break }
+            switch planner.plan(Array(active.values), asideRemaining: aside.map(\.remaining), deadline: deadline) {
+            case .keep:
+                break
+            case .setAside(let contexts):
+                for context in contexts {
+                    active.removeValue(forKey: context.handle)
+                    curl_multi_remove_handle(multi, context.handle)
+                    planner.ended(context)
+                    let remaining = context.remainingBytes ?? .max
+                    let partial = context.settle(keep: true)
+                    let resume = partial.flatMap { partial in
+                        (partial.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 } ?? partial.lastModified ?? context.request.resume?.validator)
+                            .map { TransferRequest.Resume(offset: partial.bytes, validator: $0) }
+                    }
+                    aside.append((context.request.resuming(from: resume), context.attempt, remaining, partial))
+                    logger.debug("set aside", metadata: ["key": "\(context.request.id)", "remaining": "\(remaining)"])
+                    curl_easy_cleanup(context.handle)
+                }
+                aside.sort { $0.remaining < $1.remaining }
+            case .restore(let count):
+                for entry in aside.prefix(count).reversed() {
+                    waiting.insert((entry.request, entry.attempt), at: waiting.startIndex)
+                }
+                aside.removeFirst(min(count, aside.count))
+                continue
+            }
+            if active.isEmpty && waiting.isEmpty && delayed.isEmpty && aside.isEmpty { break }
 
             let remaining = ContinuousClock.now.duration(to: deadline)
-            if let reason = stop?.reason {
+            if let reason = stop?.reason ?? (remaining <= .zero ? "the budget ran out" : nil) {
                 for outcome in cut(active: active, waiting: waiting, in: multi, because: reason) {
                     outcomes[outcome.id] = outcome
                 }
-                break
-            }
-            if remaining <= .zero {
-                for outcome in cut(active: active, waiting: waiting, in: multi, because: "the budget ran out") {
-                    outcomes[outcome.id] = outcome
+                for entry in aside {
+                    let kept = entry.partial.map { "; \($0.bytes) bytes are kept to resume" } ?? ""
+                    outcomes[entry.request.id] = TransferOutcome(
+                        id: entry.request.id, result: .timedOut(reason: "\(reason) while it waited for bandwidth\(kept)"),
+                        httpStatus: 200, partial: entry.partial, attempts: entry.attempt)
                 }
                 break
             }
@@ -128,6 +162,7 @@ public struct TransferEngine: Sendable {
             // bound the wait so that a silent server cannot hold the run past either.
             var wait = remaining
             if let next = delayed.map(\.at).min() { wait = min(wait, ContinuousClock.now.duration(to: next)) }
+            if configuration.budgetAware { wait = min(wait, BandwidthPlanner.interval) }
             curl_multi_poll(multi, nil, 0, Int32(clamping: max(0, wait.milliseconds) + 1), nil)
         }
         return requests.compactMap { outcomes[$0.id] }
