@@ -29,6 +29,8 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        // Linux file calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
+        .target(name: "CFileShims"),
         .systemLibrary(
             name: "CLibNotify",
             pkgConfig: "libnotify",
@@ -39,6 +41,7 @@ let package = Package(
             name: "VODAppCore",
             dependencies: [
                 "CCurl",
+                "CFileShims",
                 "CLibNotify",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

@@ -1,0 +1,14 @@
+#ifndef VODAPP_CFILESHIMS_H
+#define VODAPP_CFILESHIMS_H
+
+/*
+ * Linux file calls that glibc declares only under _GNU_SOURCE, which Swift's Glibc module does
+ * not define.
+ */
+#include <stdint.h>
+
+/* Starts writeback of a file range without waiting for it (sync_file_range with
+   SYNC_FILE_RANGE_WRITE). Returns 0, or -1 with errno set. */
+int vod_start_writeback(int fd, int64_t offset, int64_t length);
+
+#endif
