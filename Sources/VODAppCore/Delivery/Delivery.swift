@@ -91,10 +91,10 @@ public struct Delivery: Sendable {
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop)
             let byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             var records: [StoredItem] = []
-            for (target, lock) in mine {
+            for (target, _) in mine {
                 let key = target.item.key
                 // The engine answers for every request; should it ever not, the item still gets
-                // a report and its lock is still released.
+                // a report (and, below, its lock is still released).
                 let outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
                 let itemReport = report(for: outcome, target: target, directory: directory)
                 reports[key] = itemReport
