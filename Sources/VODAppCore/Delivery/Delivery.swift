@@ -90,12 +90,22 @@ public struct Delivery: Sendable {
                                                            budgetAware: options.budgetAware), logger: logger)
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop)
             let byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            let finished = mine.compactMap { entry -> String? in
+                if case .completed? = byKey[entry.target.item.key]?.result { return entry.target.temporary }
+                return nil
+            }
+            let unsynced = directory.syncFiles(finished)
             var records: [StoredItem] = []
             for (target, _) in mine {
                 let key = target.item.key
                 // The engine answers for every request; should it ever not, the item still gets
                 // a report (and, below, its lock is still released).
-                let outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
+                var outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
+                if let error = unsynced[target.temporary] {
+                    unlink(target.temporary)
+                    outcome = TransferOutcome(id: key, result: .failed(reason: "cannot write the file: \(error)"),
+                                              httpStatus: outcome.httpStatus, bodyBytesReceived: outcome.bodyBytesReceived)
+                }
                 let itemReport = report(for: outcome, target: target, directory: directory)
                 reports[key] = itemReport
                 records.append(DeliveryLedger.item(for: outcome, as: itemReport, known: known[key]))

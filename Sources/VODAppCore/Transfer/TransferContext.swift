@@ -41,8 +41,8 @@ final class TransferContext {
     private var fd: Int32 = -1
     /// Where the file's writeback was last started: see `write`.
     private var writebackStarted: Int64 = 0
-    /// Start writing a body to disk every this many bytes, so the fsync at the end has little
-    /// left to wait for: the disk works while the network does.
+    /// Start writing a body to disk every this many bytes, so the fsync before it is placed has
+    /// little left to wait for: the disk works while the network does.
     static let writebackChunk: Int64 = 4 << 20
     /// Extra request headers (`If-Range`); libcurl reads them until the handle is cleaned up.
     var headers: UnsafeMutablePointer<curl_slist>?
@@ -196,18 +196,17 @@ final class TransferContext {
         return true
     }
 
-    /// Makes the temporary file durable, creating it for an empty body, and closes it.
+    /// Closes the temporary file, creating it for an empty body. Making it durable is the
+    /// caller's, before placing it: fsyncing here would stall every other transfer on this
+    /// thread, and one concurrent round of fsyncs for all files costs less than one at a time.
     /// - Returns: an error text, or nil on success.
     func finishFile() -> String? {
         if !bodyBegan, !beginBody(status: responseCode) {
             if case .fileError(let text)? = abort { return text }
             return "cannot create the temporary file"
         }
-        // One fsync per file, before the rename makes it visible: a crash must not leave a
-        // complete-looking name over a file whose blocks never reached the disk.
-        let synced = fsync(fd) == 0 ? nil : String(cString: strerror(errno))
         closeFile()
-        return synced
+        return nil
     }
 
     /// Ends a transfer that did not complete: keeps what the file holds when a later request can

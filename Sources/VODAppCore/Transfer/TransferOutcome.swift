@@ -1,8 +1,9 @@
 /// How one transfer ended.
 public struct TransferOutcome: Sendable, Equatable {
     public enum Result: Sendable, Equatable {
-        /// The whole body is in the request's temporary file, fsynced, and its length matches any
-        /// Content-Length the server sent. `bytes` is the file's size, resumed bytes included.
+        /// The whole body is in the request's temporary file, closed but not yet fsynced, and its
+        /// length matches any Content-Length the server sent. `bytes` is the file's size, resumed
+        /// bytes included.
         case completed(bytes: Int64)
         /// The body is larger than the limit; `declaredSize` is the size the server announced.
         case tooLarge(declaredSize: Int64?)
