@@ -48,10 +48,7 @@ public final class ListenerOutput: Sendable {
     }
 
     private static func encode(_ value: some Encodable) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(value) else { return #"{"error":"unencodable output"}"# }
-        return String(decoding: data, as: UTF8.self)
+        CompactJSON.text(value, fallback: #"{"error":"unencodable output"}"#)
     }
 
     private func write(_ line: String) {

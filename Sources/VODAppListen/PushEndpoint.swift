@@ -107,9 +107,7 @@ public enum PushEndpoint {
     }
 
     private static func json(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        let data = (try? encoder.encode(value)) ?? Data(#"{"error":"unencodable answer"}"#.utf8)
+        let data = CompactJSON.data(value) ?? Data(#"{"error":"unencodable answer"}"#.utf8)
         var buffer = ByteBuffer(bytes: data)
         buffer.writeString("\n")
         return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: buffer))

@@ -69,7 +69,7 @@ struct Send: AsyncParsableCommand {
             }
         }
 
-        var signingSecret = secret ?? ProcessInfo.processInfo.environment["VODAPP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
+        var signingSecret = secret ?? Environment.value("VODAPP_WEBHOOK_SECRET")
         if case .udp = destination {
             if secret != nil, !quiet { Failure.warn("UDP pushes cannot be signed; --secret is ignored") }
             signingSecret = nil

@@ -69,11 +69,10 @@ struct Listen: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, normal: .notice)
-        let environmentSecret = ProcessInfo.processInfo.environment["VODAPP_WEBHOOK_SECRET"].flatMap { $0.isEmpty ? nil : $0 }
         let configuration = ListenerConfiguration(
             udp: noUdp ? nil : ListenAddress(udp),
             http: noHttp ? nil : ListenAddress(http),
-            secret: secret ?? environmentSecret,
+            secret: secret ?? Environment.value("VODAPP_WEBHOOK_SECRET"),
             queueCapacity: queue,
             concurrency: parallel,
             delivery: handling.deliveryOptions

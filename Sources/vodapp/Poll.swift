@@ -38,7 +38,7 @@ struct Poll: AsyncParsableCommand {
         let options = handling.deliveryOptions
         let signals = SignalTrap()
         guard let endpoint = URL(string: url) else { throw ExitCode.validationFailure }
-        let bearer = token ?? ProcessInfo.processInfo.environment["VODAPP_TOKEN"].flatMap { $0.isEmpty ? nil : $0 }
+        let bearer = token ?? Environment.value("VODAPP_TOKEN")
         let poll = PayloadPoll(url: endpoint, token: bearer)
         let budget = Budget(start: ProcessClock.launch, duration: options.budget)
 

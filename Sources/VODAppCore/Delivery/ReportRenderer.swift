@@ -30,12 +30,7 @@ public enum ReportRenderer {
 
     /// The report as one line of JSON.
     public static func json(_ report: DeliveryReport) -> String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let data = try? encoder.encode(report), let text = String(data: data, encoding: .utf8) else {
-            return #"{"result":"failed","error":"the report could not be encoded"}"#
-        }
-        return text
+        CompactJSON.text(report, fallback: #"{"result":"failed","error":"the report could not be encoded"}"#)
     }
 
     private static func label(_ status: ItemReport.Status) -> String {

@@ -21,11 +21,7 @@ public struct StatusReport: Sendable, Encodable {
 
     /// The status as one JSON object, dates in ISO 8601.
     public var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        encoder.dateEncodingStrategy = .iso8601
-        guard let data = try? encoder.encode(self) else { return #"{"error":"the status could not be encoded"}"# }
-        return String(decoding: data, as: UTF8.self)
+        CompactJSON.text(self, fallback: #"{"error":"the status could not be encoded"}"#)
     }
 
     /// The status for people: one section per state, then the deliveries, newest first.

@@ -32,9 +32,8 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     public var nextAttemptAt: Date?
     public var updatedAt: Date
 
-    /// The value for `If-Range`: the ETag when it is strong, else Last-Modified.
+    /// The value for `If-Range`.
     public var validator: String? {
-        if let etag, !etag.hasPrefix("W/") { return etag }
-        return lastModified
+        TransferRequest.Resume.validator(etag: etag, lastModified: lastModified)
     }
 }

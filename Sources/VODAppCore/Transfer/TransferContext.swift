@@ -223,12 +223,22 @@ final class TransferContext {
             if !keep { unlink(request.temporaryPath) }
             return nil
         }
-        let resumable = keep && fileBytes > 0 && (etag.map { !$0.hasPrefix("W/") } == true || lastModified != nil)
+        let resumable = keep && fileBytes > 0 && TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil
         guard resumable else {
             unlink(request.temporaryPath)
             return nil
         }
         return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified)
+    }
+
+    /// This transfer's request again, resuming from `partial` when it has bytes and a validator:
+    /// the one this response sent, or, when it wrote nothing, the one the request resumed under.
+    func request(resuming partial: TransferOutcome.Partial?) -> TransferRequest {
+        let resume = partial.flatMap { partial in
+            (TransferRequest.Resume.validator(etag: partial.etag, lastModified: partial.lastModified) ?? request.resume?.validator)
+                .map { TransferRequest.Resume(offset: partial.bytes, validator: $0) }
+        }
+        return request.resuming(from: resume)
     }
 
     private func closeFile() {

@@ -125,11 +125,7 @@ public struct TransferEngine: Sendable {
                     planner.ended(context)
                     let remaining = context.remainingBytes ?? .max
                     let partial = context.settle(keep: true)
-                    let resume = partial.flatMap { partial in
-                        (partial.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 } ?? partial.lastModified ?? context.request.resume?.validator)
-                            .map { TransferRequest.Resume(offset: partial.bytes, validator: $0) }
-                    }
-                    aside.append((context.request.resuming(from: resume), context.attempt, remaining, partial))
+                    aside.append((context.request(resuming: partial), context.attempt, remaining, partial))
                     logger.debug("set aside", metadata: ["key": "\(context.request.id)", "remaining": "\(remaining)"])
                     curl_easy_cleanup(context.handle)
                 }
@@ -196,11 +192,7 @@ public struct TransferEngine: Sendable {
         }
         let at = ContinuousClock.now + delay
         guard at < deadline else { return nil }
-        let resume = outcome.partial.flatMap { partial in
-            (partial.etag.flatMap { $0.hasPrefix("W/") ? nil : $0 } ?? partial.lastModified ?? context.request.resume?.validator)
-                .map { TransferRequest.Resume(offset: partial.bytes, validator: $0) }
-        }
-        return Retry(request: context.request.resuming(from: resume), attempt: context.attempt + 1, at: at, delay: delay)
+        return Retry(request: context.request(resuming: outcome.partial), attempt: context.attempt + 1, at: at, delay: delay)
     }
 
     /// Ends every unfinished transfer as timed out, freeing its handle and keeping what can be

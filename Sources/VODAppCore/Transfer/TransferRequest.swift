@@ -11,6 +11,13 @@ public struct TransferRequest: Sendable, Equatable {
             self.offset = offset
             self.validator = validator
         }
+
+        /// What `If-Range` can carry for a response: its ETag when it is strong (RFC 9110 allows
+        /// no weak one there), else its Last-Modified.
+        public static func validator(etag: String?, lastModified: String?) -> String? {
+            if let etag, !etag.hasPrefix("W/") { return etag }
+            return lastModified
+        }
     }
 
     /// Identifies the request in outcomes; the playlist key.
