@@ -20,6 +20,7 @@ WORKLOADS = {
     "W3": ("4 × 19 MiB", 4, 19 * MiB),
 }
 JOBS = 16
+NOSYNC = "vodapp, fsync off"
 
 
 def free_port():
@@ -107,6 +108,9 @@ def tools(base, files, work):
         "vodapp": [VODAPP, payload, "--dir", out, "--no-notify", "--json", "--jobs", str(JOBS)],
         "curl": ["curl", "-s", "--parallel", "--parallel-max", str(JOBS), "-K", curl_list],
         "aria2c": ["aria2c", "-q", "-j", str(JOBS), "-x", "1", "--file-allocation=none", "-i", aria_list],
+        # A diagnostic, not a peer: vodapp with fsync and sync_file_range made no-ops, to show
+        # what durability costs (curl and aria2c leave their files in the page cache).
+        NOSYNC: ["eatmydata", VODAPP, payload, "--dir", out, "--no-notify", "--json", "--jobs", str(JOBS)],
     }, out
 
 
@@ -214,7 +218,7 @@ def machine():
     nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     return [
-        f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, vodapp at commit `{commit}`, release build",
+        f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, vodapp at commit `{commit}`, release build with `--static-swift-stdlib`",
         f"- Machine: {os.cpu_count()} × {cpu}, {int(memory) // 1024 // 1024} GiB, {platform.platform()}",
         f"- Peers: {version(['curl', '--version'])}; {version(['aria2c', '--version'])}; {nginx} (1 worker, sendfile, loopback)",
     ]
@@ -224,7 +228,9 @@ def write(results, costs, drops, runs, path):
     lines = ["# Benchmark results", "", "Written by `Benchmarks/run`; rerun it to refresh. Each figure is the median of "
              f"{runs} runs, the tools alternating (vodapp, curl, aria2c, vodapp, …) at 16 transfers at once, "
              "files served by nginx on loopback from the page cache. Ratios are vodapp's over the peer's, "
-             "taken run by run, then the median.", ""] + machine() + [""]
+             "taken run by run, then the median. The row \"vodapp, fsync off\" is a diagnostic, not a peer: the "
+             "same vodapp under eatmydata, which makes fsync and sync_file_range no-ops, so the ratio in its row is "
+             "what making every file durable before it is named costs; curl and aria2c never fsync.", ""] + machine() + [""]
     lines += ["## Throughput", "", "| workload | tool | wall s | CPU s | peak RSS MiB | vodapp/peer wall | vodapp/peer CPU |",
               "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, (label, samples) in results.items():

@@ -88,13 +88,11 @@ public struct Delivery: Sendable {
             let requests = mine.map { request(for: $0.target, known: known[$0.target.item.key], directory: directory) }
             let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent,
                                                            budgetAware: options.budgetAware), logger: logger)
-            let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop)
+            let syncer = FileSyncer()
+            let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop,
+                                            completed: syncer.submit)
             let byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-            let finished = mine.compactMap { entry -> String? in
-                if case .completed? = byKey[entry.target.item.key]?.result { return entry.target.temporary }
-                return nil
-            }
-            let unsynced = directory.syncFiles(finished)
+            let unsynced = syncer.wait()
             var records: [StoredItem] = []
             for (target, _) in mine {
                 let key = target.item.key

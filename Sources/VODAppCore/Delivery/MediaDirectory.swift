@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// DIR on disk: where finished media is placed, and the hidden work area beside it.
 ///
@@ -75,30 +74,6 @@ struct MediaDirectory: Sendable {
         if link(temporary, final) == 0 { return .placed }
         if errno == EEXIST { return .alreadyThere }
         return .failed(String(cString: strerror(errno)))
-    }
-
-    /// Makes finished files durable before they get their real names, all at once: concurrent
-    /// fsyncs share the file system's journal commits, where one after another each waits for
-    /// its own. A crash must not leave a complete-looking name over blocks never written.
-    /// - Returns: the error text of each file that could not be made durable.
-    func syncFiles(_ paths: [String]) -> [String: String] {
-        let errors = Mutex<[String: String]>([:])
-        let group = DispatchGroup()
-        let slots = DispatchSemaphore(value: 16)
-        for path in paths {
-            slots.wait()
-            DispatchQueue.global().async(group: group) {
-                defer { slots.signal() }
-                let fd = open(path, O_RDONLY | O_CLOEXEC)
-                if fd < 0 || fsync(fd) != 0 {
-                    let text = String(cString: strerror(errno))
-                    errors.withLock { $0[path] = text }
-                }
-                if fd >= 0 { close(fd) }
-            }
-        }
-        group.wait()
-        return errors.withLock { $0 }
     }
 
     /// Makes the new names durable: one fsync of DIR after all renames.

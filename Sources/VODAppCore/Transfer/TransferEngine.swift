@@ -43,13 +43,18 @@ public struct TransferEngine: Sendable {
     /// response had validators, so a later request can resume it (`TransferOutcome.partial`);
     /// otherwise its file is removed. Connection failures, resets, 408, 429 and 5xx are retried
     /// with exponential backoff and jitter, or after `Retry-After`, while the deadline allows.
-    /// - Parameter stop: cuts every transfer at once when asked, as the deadline would.
+    /// - Parameters:
+    ///   - stop: cuts every transfer at once when asked, as the deadline would.
+    ///   - completed: called on the transfer thread with a request's temporary path as soon as its
+    ///     whole body is there, so the caller can start making it durable while others run.
     public func run(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
-                    stop: StopRequest? = nil) async -> [TransferOutcome] {
+                    stop: StopRequest? = nil,
+                    completed: (@Sendable (_ temporaryPath: String) -> Void)? = nil) async -> [TransferOutcome] {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in
             let thread = Thread {
-                continuation.resume(returning: self.runOnCurrentThread(requests, deadline: deadline, stop: stop))
+                continuation.resume(returning: self.runOnCurrentThread(requests, deadline: deadline, stop: stop,
+                                                                       completed: completed))
             }
             thread.name = "vodapp-curl"
             thread.start()
@@ -60,7 +65,8 @@ public struct TransferEngine: Sendable {
     static let maximumAttempts = 6
 
     private func runOnCurrentThread(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
-                                    stop: StopRequest?) -> [TransferOutcome] {
+                                    stop: StopRequest?,
+                                    completed: (@Sendable (String) -> Void)?) -> [TransferOutcome] {
         Curl.initialize()
         guard let multi = curl_multi_init() else {
             return requests.map { TransferOutcome(id: $0.id, result: .failed(reason: "libcurl could not start")) }
@@ -107,6 +113,7 @@ public struct TransferEngine: Sendable {
                 curl_multi_remove_handle(multi, handle)
                 planner.ended(context)
                 let outcome = finish(context, code: code)
+                if case .completed = outcome.result { completed?(context.request.temporaryPath) }
                 if let retry = retry(after: outcome, of: context, code: code, deadline: deadline) {
                     logger.info("retrying", metadata: ["key": "\(context.request.id)", "attempt": "\(retry.attempt)",
                                                        "after": "\(retry.delay)", "because": "\(outcome.result)"])
