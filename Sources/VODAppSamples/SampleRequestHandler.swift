@@ -18,6 +18,8 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         let closeAfter: Bool
         /// Keep the connection open and silent once `end` is reached.
         let stallAfter: Bool
+        /// Reset the connection (RST, not FIN) once `end` is reached.
+        let resetAfter: Bool
         let record: Int
     }
 
@@ -74,20 +76,31 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         let rate = query["rate"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultRate
         let isHead = head.method == .HEAD
 
-        func stream(_ length: Int64, from offset: Int64 = 0, chunked: Bool = false, closeAfter: Bool = false, stallAfter: Bool = false) {
+        func stream(_ length: Int64, from offset: Int64 = 0, chunked: Bool = false, closeAfter: Bool = false,
+                    stallAfter: Bool = false, resetAfter: Bool = false) {
             if isHead {
                 log.end(at: record)
                 return
             }
             body = BodyStream(offset: offset, end: offset + length, chunked: chunked, rate: rate,
-                              closeAfter: closeAfter, stallAfter: stallAfter, record: record)
+                              closeAfter: closeAfter, stallAfter: stallAfter, resetAfter: resetAfter, record: record)
             pump(context: context)
         }
 
         switch SampleRoute(path: path, query: query) {
         case .bytes(let size):
+            let etag = "\"sample-\(size)\""
+            let common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
+                          "Content-Type": Self.contentType(path)]
+            let failing = query["fail"].flatMap(Int.init).map { log.count(target: head.uri) <= $0 } ?? false
+            // `?fail=K&cut=M`: the first K requests get M bytes of a whole body, then a reset.
+            if failing, let cut = query["cut"].flatMap(Int64.init) {
+                writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
+                stream(min(cut, size), resetAfter: true)
+                return
+            }
             // `?fail=K&status=S[&retry-after=T]`: the first K requests for this target fail.
-            if let failures = query["fail"].flatMap(Int.init), log.count(target: head.uri) <= failures {
+            if failing {
                 let code = query["status"].flatMap(Int.init) ?? 503
                 let text = "failing on purpose: \(code)\n"
                 var failHeaders = ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"]
@@ -97,15 +110,19 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
                 finish(context: context, record: record, close: false)
                 return
             }
-            let etag = "\"sample-\(size)\""
-            let common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
-                          "Content-Type": Self.contentType(path)]
             // `?ranges=ignore`: a server that sends validators but answers every Range with 200.
             let rangeHeader = query["ranges"] == "ignore" ? nil : headers["range"]
             switch Self.range(rangeHeader, ifRange: headers["if-range"], etag: etag, size: size) {
             case .whole:
                 writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
                 stream(size)
+            case .partial(let range) where query["ranges"] == "lie":
+                // Claims the range starts at 0, whatever was asked: resuming on it would splice
+                // the wrong bytes.
+                writeHead(206, ["Content-Length": "\(range.count)",
+                                "Content-Range": "bytes 0-\(range.count - 1)/\(size)"].merging(common) { $1 },
+                          context: context)
+                stream(Int64(range.count))
             case .partial(let range):
                 writeHead(206, ["Content-Length": "\(range.count)",
                                 "Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"].merging(common) { $1 },
@@ -124,6 +141,16 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         case .short(let declared, let sent):
             writeHead(200, ["Content-Length": "\(declared)", "Content-Type": Self.contentType(path)], context: context)
             stream(sent, closeAfter: true)
+        case .long(let declared, let sent):
+            writeHead(200, ["Content-Length": "\(declared)", "Content-Type": Self.contentType(path)], context: context)
+            stream(sent)
+        case .gzip(let size):
+            let encoded = GzipStored.encode(SampleContent.bytes(count: size))
+            writeHead(200, ["Content-Length": "\(encoded.count)", "Content-Encoding": "gzip",
+                            "Content-Type": Self.contentType(path)], context: context)
+            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: encoded)), promise: nil) }
+            log.addBody(encoded.count, at: record)
+            finish(context: context, record: record, close: false)
         case .status(let code):
             let text = "status \(code)\n"
             writeHead(code, ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"], context: context)
@@ -204,6 +231,21 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         guard stream.offset >= stream.end else { return }
         body = nil
         if stream.stallAfter { return }
+        if stream.resetAfter {
+            log.end(at: stream.record)
+            openRecord = nil
+            // SO_LINGER with a zero timeout turns close into a reset: the client sees ECONNRESET.
+            context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(capacity: 0))).assumeIsolated().whenComplete { _ in
+                guard let options = context.channel as? any SocketOptionProvider else {
+                    context.close(promise: nil)
+                    return
+                }
+                options.setSoLinger(linger(l_onoff: 1, l_linger: 0)).assumeIsolated().whenComplete { _ in
+                    context.close(promise: nil)
+                }
+            }
+            return
+        }
         if stream.chunked {
             context.write(wrapOutboundOut(context.channel.allocator.buffer(string: "0\r\n\r\n")), promise: nil)
         }

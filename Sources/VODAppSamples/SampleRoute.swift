@@ -6,6 +6,8 @@
 /// | `/chunked/N[.ext]` | N bytes, chunked |
 /// | `/close/N[.ext]` | N bytes, no length: the body ends when the connection closes |
 /// | `/short/N/M[.ext]` | Content-Length N, then M < N bytes and a close |
+/// | `/long/N/M[.ext]` | Content-Length N, then M > N bytes on a kept-alive connection |
+/// | `/gzip/N[.ext]` | N bytes gzip-encoded (`Content-Encoding: gzip`), though nobody asked |
 /// | `/status/CODE` | that status, a short text body |
 /// | `/redirect?to=URL` | 302 to URL |
 /// | `/loop` | 302 to itself, forever |
@@ -14,13 +16,17 @@
 /// | `/payload.json[?token=T]` | the sample payload, pointing at this server; with a token, only for `Authorization: Bearer T` (401 otherwise) |
 ///
 /// Any body route takes `?rate=BYTES_PER_SECOND` to cap its speed. `/bytes/N` also takes
-/// `?ranges=ignore` (answer every Range with the whole body) and `?fail=K&status=S&retry-after=T`
-/// (the first K requests for the same target get status S, 503 by default).
+/// `?ranges=ignore` (answer every Range with the whole body), `?ranges=lie` (answer a Range with a
+/// 206 whose Content-Range starts at 0), `?fail=K&status=S&retry-after=T` (the first K requests
+/// for the same target get status S, 503 by default) and `?fail=K&cut=M` (the first K requests get
+/// the headers and M body bytes, then a TCP reset).
 public enum SampleRoute: Equatable, Sendable {
     case bytes(Int64)
     case chunked(Int64)
     case closeDelimited(Int64)
     case short(declared: Int64, sent: Int64)
+    case long(declared: Int64, sent: Int64)
+    case gzip(Int64)
     case status(Int)
     case redirect(to: String)
     case loop
@@ -47,6 +53,13 @@ public enum SampleRoute: Equatable, Sendable {
             } else {
                 self = .notFound
             }
+        case ("long", 3):
+            if let declared = size(1), let sent = size(2), sent > declared {
+                self = .long(declared: declared, sent: sent)
+            } else {
+                self = .notFound
+            }
+        case ("gzip", 2): self = size(1).flatMap { $0 <= 16 * 1024 * 1024 ? .gzip($0) : nil } ?? .notFound
         case ("status", 2): self = Int(parts[1]).flatMap { (100...599).contains($0) ? .status($0) : nil } ?? .notFound
         case ("redirect", 1): self = query["to"].map { .redirect(to: $0) } ?? .notFound
         case ("loop", 1): self = .loop

@@ -1,3 +1,4 @@
+import Foundation
 import ArgumentParser
 import VODAppCore
 
@@ -21,6 +22,11 @@ struct HandlingOptions: ParsableArguments {
     @Flag(help: "Share the link among all transfers to the end, even when that leaves every item unfinished at the deadline.")
     var allAtOnce = false
 
+    @Option(name: .customLong("cacert"),
+            help: ArgumentHelp("Trust the certificates in this PEM file for https instead of the system's (a self-signed media server).",
+                               valueName: "file"))
+    var certificateAuthorities: String?
+
     @Flag(name: .shortAndLong, help: "Only errors on stderr.")
     var quiet = false
 
@@ -37,6 +43,9 @@ struct HandlingOptions: ParsableArguments {
         guard jobs >= 1 && jobs <= 256 else {
             throw ValidationError("--jobs must be between 1 and 256, not \(jobs)")
         }
+        if let certificateAuthorities, access(certificateAuthorities, R_OK) != 0 {
+            throw ValidationError("--cacert \(certificateAuthorities): \(String(cString: strerror(errno)))")
+        }
         guard !(quiet && verbose) else {
             throw ValidationError("--quiet and --verbose cannot be used together")
         }
@@ -49,7 +58,8 @@ struct HandlingOptions: ParsableArguments {
             maximumSize: ByteSize.parse(maxSize) ?? DeliveryOptions.defaultMaximumSize,
             jobs: jobs,
             notify: !noNotify,
-            budgetAware: !allAtOnce
+            budgetAware: !allAtOnce,
+            certificateAuthorities: certificateAuthorities
         )
     }
 }

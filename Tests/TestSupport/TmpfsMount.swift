@@ -9,9 +9,11 @@ public struct TmpfsMount: Sendable {
         case mountFailed(String)
     }
 
-    public init(at path: String, size: String) throws {
+    /// - Parameter readOnly: mounts it read-only, to stage a DIR nobody can write, root included.
+    public init(at path: String, size: String, readOnly: Bool = false) throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        let status = Self.run("/bin/mount", ["-t", "tmpfs", "-o", "size=\(size)", "tmpfs", path])
+        let options = "size=\(size)" + (readOnly ? ",ro" : "")
+        let status = Self.run("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path])
         guard status == 0 else { throw Failure.mountFailed("mount exited \(status)") }
         self.path = path
     }

@@ -87,7 +87,9 @@ public struct Delivery: Sendable {
         if !mine.isEmpty {
             let requests = mine.map { request(for: $0.target, known: known[$0.target.item.key], directory: directory) }
             let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent,
-                                                           budgetAware: options.budgetAware), logger: logger)
+                                                           budgetAware: options.budgetAware,
+                                                           certificateAuthorities: options.certificateAuthorities),
+                                        logger: logger)
             let syncer = FileSyncer()
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop,
                                             completed: syncer.submit)

@@ -18,6 +18,9 @@ public struct DeliveryOptions: Sendable, Equatable {
     /// When the link is too slow for the budget, finish the items that can finish, smallest
     /// remaining first; false starts everything and shares the link to the end.
     public var budgetAware: Bool
+    /// Certificates to trust for https instead of the system's (`--cacert`): how a self-signed
+    /// media server is reached without turning verification off.
+    public var certificateAuthorities: String?
 
     public init(
         directory: String,
@@ -25,7 +28,8 @@ public struct DeliveryOptions: Sendable, Equatable {
         maximumSize: Int64 = Self.defaultMaximumSize,
         jobs: Int = TransferEngine.Configuration.defaultJobs,
         notify: Bool = true,
-        budgetAware: Bool = true
+        budgetAware: Bool = true,
+        certificateAuthorities: String? = nil
     ) {
         self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         self.budget = budget
@@ -33,6 +37,7 @@ public struct DeliveryOptions: Sendable, Equatable {
         self.jobs = jobs
         self.notify = notify
         self.budgetAware = budgetAware
+        self.certificateAuthorities = certificateAuthorities
     }
 
     /// Creates DIR (and its hidden work area) if needed, so that a long-running receiver can

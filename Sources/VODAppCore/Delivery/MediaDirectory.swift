@@ -51,10 +51,17 @@ struct MediaDirectory: Sendable {
 
     /// Creates DIR and its work area, and checks that both can be written.
     func prepare() throws(DeliveryError) {
-        do {
-            try FileManager.default.createDirectory(atPath: workPath, withIntermediateDirectories: true)
-        } catch {
-            throw .directoryUnusable(path: path, reason: Self.reason(error))
+        // mkdir -p by hand: the system's own reason ("Read-only file system", "Permission
+        // denied") is the one-line error a user should see, not Foundation's paraphrase of it.
+        var prefix = ""
+        for component in workPath.split(separator: "/") {
+            prefix += "/" + component
+            guard mkdir(prefix, 0o755) != 0 else { continue }
+            let failure = errno
+            var info = stat()
+            if failure == EEXIST, stat(prefix, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
+            throw .directoryUnusable(path: path, reason: failure == EEXIST ? "\(prefix) is not a directory"
+                                                                        : String(cString: strerror(failure)))
         }
         for directory in [path, workPath] where access(directory, W_OK | X_OK) != 0 {
             throw .directoryUnusable(path: path, reason: String(cString: strerror(errno)))
@@ -82,16 +89,5 @@ struct MediaDirectory: Sendable {
         guard fd >= 0 else { return }
         fsync(fd)
         close(fd)
-    }
-
-    private static func reason(_ error: any Error) -> String {
-        let nsError = error as NSError
-        if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        if nsError.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(nsError.code)))
-        }
-        return nsError.localizedDescription
     }
 }

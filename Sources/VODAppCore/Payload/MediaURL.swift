@@ -7,6 +7,8 @@ public struct MediaURL: Sendable, Equatable {
     public let absoluteString: String
     /// The path, percent-encoded as it was given.
     public let path: String
+    /// Whether it is fetched over TLS; redirects from it must stay on https.
+    public let isHTTPS: Bool
 
     /// Why a string is not a fetchable media URL.
     public enum Rejection: Error, Equatable, Sendable, CustomStringConvertible {
@@ -39,6 +41,7 @@ public struct MediaURL: Sendable, Equatable {
         guard let host = Self.part(handle, CURLUPART_HOST), !host.isEmpty else { throw .noHost }
         guard let url = Self.part(handle, CURLUPART_URL) else { throw .malformed("cannot be rebuilt") }
         absoluteString = url
+        isHTTPS = scheme == "https"
         path = Self.part(handle, CURLUPART_PATH) ?? "/"
     }
 

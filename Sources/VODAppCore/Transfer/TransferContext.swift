@@ -30,6 +30,9 @@ final class TransferContext {
     private(set) var rangeTotal: Int64?
     private(set) var etag: String?
     private(set) var lastModified: String?
+    /// The response had a Content-Encoding: the file holds decoded bytes, which no byte range of
+    /// the encoded representation can extend.
+    private(set) var encoded = false
     private(set) var retryAfterSeconds: Double?
     private(set) var abort: Abort?
     /// Whether this response's body began: the file was opened for it (truncated or appended).
@@ -101,6 +104,7 @@ final class TransferContext {
             rangeTotal = nil
             etag = nil
             lastModified = nil
+            encoded = false
             retryAfterSeconds = nil
             receivingBody = false
             statusLine = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
@@ -111,6 +115,7 @@ final class TransferContext {
             case "content-length": declaredLength = Int64(value)
             case "etag": etag = value
             case "last-modified": lastModified = value
+            case "content-encoding": encoded = !value.isEmpty && value.lowercased() != "identity"
             case "retry-after": retryAfterSeconds = Self.seconds(retryAfter: value)
             case "content-range": (rangeStart, rangeTotal) = Self.parse(contentRange: value)
             default: break
@@ -223,7 +228,7 @@ final class TransferContext {
             if !keep { unlink(request.temporaryPath) }
             return nil
         }
-        let resumable = keep && fileBytes > 0 && TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil
+        let resumable = keep && fileBytes > 0 && !encoded && TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil
         guard resumable else {
             unlink(request.temporaryPath)
             return nil

@@ -17,14 +17,18 @@ public struct TransferEngine: Sendable {
         /// Smallest remaining first when the link cannot carry everything before the deadline;
         /// false runs every transfer at full share to the end (`--all-at-once`).
         public var budgetAware: Bool
+        /// A PEM file of certificates to trust instead of the system's; nil for the system's.
+        public var certificateAuthorities: String?
 
         public static let defaultJobs = 16
 
-        public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp", budgetAware: Bool = true) {
+        public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp",
+                    budgetAware: Bool = true, certificateAuthorities: String? = nil) {
             self.jobs = max(1, jobs)
             self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
             self.budgetAware = budgetAware
+            self.certificateAuthorities = certificateAuthorities
         }
     }
 
@@ -246,11 +250,20 @@ public struct TransferEngine: Sendable {
         // cannot hold the process past its deadline.
         vod_easy_setopt_long(handle, CURLOPT_QUICK_EXIT, 1)
         vod_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        vod_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https")
+        // What began over https stays on https: a redirect to http would hand the body to anyone on
+        // the path.
+        vod_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, request.url.isHTTPS ? "https" : "http,https")
         vod_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
         vod_easy_setopt_long(handle, CURLOPT_MAXREDIRS, configuration.maximumRedirects)
         vod_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
         vod_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
+        if let certificateAuthorities = configuration.certificateAuthorities {
+            vod_easy_setopt_string(handle, CURLOPT_CAINFO, certificateAuthorities)
+        }
+        // Media should arrive as stored: asking for identity keeps servers from compressing it,
+        // and setting the option at all makes libcurl decode a body a server encodes anyway, so
+        // the file holds the media, not its gzip.
+        vod_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "identity")
         if let resume = request.resume {
             // CURLOPT_RANGE, not CURLOPT_RESUME_FROM: libcurl then takes a 200 (a server that
             // ignores ranges, or a changed resource under If-Range) as the whole body instead of
@@ -313,7 +326,8 @@ public struct TransferEngine: Sendable {
         switch code {
         case CURLE_OK:
             guard (200..<300).contains(status) else { return .failed(reason: "the server answered HTTP \(status)") }
-            if let length = context.contentLength, length != context.bodyBytes {
+            // An encoded body's Content-Length counts the encoded bytes, not the ones written.
+            if let length = context.contentLength, length != context.bodyBytes, !context.encoded {
                 return .failed(reason: "the body has \(context.bodyBytes) bytes, Content-Length said \(length)")
             }
             if let error = context.finishFile() {
@@ -340,6 +354,8 @@ public struct TransferEngine: Sendable {
             return .failed(reason: "the connection closed after \(context.bodyBytes)\(expected) bytes")
         case CURLE_TOO_MANY_REDIRECTS:
             return .failed(reason: "more than \(limit) redirects")
+        case CURLE_UNSUPPORTED_PROTOCOL where context.request.url.isHTTPS:
+            return .failed(reason: "redirected from https to a URL that is not https (\(describe(context, code: code)))")
         case CURLE_UNSUPPORTED_PROTOCOL:
             return .failed(reason: "redirected to a URL that is not http or https (\(describe(context, code: code)))")
         case CURLE_OPERATION_TIMEDOUT:

@@ -1,0 +1,100 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppSamples
+
+/// The disk and process rows of the fault matrix (docs/RELIABILITY.md) that other suites do not
+/// already cover: a DIR nobody may write, a DIR removed mid-run, a user's file under an item's
+/// name, and two signals in a row.
+@Suite struct DiskAndProcessFaultTests {
+    let runner = VODAppRunner()
+
+    @Test(.enabled(if: TmpfsMount.isAllowed, "mounting a tmpfs is not allowed here, so a read-only DIR cannot be staged"))
+    func aReadOnlyDirIsAOneLineErrorAndExit73() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("read-only")
+        let mount = try TmpfsMount(at: dir, size: "1m", readOnly: true)
+        defer { mount.unmount() }
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/1000.mp4"))])
+            let run = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 73)
+            #expect(run.stderr == "vodapp: cannot use \(dir) for media: Read-only file system\n", "\(run.stderr)")
+            #expect(server.requests.isEmpty)
+        }
+    }
+
+    @Test func aDirRemovedMidRunFailsItsItemsWithoutRecreatingIt() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([
+                (key: "slow", title: "Slow", url: server.url("/bytes/2000000.mp4?rate=1000000")),
+            ])
+            async let run = runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+            try await waitUntil { server.requests.first?.bodyBytesSent ?? 0 > 200_000 }
+            try FileManager.default.removeItem(atPath: dir)
+            let result = try await run
+            #expect(result.exitCode == 75, "\(result.stderr)")
+            #expect(result.item("slow")?["status"] as? String == "failed")
+            #expect((result.item("slow")?["error"] as? String)?.isEmpty == false)
+            // Nothing was written anywhere else, and DIR was not quietly made again.
+            #expect(!FileManager.default.fileExists(atPath: dir))
+            #expect(ScratchDirectory.allEntries(scratch.path).isEmpty)
+        }
+    }
+
+    @Test func aUsersFileUnderAnItemsNameIsNeverOverwritten() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let mine = Data("my own video\n".utf8)
+            // One there before the run, one that appears while the item is on its way.
+            _ = FileManager.default.createFile(atPath: scratch.child("before.mp4"), contents: mine)
+            let payload = PayloadBuilder.json([
+                (key: "before", title: "Before", url: server.url("/bytes/1000.mp4")),
+                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=1000000")),
+            ])
+            async let run = runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
+            try await waitUntil { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
+            _ = FileManager.default.createFile(atPath: scratch.child("during.mp4"), contents: mine)
+            let result = try await run
+            #expect(result.exitCode == 0, "\(result.stderr)")
+            #expect(result.item("before")?["status"] as? String == "alreadyPresent")
+            #expect(result.item("during")?["status"] as? String == "alreadyPresent")
+            #expect(FileManager.default.contents(atPath: scratch.child("before.mp4")) == mine)
+            #expect(FileManager.default.contents(atPath: scratch.child("during.mp4")) == mine)
+            #expect(server.requests.map(\.target) == ["/bytes/1000000.mp4?rate=1000000"])
+        }
+    }
+
+    @Test func aSecondSignalEndsTheRunAtOnce() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payloadPath = scratch.child("payload.json")
+            try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/5000000.mp4?rate=1000000"))])
+                .write(to: URL(fileURLWithPath: payloadPath))
+            let process = try RunningProcess(VODAppRunner.executable, [payloadPath, "--dir", dir, "--json", "--no-notify"],
+                                             environment: VODAppRunner.environment())
+            try await waitUntil { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
+            let signalled = ContinuousClock.now
+            process.signal(SIGTERM)
+            process.signal(SIGINT)
+            let status = try await process.exitStatus(timeout: .seconds(5))
+            // Within the one-second promise, with room for a loaded test machine to notice.
+            #expect(signalled.duration(to: .now) < .seconds(1.5))
+            // The first signal asked for a stop; the second did not wait for it.
+            #expect(status == 130 || status == 143, "exit \(status)")
+            #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+        }
+    }
+}
+
+/// Polls `condition` every 10 ms for up to `timeout`.
+func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
+    let deadline = ContinuousClock.now + timeout
+    while !condition() {
+        guard ContinuousClock.now < deadline else { throw RunningProcess.Failure.timedOut("a condition") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}

@@ -1,0 +1,174 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppSamples
+
+/// The server rows of the fault matrix (docs/RELIABILITY.md): one item from a misbehaving server,
+/// through the built `vodapp`, asserting what a user sees: the item's status and reason, the exit
+/// code, the file and its bytes, and what reached the server.
+@Suite struct ServerFaultTests {
+    let runner = VODAppRunner()
+
+    /// One misbehaviour and what vodapp must make of it.
+    struct Fault: Sendable, CustomTestStringConvertible {
+        let row: String
+        /// A sample-server path, or a whole URL.
+        let target: String
+        var budget = "5"
+        let status: String
+        /// Part of the item's `error`, when it has one.
+        var reason: String? = nil
+        /// Bytes of sample content the file must hold; nil when no file may appear.
+        var bytes: Int64? = nil
+        /// How many requests the server must have seen, when that is part of the behaviour.
+        var requests: ClosedRange<Int>? = nil
+
+        var testDescription: String { row }
+    }
+
+    static let faults: [Fault] = [
+        Fault(row: "404", target: "/status/404", status: "failed", reason: "HTTP 404", requests: 1...1),
+        Fault(row: "410", target: "/status/410", status: "failed", reason: "HTTP 410", requests: 1...1),
+        Fault(row: "500 once, then the body", target: "/bytes/5000.mp4?fail=1&status=500", status: "downloaded",
+              bytes: 5000, requests: 2...2),
+        Fault(row: "500 every time", target: "/status/500", budget: "2", status: "failed", reason: "HTTP 500",
+              requests: 2...6),
+        Fault(row: "503 with Retry-After", target: "/bytes/5000.mp4?fail=1&status=503&retry-after=1",
+              status: "downloaded", bytes: 5000, requests: 2...2),
+        Fault(row: "connection refused", target: "REFUSED", budget: "2", status: "failed", reason: "connect"),
+        Fault(row: "reset mid-body, then the rest", target: "/bytes/300000.mp4?fail=1&cut=150000",
+              status: "downloaded", bytes: 300_000, requests: 2...2),
+        Fault(row: "drip at 1 byte/s", target: "/bytes/1000.mp4?rate=1", budget: "2", status: "timedOut",
+              reason: "budget"),
+        Fault(row: "Content-Length longer than the body", target: "/short/100000/40000.mp4", budget: "2",
+              status: "failed", reason: "40000 of 100000"),
+        Fault(row: "Content-Length shorter than the body", target: "/long/1000/5000.mp4", status: "downloaded",
+              bytes: 1000, requests: 1...1),
+        Fault(row: "gzip Content-Encoding nobody asked for", target: "/gzip/100000.mp4", status: "downloaded",
+              bytes: 100_000, requests: 1...1),
+        Fault(row: "redirect loop", target: "/loop", status: "failed", reason: "redirect", requests: 6...6),
+        Fault(row: "redirect to file:", target: "/redirect?to=file:///etc/passwd", status: "failed",
+              reason: "not http or https", requests: 1...1),
+        Fault(row: "redirect to ftp:", target: "/redirect?to=ftp://127.0.0.1/a.mp4", status: "failed",
+              reason: "not http or https", requests: 1...1),
+        Fault(row: "redirect to gopher:", target: "/redirect?to=gopher://127.0.0.1/1", status: "failed",
+              reason: "not http or https", requests: 1...1),
+        Fault(row: "an oversized item behind a redirect", target: "/redirect?to=/bytes/30000000.mp4",
+              status: "tooLarge", requests: 2...2),
+        Fault(row: "a DNS name that does not resolve", target: "http://vodapp-fault-matrix.invalid/a.mp4", budget: "3",
+              status: "failed", reason: "resolve"),
+    ]
+
+    @Test(arguments: faults)
+    func aMisbehavingServer(_ fault: Fault) async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let url = switch fault.target {
+            case "REFUSED": "http://127.0.0.1:\(try closedPort())/a.mp4"
+            case let target where target.hasPrefix("/"): server.url(target)
+            default: fault.target
+            }
+            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: url)])
+            let run = try await runner.run(["-", "--dir", dir, "--budget", fault.budget, "--json", "--no-notify"],
+                                           stdin: payload)
+            let item = try #require(run.item("item"), "\(run.stdout) \(run.stderr)")
+
+            #expect(item["status"] as? String == fault.status, "\(item)")
+            if let reason = fault.reason {
+                #expect((item["error"] as? String)?.contains(reason) == true, "\(item)")
+            }
+            // Dropping an item too large is what the user asked for, not a failure.
+            #expect(run.exitCode == (["downloaded", "tooLarge"].contains(fault.status) ? 0 : 75), "\(run.stderr)")
+            #expect(run.wallSeconds < (Double(fault.budget) ?? 0) + 0.5, "took \(run.wallSeconds) s")
+            if let bytes = fault.bytes {
+                #expect(ScratchDirectory.visibleEntries(dir) == ["item.mp4"])
+                #expect(holdsSampleBytes(dir + "/item.mp4", count: bytes))
+            } else {
+                #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+            }
+            if let requests = fault.requests {
+                #expect(requests.contains(server.requests.count), "\(server.requests.map(\.target))")
+            }
+        }
+    }
+
+    @Test func aResetMidBodyIsResumedFromTheBytesThatArrived() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/300000.mp4?fail=1&cut=150000"))])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 0)
+            let requests = server.requests
+            try #require(requests.count == 2)
+            // The retry asks for the rest only, under the validator of the first answer.
+            let range = try #require(requests[1].header("range"), "\(requests[1].headers)")
+            let offset = try #require(Int64(range.dropFirst("bytes=".count).dropLast()), "\(range)")
+            #expect(offset > 0 && offset <= 150_000)
+            #expect(requests[1].header("if-range") == "\"sample-300000\"")
+            #expect(requests[1].bodyBytesSent == 300_000 - offset)
+            #expect(holdsSampleBytes(scratch.path + "/item.mp4", count: 300_000))
+        }
+    }
+
+    @Test func aLyingContentRangeDropsTheKeptBytesAndTheNextDeliveryStartsOver() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/400000.mp4?rate=200000&ranges=lie"))])
+            let cut = try await runner.run(["-", "--dir", dir, "--budget", "1", "--json", "--no-notify"], stdin: payload)
+            #expect(cut.item("item")?["status"] as? String == "timedOut")
+            #expect(FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
+
+            let lied = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+            #expect(lied.exitCode == 75)
+            #expect(lied.item("item")?["status"] as? String == "failed")
+            #expect((lied.item("item")?["error"] as? String)?.contains("resumed at byte 0, not") == true, "\(lied.stdout)")
+            #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
+
+            let whole = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+            #expect(whole.exitCode == 0)
+            #expect(server.requests.last?.header("range") == nil)
+            #expect(holdsSampleBytes(dir + "/item.mp4", count: 400_000))
+        }
+    }
+
+    @Test func aSelfSignedCertificateIsRefusedUnlessTrustedWithCacert() async throws {
+        let server = try await TLSTestServer()
+        defer { server.stop() }
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.baseURL + "/bytes/5000.mp4")])
+
+        let refused = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+        #expect(refused.exitCode == 75)
+        #expect(refused.item("item")?["status"] as? String == "failed")
+        #expect((refused.item("item")?["error"] as? String)?.contains("certificate") == true, "\(refused.stdout)")
+        #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+        #expect(server.requests.isEmpty)
+
+        let trusted = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--cacert", server.certificatePath],
+                                           stdin: payload)
+        #expect(trusted.exitCode == 0, "\(trusted.stdout) \(trusted.stderr)")
+        #expect(ScratchDirectory.contents(dir + "/item.mp4").map { $0 == TLSTestServer.body(count: 5000) } == true)
+    }
+
+    @Test func aRedirectFromHttpsToHttpIsNotFollowed() async throws {
+        let tls = try await TLSTestServer()
+        defer { tls.stop() }
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { plain in
+            let target = plain.url("/bytes/5000.mp4")
+            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: tls.baseURL + "/redirect?to=" + target)])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--cacert", tls.certificatePath],
+                                           stdin: payload)
+            #expect(run.exitCode == 75)
+            #expect(run.item("item")?["status"] as? String == "failed")
+            #expect((run.item("item")?["error"] as? String)?.contains("from https to a URL that is not https") == true, "\(run.stdout)")
+            #expect(tls.requests.count == 1)
+            #expect(plain.requests.isEmpty)
+            #expect(ScratchDirectory.visibleEntries(scratch.path).isEmpty)
+        }
+    }
+}
