@@ -24,6 +24,23 @@ import VODAppSamples
         }
     }
 
+    @Test func aWorkAreaThatIsASymbolicLinkIsRefused() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let elsewhere = scratch.child("elsewhere")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: elsewhere, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp", withDestinationPath: elsewhere)
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/1000.mp4"))])
+            let run = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 73)
+            #expect(run.stderr == "vodapp: cannot use \(dir) for media: \(dir)/.vodapp is not a directory\n", "\(run.stderr)")
+            #expect(ScratchDirectory.allEntries(elsewhere).isEmpty)
+            #expect(server.requests.isEmpty)
+        }
+    }
+
     @Test func aDirRemovedMidRunFailsItsItemsWithoutRecreatingIt() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")

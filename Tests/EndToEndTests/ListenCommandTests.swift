@@ -124,7 +124,8 @@ import VODAppSamples
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
             let listener = try await ListenerUnderTest(
-                dir: scratch.path, environment: VODAppRunner.environment(extra: ["VODAPP_WEBHOOK_SECRET": "s3cret"]))
+                dir: scratch.path, arguments: ["--verbose"],
+                environment: VODAppRunner.environment(extra: ["VODAPP_WEBHOOK_SECRET": "s3cret"]))
             let body = payload(on: server)
 
             #expect(await listener.post(body).status == 401)
@@ -138,6 +139,8 @@ import VODAppSamples
             try await listener.waitForDeliveries(1)
             #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
             _ = try await listener.stop()
+            // Even at --verbose, the secret is never logged.
+            #expect(!listener.process.stderr.contains("s3cret") && !listener.process.stdout.contains("s3cret"))
         }
     }
 

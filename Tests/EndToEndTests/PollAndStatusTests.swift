@@ -19,6 +19,24 @@ import VODAppSamples
         }
     }
 
+    @Test func theTokenNeverReachesTheLogsOrTheStore() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let token = "tok-\(UInt64.random(in: 1...UInt64.max))"
+            let run = try await runner.run(["poll", server.url("/payload.json?token=expected"), "--dir", scratch.path, "--verbose"],
+                                           environment: VODAppRunner.environment(extra: ["VODAPP_TOKEN": token]))
+            #expect(run.exitCode == 77)
+            #expect(server.requests.first?.header("authorization") == "Bearer \(token)")
+            #expect(!run.stderr.contains(token) && !run.stdout.contains(token))
+            let status = try await runner.run(["status", "--dir", scratch.path, "--json"])
+            #expect(!status.stdout.contains(token))
+            for file in ["state.sqlite", "state.sqlite-wal"] {
+                let bytes = FileManager.default.contents(atPath: scratch.path + "/.vodapp/" + file) ?? Data()
+                #expect(bytes.firstRange(of: Data(token.utf8)) == nil, "\(file)")
+            }
+        }
+    }
+
     @Test func aRejectedTokenExits77AndStatusShowsIt() async throws {
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in

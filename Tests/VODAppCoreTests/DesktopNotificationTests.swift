@@ -32,4 +32,14 @@ import VODAppCore
         ]))
         #expect(notification.body == "&lt;b&gt;Bold&lt;/b&gt; &amp;  [31mred")
     }
+
+    /// "Trojan source" titles: an override must not make a title read as another one; the joiner
+    /// inside an emoji is not a threat and stays.
+    @Test func bidirectionalOverridesAreReplacedAndEmojiJoinersKept() throws {
+        let notification = try #require(DesktopNotification(announcing: [
+            item("a", "evil\u{202E}4pm.exe\u{2066} 👩\u{200D}💻", .downloaded),
+        ]))
+        #expect(!notification.body.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x2066 })
+        #expect(notification.body.contains("👩\u{200D}💻"))
+    }
 }

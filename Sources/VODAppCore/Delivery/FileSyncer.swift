@@ -52,7 +52,7 @@ final class FileSyncer: Sendable {
             }
             return state.queue.removeFirst()
         }) {
-            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             if fd < 0 || fsync(fd) != 0 {
                 let text = String(cString: strerror(errno))
                 state.withLock { $0.errors[path] = text }

@@ -27,7 +27,7 @@ final class ItemLock: Sendable {
     /// Takes the lock of `key` in the lock file at `path` if nobody holds it; nil when somebody
     /// does or the file cannot be opened.
     static func take(_ key: String, in path: String) -> ItemLock? {
-        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard fd >= 0 else { return nil }
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)

@@ -59,7 +59,11 @@ struct MediaDirectory: Sendable {
             guard mkdir(prefix, 0o755) != 0 else { continue }
             let failure = errno
             var info = stat()
-            if failure == EEXIST, stat(prefix, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
+            // DIR itself may be a symbolic link (the user's choice); the work area inside it may
+            // not, or partial bodies could be steered to a file outside DIR.
+            let inside = prefix.count > path.count
+            let found = inside ? lstat(prefix, &info) : stat(prefix, &info)
+            if failure == EEXIST, found == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
             throw .directoryUnusable(path: path, reason: failure == EEXIST ? "\(prefix) is not a directory"
                                                                         : String(cString: strerror(failure)))
         }

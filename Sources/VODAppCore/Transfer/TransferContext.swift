@@ -181,7 +181,7 @@ final class TransferContext {
     /// changed resource, answers 200 with the whole body).
     private func beginBody(status: Int) -> Bool {
         bodyBegan = true
-        var flags = O_WRONLY | O_CREAT | O_CLOEXEC
+        var flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW
         if status == 206, let resume = request.resume {
             guard rangeStart == resume.offset else {
                 abort = .badRange("the server resumed at byte \(rangeStart.map(String.init) ?? "?"), not \(resume.offset)")
