@@ -40,6 +40,7 @@ let package = Package(
         .target(
             name: "VODAppCore",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "CCurl",
                 "CFileShims",
                 "CLibNotify",
@@ -53,6 +54,7 @@ let package = Package(
         .target(
             name: "VODAppListen",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VODAppCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -68,6 +70,7 @@ let package = Package(
         .target(
             name: "VODAppPush",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VODAppCore",
                 "VODAppListen",
                 "VODAppSamples",
@@ -82,6 +85,7 @@ let package = Package(
         .target(
             name: "VODAppSamples",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -91,6 +95,7 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: [
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 "VODAppCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -120,7 +125,8 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["VODAppSamples", "VODAppPush", "VODAppCore"],
+            dependencies: ["VODAppSamples", "VODAppPush", "VODAppCore",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
             path: "Tests/TestSupport"
         ),
         .testTarget(

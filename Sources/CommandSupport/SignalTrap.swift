@@ -1,6 +1,6 @@
 import Dispatch
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import VODAppCore
 
 /// SIGINT and SIGTERM for a one-shot run: the first stops the transfers (keeping what can be
@@ -10,7 +10,7 @@ public final class SignalTrap: @unchecked Sendable {
     // @unchecked: `sources` is written once, in init, and only kept alive after that; dispatch
     // sources are themselves safe to use from any thread.
     private var sources: [any DispatchSourceSignal] = []
-    private let received = Mutex<Int32?>(nil)
+    private let received = NIOLockedValueBox<Int32?>(nil)
     /// Handed to the delivery: a signal asks it to stop.
     public let stop = StopRequest()
 
@@ -30,11 +30,11 @@ public final class SignalTrap: @unchecked Sendable {
 
     /// The exit code for the first signal received, if any: 128 + its number (130, 143).
     public var exitCode: Int32? {
-        received.withLock { $0.map { 128 + $0 } }
+        received.withLockedValue { $0.map { 128 + $0 } }
     }
 
     private func handle(_ number: Int32) {
-        let first = received.withLock { received -> Bool in
+        let first = received.withLockedValue { received -> Bool in
             guard received == nil else { return false }
             received = number
             return true

@@ -1,6 +1,6 @@
 import Logging
 import ServiceLifecycle
-import Synchronization
+import NIOConcurrencyHelpers
 import VODAppCore
 
 /// The bounded queue between the receivers and the delivery pipeline.
@@ -44,7 +44,7 @@ public final class DeliveryQueue: Service, Sendable {
     private let deliver: Deliver
     private let onCompletion: @Sendable (DeliveryTicket, DeliveryTicket.Outcome) -> Void
     private let logger: Logger
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let jobs: AsyncStream<Job>
     private let intake: AsyncStream<Job>.Continuation
 
@@ -66,13 +66,13 @@ public final class DeliveryQueue: Service, Sendable {
 
     /// How many deliveries wait and run right now.
     public var load: (waiting: Int, running: Int) {
-        state.withLock { ($0.waiting, $0.running) }
+        state.withLockedValue { ($0.waiting, $0.running) }
     }
 
     /// Accepts a payload for delivery, or refuses it when the queue is full or closing.
     public func submit(_ payload: Payload, from origin: DeliverySource) throws(Refusal) -> DeliveryTicket {
         let ticket = DeliveryTicket(origin: origin)
-        let refusal = state.withLock { state -> Refusal? in
+        let refusal = state.withLockedValue { state -> Refusal? in
             guard state.accepting else { return .shuttingDown }
             guard state.waiting < capacity else { return .full(capacity: capacity) }
             state.waiting += 1
@@ -96,7 +96,7 @@ public final class DeliveryQueue: Service, Sendable {
                         slots += 1
                     }
                     slots -= 1
-                    state.withLock {
+                    state.withLockedValue {
                         $0.waiting -= 1
                         $0.running += 1
                     }
@@ -110,7 +110,7 @@ public final class DeliveryQueue: Service, Sendable {
 
     /// Stops accepting pushes; the ones already accepted still run.
     public func close() {
-        state.withLock { $0.accepting = false }
+        state.withLockedValue { $0.accepting = false }
         intake.finish()
     }
 
@@ -122,7 +122,7 @@ public final class DeliveryQueue: Service, Sendable {
         } catch {
             outcome = .failure(error)
         }
-        state.withLock { $0.running -= 1 }
+        state.withLockedValue { $0.running -= 1 }
         switch outcome {
         case .success(let report):
             logger.notice("delivered", metadata: [

@@ -1,4 +1,4 @@
-import Synchronization
+import NIOConcurrencyHelpers
 import VODAppCore
 
 /// A delivery accepted into the queue: its id, and its report once it has run.
@@ -17,7 +17,7 @@ public final class DeliveryTicket: Sendable {
         case done(Outcome)
     }
 
-    private let state = Mutex(State.pending([]))
+    private let state = NIOLockedValueBox(State.pending([]))
 
     init(origin: DeliverySource, arrived: ContinuousClock.Instant = .now) {
         self.id = String(UInt64.random(in: 0...UInt64.max), radix: 16).leftPadded(to: 16)
@@ -28,7 +28,7 @@ public final class DeliveryTicket: Sendable {
     /// Waits for the delivery to end.
     public func outcome() async -> Outcome {
         await withCheckedContinuation { continuation in
-            let done = state.withLock { state -> Outcome? in
+            let done = state.withLockedValue { state -> Outcome? in
                 switch state {
                 case .done(let outcome):
                     return outcome
@@ -43,7 +43,7 @@ public final class DeliveryTicket: Sendable {
     }
 
     func finish(_ outcome: Outcome) {
-        let waiting = state.withLock { state -> [CheckedContinuation<Outcome, Never>] in
+        let waiting = state.withLockedValue { state -> [CheckedContinuation<Outcome, Never>] in
             guard case .pending(let waiting) = state else { return [] }
             state = .done(outcome)
             return waiting

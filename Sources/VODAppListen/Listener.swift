@@ -2,7 +2,7 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
-import Synchronization
+import NIOConcurrencyHelpers
 import UnixSignals
 import VODAppCore
 
@@ -99,7 +99,7 @@ public struct Listener: Sendable {
 
     /// Collects the bound endpoints and reports them once, when all are up.
     final class Readiness: Sendable {
-        private let state = Mutex<[Endpoint]>([])
+        private let state = NIOLockedValueBox<[Endpoint]>([])
         private let expected: Int
         private let onReady: @Sendable ([Endpoint]) -> Void
 
@@ -110,7 +110,7 @@ public struct Listener: Sendable {
         }
 
         func add(_ endpoint: Endpoint) {
-            let all = state.withLock { endpoints -> [Endpoint]? in
+            let all = state.withLockedValue { endpoints -> [Endpoint]? in
                 endpoints.append(endpoint)
                 return endpoints.count == expected ? endpoints : nil
             }
@@ -118,7 +118,7 @@ public struct Listener: Sendable {
         }
 
         func isUp(_ match: (Endpoint) -> Bool) -> Bool {
-            state.withLock { $0.contains(where: match) }
+            state.withLockedValue { $0.contains(where: match) }
         }
     }
 

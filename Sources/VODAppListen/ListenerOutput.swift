@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 import VODAppCore
 
 /// What `vodapp listen` prints on stdout: a line when it is ready, then every delivery's report,
@@ -9,7 +9,7 @@ import VODAppCore
 /// as it happens and never two interleaved.
 public final class ListenerOutput: Sendable {
     private let json: Bool
-    private let lock = Mutex(())
+    private let lock = NIOLockedValueBox(())
 
     public init(json: Bool) {
         self.json = json
@@ -52,7 +52,7 @@ public final class ListenerOutput: Sendable {
     }
 
     private func write(_ line: String) {
-        lock.withLock { _ in
+        lock.withLockedValue { _ in
             FileHandle.standardOutput.write(Data((line + "\n").utf8))
         }
     }

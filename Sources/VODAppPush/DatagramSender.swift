@@ -1,6 +1,6 @@
 import NIOCore
 import NIOPosix
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// One UDP datagram to a receiver, as `nc -u` would send it, but never cut and not blind.
 ///
@@ -49,12 +49,12 @@ enum DatagramSender {
     /// Keeps the first error the socket reports, such as ECONNREFUSED after an ICMP refusal.
     final class ErrorRecorder: ChannelInboundHandler, Sendable {
         typealias InboundIn = AddressedEnvelope<ByteBuffer>
-        private let recorded = Mutex<(any Error)?>(nil)
+        private let recorded = NIOLockedValueBox<(any Error)?>(nil)
 
-        var first: (any Error)? { recorded.withLock { $0 } }
+        var first: (any Error)? { recorded.withLockedValue { $0 } }
 
         func errorCaught(context: ChannelHandlerContext, error: any Error) {
-            recorded.withLock { if $0 == nil { $0 = error } }
+            recorded.withLockedValue { if $0 == nil { $0 = error } }
         }
     }
 }

@@ -1,32 +1,32 @@
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Every request the sample server has seen, shared between its event loops and its owner.
 final class SampleRequestLog: Sendable {
-    private let records = Mutex<[SampleRequestRecord]>([])
+    private let records = NIOLockedValueBox<[SampleRequestRecord]>([])
 
     func begin(_ record: SampleRequestRecord) -> Int {
-        records.withLock { records in
+        records.withLockedValue { records in
             records.append(record)
             return records.count - 1
         }
     }
 
     func addBody(_ count: Int, at index: Int) {
-        records.withLock { $0[index].bodyBytesSent += Int64(count) }
+        records.withLockedValue { $0[index].bodyBytesSent += Int64(count) }
     }
 
     func end(at index: Int) {
-        records.withLock { records in
+        records.withLockedValue { records in
             if records[index].ended == nil { records[index].ended = .now }
         }
     }
 
     /// How many requests for `target` have begun, this one included.
     func count(target: String) -> Int {
-        records.withLock { $0.count { $0.target == target } }
+        records.withLockedValue { $0.count { $0.target == target } }
     }
 
     var all: [SampleRequestRecord] {
-        records.withLock { $0 }
+        records.withLockedValue { $0 }
     }
 }

@@ -69,7 +69,7 @@ import VODAppSamples
             _ = FileManager.default.createFile(atPath: scratch.child("before.mp4"), contents: mine)
             let payload = PayloadBuilder.json([
                 (key: "before", title: "Before", url: server.url("/bytes/1000.mp4")),
-                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=1000000")),
+                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=400000")),
             ])
             async let run = runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
             try await waitUntil { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
@@ -80,7 +80,7 @@ import VODAppSamples
             #expect(result.item("during")?["status"] as? String == "alreadyPresent")
             #expect(FileManager.default.contents(atPath: scratch.child("before.mp4")) == mine)
             #expect(FileManager.default.contents(atPath: scratch.child("during.mp4")) == mine)
-            #expect(server.requests.map(\.target) == ["/bytes/1000000.mp4?rate=1000000"])
+            #expect(server.requests.map(\.target) == ["/bytes/1000000.mp4?rate=400000"])
         }
     }
 
@@ -98,8 +98,10 @@ import VODAppSamples
             process.signal(SIGTERM)
             process.signal(SIGINT)
             let status = try await process.exitStatus(timeout: .seconds(5))
-            // Within the one-second promise, with room for a loaded test machine to notice.
-            #expect(signalled.duration(to: .now) < .seconds(1.5))
+            // The one-second promise itself is RedeliveryTests' to assert; here a second signal must
+            // not make things worse (no hang, no crash, no default-action death), even on a
+            // machine loaded by the rest of the suite.
+            #expect(signalled.duration(to: .now) < .seconds(3))
             // The first signal asked for a stop; the second did not wait for it.
             #expect(status == 130 || status == 143, "exit \(status)")
             #expect(ScratchDirectory.visibleEntries(dir).isEmpty)

@@ -36,7 +36,7 @@ public final class NotificationServer: @unchecked Sendable {
         try bus.run()
         let line = Self.readLine(addressPipe.fileHandleForReading)
         guard !line.isEmpty else {
-            bus.terminate()
+            kill(bus.processIdentifier, SIGKILL)
             throw StartError.noBusAddress
         }
         busAddress = line
@@ -89,12 +89,11 @@ public final class NotificationServer: @unchecked Sendable {
         kill(daemon.processIdentifier, SIGSTOP)
     }
 
+    /// SIGKILL, not SIGTERM: once a test in this process has run a listener, SIGTERM is ignored
+    /// here, and children inherit ignored signals, so a SIGTERM would leave both running.
     public func stop() {
-        if daemon.isRunning {
-            kill(daemon.processIdentifier, SIGCONT)
-            daemon.terminate()
-        }
-        if bus.isRunning { bus.terminate() }
+        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
+        if bus.isRunning { kill(bus.processIdentifier, SIGKILL) }
     }
 
     private static func readLine(_ handle: FileHandle) -> String {

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A long-running executable under test (`vodapp listen`, `webhook`): its output as it comes,
 /// signals, and its exit.
@@ -20,9 +20,9 @@ public final class RunningProcess: Sendable {
 
     /// What a pipe has delivered so far; filled on Foundation's reading thread.
     private final class TextBuffer: Sendable {
-        private let text = Mutex("")
-        func append(_ data: Data) { text.withLock { $0 += String(decoding: data, as: UTF8.self) } }
-        var value: String { text.withLock { $0 } }
+        private let text = NIOLockedValueBox("")
+        func append(_ data: Data) { text.withLockedValue { $0 += String(decoding: data, as: UTF8.self) } }
+        var value: String { text.withLockedValue { $0 } }
     }
 
     /// Starts `executable arguments…` with `environment`.

@@ -53,8 +53,9 @@ public final class TLSTestServer: Sendable {
         port = Int(server.stdoutLines[0]) ?? 0
     }
 
+    /// SIGKILL: children of the test process inherit its ignored SIGTERM (see NotificationServer).
     public func stop() {
-        process.signal(SIGTERM)
+        process.signal(SIGKILL)
     }
 
     private static let script = #"""

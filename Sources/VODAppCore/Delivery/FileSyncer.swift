@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Makes finished bodies durable while the rest of the playlist is still arriving.
 ///
@@ -18,13 +18,13 @@ final class FileSyncer: Sendable {
         var errors: [String: String] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
     private let group = DispatchGroup()
 
     /// Queues `path` for an fsync; called from the transfer thread as each body completes.
     func submit(_ path: String) {
         group.enter()
-        let startWorker = state.withLock { state -> Bool in
+        let startWorker = state.withLockedValue { state -> Bool in
             state.queue.append(path)
             guard state.workers < Self.width else { return false }
             state.workers += 1
@@ -41,11 +41,11 @@ final class FileSyncer: Sendable {
     /// - Returns: the error text of each file that could not be made durable.
     func wait() -> [String: String] {
         group.wait()
-        return state.withLock { $0.errors }
+        return state.withLockedValue { $0.errors }
     }
 
     private func work() {
-        while let path = state.withLock({ state -> String? in
+        while let path = state.withLockedValue({ state -> String? in
             if state.queue.isEmpty {
                 state.workers -= 1
                 return nil
@@ -55,7 +55,7 @@ final class FileSyncer: Sendable {
             let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
             if fd < 0 || fsync(fd) != 0 {
                 let text = String(cString: strerror(errno))
-                state.withLock { $0.errors[path] = text }
+                state.withLockedValue { $0.errors[path] = text }
             }
             if fd >= 0 { close(fd) }
             group.leave()

@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// The right to fetch one item into DIR, across every vodapp process and listener delivery: an
 /// open-file-description byte lock (`F_OFD_SETLK`) on one byte of `DIR/.vodapp/locks`, at an
@@ -14,10 +14,10 @@ final class ItemLock: Sendable {
     // Linux's values, the same on every architecture; Glibc's module does not export them.
     private static let setLock: Int32 = 37 // F_OFD_SETLK
 
-    private let descriptor: Mutex<Int32>
+    private let descriptor: NIOLockedValueBox<Int32>
 
     private init(descriptor: Int32) {
-        self.descriptor = Mutex(descriptor)
+        self.descriptor = NIOLockedValueBox(descriptor)
     }
 
     deinit {
@@ -53,7 +53,7 @@ final class ItemLock: Sendable {
 
     /// Lets the next delivery have the item: closing the descriptor drops its lock.
     func release() {
-        descriptor.withLock { fd in
+        descriptor.withLockedValue { fd in
             if fd >= 0 {
                 close(fd)
                 fd = -1

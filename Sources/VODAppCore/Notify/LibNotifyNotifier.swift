@@ -1,6 +1,6 @@
 import CLibNotify
 import Foundation
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// Posts notifications through libnotify on the D-Bus session bus.
 ///
@@ -53,14 +53,14 @@ public struct LibNotifyNotifier: Notifier {
 /// Resumes a continuation with whichever answer comes first: the notification thread's or the
 /// deadline's.
 private final class FirstAnswer: Sendable {
-    private let continuation: Mutex<CheckedContinuation<NotificationReport, Never>?>
+    private let continuation: NIOLockedValueBox<CheckedContinuation<NotificationReport, Never>?>
 
     init(_ continuation: CheckedContinuation<NotificationReport, Never>) {
-        self.continuation = Mutex(continuation)
+        self.continuation = NIOLockedValueBox(continuation)
     }
 
     func give(_ report: NotificationReport) {
-        let waiting = continuation.withLock { value -> CheckedContinuation<NotificationReport, Never>? in
+        let waiting = continuation.withLockedValue { value -> CheckedContinuation<NotificationReport, Never>? in
             defer { value = nil }
             return value
         }

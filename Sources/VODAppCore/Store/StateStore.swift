@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// What DIR holds and what is pending, in SQLite: `DIR/.vodapp/state.sqlite`, WAL mode, so that
 /// several vodapp processes and a listener can share it.
@@ -25,12 +25,12 @@ public final class StateStore: Sendable {
         try Self.migrator.migrate(pool)
     }
 
-    private static let openStores = Mutex<[String: StateStore]>([:])
+    private static let openStores = NIOLockedValueBox<[String: StateStore]>([:])
 
     /// The store of `directory`, opened once per process: a listener's deliveries share one
     /// connection pool instead of opening and migrating the database each time.
     public static func shared(directory: String) throws -> StateStore {
-        try openStores.withLock { stores in
+        try openStores.withLockedValue { stores in
             if let store = stores[directory] { return store }
             let store = try StateStore(directory: directory)
             stores[directory] = store

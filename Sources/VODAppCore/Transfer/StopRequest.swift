@@ -1,5 +1,5 @@
 import CCurl
-import Synchronization
+import NIOConcurrencyHelpers
 
 /// A request to stop every transfer now, from a signal handler's queue to the engine's thread.
 ///
@@ -16,20 +16,20 @@ public final class StopRequest: Sendable {
         var engines: Set<Wakeable> = []
     }
 
-    private let state = Mutex(State())
+    private let state = NIOLockedValueBox(State())
 
     public init() {}
 
     /// Why the transfers must stop, once asked.
     public var reason: String? {
-        state.withLock { $0.reason }
+        state.withLockedValue { $0.reason }
     }
 
     /// Asks every running engine to cut its transfers, keeping what can be resumed.
     public func stop(because reason: String) {
         // Woken under the lock: an engine unregisters before it cleans its handle up, so no
         // wakeup can reach a freed one. `curl_multi_wakeup` only writes to a socket pair.
-        state.withLock { state in
+        state.withLockedValue { state in
             if state.reason == nil { state.reason = reason }
             for engine in state.engines {
                 if let multi = UnsafeMutableRawPointer(bitPattern: engine.address) {
@@ -40,10 +40,10 @@ public final class StopRequest: Sendable {
     }
 
     func register(_ multi: UnsafeMutableRawPointer) {
-        state.withLock { _ = $0.engines.insert(Wakeable(address: UInt(bitPattern: multi))) }
+        state.withLockedValue { _ = $0.engines.insert(Wakeable(address: UInt(bitPattern: multi))) }
     }
 
     func unregister(_ multi: UnsafeMutableRawPointer) {
-        state.withLock { _ = $0.engines.remove(Wakeable(address: UInt(bitPattern: multi))) }
+        state.withLockedValue { _ = $0.engines.remove(Wakeable(address: UInt(bitPattern: multi))) }
     }
 }
