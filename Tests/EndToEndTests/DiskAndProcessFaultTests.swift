@@ -101,7 +101,7 @@ import VODAppSamples
             // The one-second promise itself is RedeliveryTests' to assert; here a second signal must
             // not make things worse (no hang, no crash, no default-action death), even on a
             // machine loaded by the rest of the suite.
-            #expect(signalled.duration(to: .now) < .seconds(3))
+            #expect(signalled.duration(to: .now) < TimeBound.duration(.seconds(3)))
             // The first signal asked for a stop; the second did not wait for it.
             #expect(status == 130 || status == 143, "exit \(status)")
             #expect(ScratchDirectory.visibleEntries(dir).isEmpty)

@@ -225,7 +225,7 @@ import VODAppSamples
 
             let stopped = ContinuousClock.now
             #expect(try await listener.stop() == 0)
-            #expect(stopped.duration(to: .now) < .seconds(10.5))
+            #expect(stopped.duration(to: .now) < TimeBound.duration(.seconds(10.5)))
             let delivery = try #require(listener.deliveries.first)
             #expect((delivery["report"] as? [String: Any])?["result"] as? String == "newData")
             #expect(holdsSampleBytes(scratch.child("slow.mp4"), count: 1_500_000))

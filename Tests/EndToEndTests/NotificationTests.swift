@@ -88,7 +88,7 @@ import VODAppSamples
             let payload = PayloadBuilder.json([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))])
             let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--budget", "3"], stdin: payload,
                                            environment: VODAppRunner.environment(bus: notifications.busAddress))
-            #expect(run.wallSeconds < 3.5, "the run took \(run.wallSeconds) s")
+            #expect(run.wallSeconds < TimeBound.seconds(3.5), "the run took \(run.wallSeconds) s")
             #expect(run.exitCode == 0)
             let notification = try #require(run.report?["notification"] as? [String: Any])
             #expect(notification["shown"] as? Bool == false)

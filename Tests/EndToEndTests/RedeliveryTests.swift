@@ -121,7 +121,7 @@ import VODAppSamples
             let status = try await process.exitStatus(timeout: .seconds(5))
             let took = sent.duration(to: .now)
             #expect(status == expected)
-            #expect(took < .seconds(1), "took \(took)")
+            #expect(took < TimeBound.duration(.seconds(1)), "took \(took)")
             #expect(ScratchDirectory.visibleEntries(dir) == ["small.mp4"])
             let report = try #require((try? JSONSerialization.jsonObject(with: Data(process.stdout.utf8))) as? [String: Any])
             let slow = (report["items"] as? [[String: Any]])?.first { $0["key"] as? String == "slow" }

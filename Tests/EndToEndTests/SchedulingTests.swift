@@ -16,7 +16,10 @@ import VODAppSamples
         return try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--budget", "8"] + extra, stdin: payload)
     }
 
-    @Test func behindASlowLinkTheSmallestItemsFinishFirst() async throws {
+    // The count depends on how much of an 8-second budget a process has for the link; a
+    // sanitizer's several-fold slowdown takes most of it.
+    @Test(.disabled(if: TimeBound.sanitizer != nil, "a sanitizer's slowdown eats the budget this test measures"))
+    func behindASlowLinkTheSmallestItemsFinishFirst() async throws {
         let scratch = try ScratchDirectory()
         try await withSampleServer(linkRate: 2 << 20) { server in
             let run = try await run([], server: server, in: scratch)
