@@ -330,7 +330,7 @@ lines = [
     "Written by `Benchmarks/run-listen-stress`; rerun it to refresh. One listener (`--budget 10`, the default queue of 16 "
     "waiting and 4 running), a media server answering 1 KiB per URL, every URL distinct per push.",
     "",
-    f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, vodapp at commit `{commit}`, release build",
+    f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, vodapp at commit `{commit}`, `{os.path.relpath(args.vodapp, ROOT)}` ({'debug' if '/debug/' in args.vodapp else 'release'} build)",
     f"- Machine: {os.cpu_count()} × {cpu}, {platform.platform()}",
     f"- Whole run: {elapsed:.1f} s; listener exit after SIGTERM: {exit_code}",
     f"- Peak memory (VmRSS, sampled every 50 ms): {rss_peak[0] / 1024:.1f} MiB",
