@@ -31,6 +31,12 @@ let package = Package(
         ),
         // Linux file calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CFileShims"),
+        // zlib, for the sample server's gzip-encoded fault.
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
         .systemLibrary(
             name: "CLibNotify",
             pkgConfig: "libnotify",
@@ -85,6 +91,7 @@ let package = Package(
         .target(
             name: "VODAppSamples",
             dependencies: [
+                "CZlib",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -145,7 +145,7 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             writeHead(200, ["Content-Length": "\(declared)", "Content-Type": Self.contentType(path)], context: context)
             stream(sent)
         case .gzip(let size):
-            let encoded = GzipStored.encode(SampleContent.bytes(count: size))
+            let encoded = Gzip.encode(SampleContent.bytes(count: size))
             writeHead(200, ["Content-Length": "\(encoded.count)", "Content-Encoding": "gzip",
                             "Content-Type": Self.contentType(path)], context: context)
             if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: encoded)), promise: nil) }

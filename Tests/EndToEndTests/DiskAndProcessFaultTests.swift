@@ -49,7 +49,7 @@ import VODAppSamples
                 (key: "slow", title: "Slow", url: server.url("/bytes/2000000.mp4?rate=1000000")),
             ])
             async let run = runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
-            try await waitUntil { server.requests.first?.bodyBytesSent ?? 0 > 200_000 }
+            try await waitUntil("200 kB on the wire") { server.requests.first?.bodyBytesSent ?? 0 > 200_000 }
             try FileManager.default.removeItem(atPath: dir)
             let result = try await run
             #expect(result.exitCode == 75, "\(result.stderr)")
@@ -72,7 +72,7 @@ import VODAppSamples
                 (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=400000")),
             ])
             async let run = runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
-            try await waitUntil { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
+            try await waitUntil("100 kB on the wire") { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
             _ = FileManager.default.createFile(atPath: scratch.child("during.mp4"), contents: mine)
             let result = try await run
             #expect(result.exitCode == 0, "\(result.stderr)")
@@ -93,7 +93,7 @@ import VODAppSamples
                 .write(to: URL(fileURLWithPath: payloadPath))
             let process = try RunningProcess(VODAppRunner.executable, [payloadPath, "--dir", dir, "--json", "--no-notify"],
                                              environment: VODAppRunner.environment())
-            try await waitUntil { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
+            try await waitUntil("100 kB on the wire") { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
             let signalled = ContinuousClock.now
             process.signal(SIGTERM)
             process.signal(SIGINT)
@@ -109,11 +109,3 @@ import VODAppSamples
     }
 }
 
-/// Polls `condition` every 10 ms for up to `timeout`.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: () -> Bool) async throws {
-    let deadline = ContinuousClock.now + timeout
-    while !condition() {
-        guard ContinuousClock.now < deadline else { throw RunningProcess.Failure.timedOut("a condition") }
-        try await Task.sleep(for: .milliseconds(10))
-    }
-}

@@ -4,16 +4,6 @@ import NIOConcurrencyHelpers
 /// A long-running executable under test (`vodapp listen`, `webhook`): its output as it comes,
 /// signals, and its exit.
 public final class RunningProcess: Sendable {
-    public enum Failure: Error, CustomStringConvertible {
-        case timedOut(String)
-
-        public var description: String {
-            switch self {
-            case .timedOut(let what): "timed out waiting for \(what)"
-            }
-        }
-    }
-
     private let process: Process
     private let stdoutText = TextBuffer()
     private let stderrText = TextBuffer()
@@ -64,13 +54,8 @@ public final class RunningProcess: Sendable {
 
     /// Polls `condition` until it holds or `timeout` passes.
     public func wait(for what: String, timeout: Duration = .seconds(20), until condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + timeout
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                throw Failure.timedOut("\(what); stdout: \(stdout.suffix(2000)) stderr: \(stderr.suffix(2000))")
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
+        try await waitUntil(what, timeout: timeout, detail: { "; stdout: \(stdout.suffix(2000)) stderr: \(stderr.suffix(2000))" },
+                            condition)
     }
 
     public func signal(_ signal: Int32) {
