@@ -122,6 +122,48 @@ import Testing
         #expect(bad.validity.reason == reason)
     }
 
+    @Test func itemsKeepThePayloadsOrderNotTheKeysSortedOrder() throws {
+        // Keys chosen so that neither sorted nor hash order could give this order by chance.
+        let keys = ["zeta", "alpha", "m-3", "B", "a_1", "ep10", "ep2", "Z", "0"]
+        let members = keys.map { #""\#($0)":{"title":"T \#($0)","url":"http://e.com/\#($0).mp4"}"# }
+        let payload = try parse("{\"playlist\": {\n  " + members.joined(separator: ",\n  ") + "}, \"aps\": {\"content-available\": 1}}")
+        #expect(payload.items.map(\.key) == keys)
+    }
+
+    @Test func orderSurvivesEscapesNestingAndDecoysBeforeThePlaylist() throws {
+        let text = #"""
+        {"aps": {"content-available": 1, "alert": {"playlist": {"decoy": 1}}},
+         "note": "a \"playlist\": {\"decoy\": 2} in a string, and [\"]\" ",
+         "list": [{"playlist": {}}, [], [1.5e3, true, null, "}"]],
+         "play\u006cist": {
+           "b\u0032": {"title": "x", "url": "http://e.com/1", "extra": {"k": [{}, {"z": "\u00e9\ud83c\udfac"}]}},
+           "a": {"title": "y", "url": "http://e.com/2"},
+           "b\u0032": {"title": "again", "url": "http://e.com/3"},
+           "c": 5
+         },
+         "playlist": {"late": {"title": "ignored", "url": "http://e.com/4"}}}
+        """#
+        let payload = try parse(text)
+        #expect(payload.items.map(\.key) == ["b2", "a", "c"])
+        // The first of a repeated key wins, as JSONDecoder decides.
+        #expect(payload.items.first?.title == "x")
+    }
+
+    @Test func theOrderScannerAnswersNilRatherThanGuess() throws {
+        #expect(JSONMemberOrder.keys(ofMember: "playlist", in: Array(#"{"playlist": {"a": tru"#.utf8)) == nil)
+        #expect(JSONMemberOrder.keys(ofMember: "playlist", in: Array(#"{"playlist": 3}"#.utf8)) == nil)
+        #expect(JSONMemberOrder.keys(ofMember: "playlist", in: Array(#"{"x": {}, "playlist": {"q": [1, {"w": 2}], "p": 0}}"#.utf8))
+                == ["q", "p"])
+        // JSONDecoder never decodes the later value of a key written twice, so escapes it would
+        // refuse may sit there, in strings and keys (the fuzzer found both).
+        let lazy = #"{"aps": {"content-available": 1}, "playlist": {"a": {"title": "A", "url": "http://e.com/a"}, "#
+            + #""b": {"title": "B", "url": "http://e.com/b"}, "a": {"t\ud800": "\N"}, "c": {"title": "C", "url": "http://e.com/c"}}}"#
+        #expect(try parse(lazy).items.map(\.key) == ["a", "b", "c"])
+        // JSONDecoder takes trailing commas (the fuzzer found one), so the scanner does too.
+        #expect(JSONMemberOrder.keys(ofMember: "playlist", in: Array(#"{"playlist": {"q": [1, 2,], "p": {"a": 1,},}}"#.utf8))
+                == ["q", "p"])
+    }
+
     @Test func fileExtensionComesFromTheURLPathOnlyWhenItIsPlain() throws {
         #expect(try MediaURL("https://h/media/sample4.MP4?x=1").fileExtension == "mp4")
         #expect(try MediaURL("https://h/media/sample").fileExtension == nil)

@@ -9,7 +9,9 @@ public struct Payload: Sendable, Equatable {
     /// The largest payload accepted, in bytes.
     public static let maximumSize = 1 << 20
 
-    /// The playlist items, ordered by key so that reports and runs are deterministic.
+    /// The playlist items in the payload's order: the order the publisher wrote them, which the
+    /// report, the transfers and the media player's playlist keep. A key written twice counts
+    /// once, with its first value (`JSONDecoder`'s rule).
     public let items: [PlaylistItem]
 
     public init(items: [PlaylistItem]) {
@@ -53,7 +55,7 @@ public struct Payload: Sendable, Equatable {
             throw .missingPlaylist(found: playlistValue.typeName)
         }
 
-        let items = playlist.keys.sorted().map { key in
+        let items = Self.order(of: playlist, in: data).map { key in
             PlaylistItem(key: key, validity: Self.validate(key: key, value: playlist[key] ?? .null))
         }
         if !items.isEmpty, !items.contains(where: \.isValid) {
@@ -66,6 +68,14 @@ public struct Payload: Sendable, Equatable {
             throw .everyItemInvalid(count: items.count, firstReason: firstReason)
         }
         self.items = items
+    }
+
+    /// The playlist's keys as written. Should the text ever defeat the order scanner, the keys it
+    /// missed follow in sorted order: an item is never lost for want of a position.
+    private static func order(of playlist: [String: JSONValue], in data: Data) -> [String] {
+        let written = JSONMemberOrder.keys(ofMember: "playlist", in: Array(data))?.filter { playlist[$0] != nil } ?? []
+        let listed = Set(written)
+        return written + playlist.keys.filter { !listed.contains($0) }.sorted()
     }
 
     /// The item key grammar: it becomes part of a file name, so nothing else may pass.
