@@ -75,6 +75,8 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         openRecord = record
         let rate = query["rate"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultRate
         let isHead = head.method == .HEAD
+        // `?type=video/webm`: the Content-Type a server sends for a URL that names no extension.
+        let mediaType = query["type"] ?? Self.contentType(path)
 
         func stream(_ length: Int64, from offset: Int64 = 0, chunked: Bool = false, closeAfter: Bool = false,
                     stallAfter: Bool = false, resetAfter: Bool = false) {
@@ -91,7 +93,7 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         case .bytes(let size):
             let etag = "\"sample-\(size)\""
             let common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
-                          "Content-Type": Self.contentType(path)]
+                          "Content-Type": mediaType]
             let failing = query["fail"].flatMap(Int.init).map { log.count(target: head.uri) <= $0 } ?? false
             // `?fail=K&cut=M`: the first K requests get M bytes of a whole body, then a reset.
             if failing, let cut = query["cut"].flatMap(Int64.init) {
@@ -133,21 +135,21 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
                 finish(context: context, record: record, close: false)
             }
         case .chunked(let size):
-            writeHead(200, ["Transfer-Encoding": "chunked", "Content-Type": Self.contentType(path)], context: context)
+            writeHead(200, ["Transfer-Encoding": "chunked", "Content-Type": mediaType], context: context)
             stream(size, chunked: true)
         case .closeDelimited(let size):
-            writeHead(200, ["Connection": "close", "Content-Type": Self.contentType(path)], context: context)
+            writeHead(200, ["Connection": "close", "Content-Type": mediaType], context: context)
             stream(size, closeAfter: true)
         case .short(let declared, let sent):
-            writeHead(200, ["Content-Length": "\(declared)", "Content-Type": Self.contentType(path)], context: context)
+            writeHead(200, ["Content-Length": "\(declared)", "Content-Type": mediaType], context: context)
             stream(sent, closeAfter: true)
         case .long(let declared, let sent):
-            writeHead(200, ["Content-Length": "\(declared)", "Content-Type": Self.contentType(path)], context: context)
+            writeHead(200, ["Content-Length": "\(declared)", "Content-Type": mediaType], context: context)
             stream(sent)
         case .gzip(let size):
             let encoded = Gzip.encode(SampleContent.bytes(count: size))
             writeHead(200, ["Content-Length": "\(encoded.count)", "Content-Encoding": "gzip",
-                            "Content-Type": Self.contentType(path)], context: context)
+                            "Content-Type": mediaType], context: context)
             if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: encoded)), promise: nil) }
             log.addBody(encoded.count, at: record)
             finish(context: context, record: record, close: false)
@@ -165,7 +167,7 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         case .stallHeaders:
             break
         case .stallBody(let size):
-            writeHead(200, ["Content-Length": "\(size)", "Content-Type": Self.contentType(path)], context: context)
+            writeHead(200, ["Content-Length": "\(size)", "Content-Type": mediaType], context: context)
             stream(size / 2, stallAfter: true)
         case .payload(let token):
             if let token, headers["authorization"] != "Bearer \(token)" {

@@ -16,6 +16,9 @@ struct HandlingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Most transfers at once.", valueName: "n"))
     var jobs: Int = TransferEngine.Configuration.defaultJobs
 
+    @Option(help: ArgumentHelp("How files are named: title gives 'Title [key].ext', key gives 'key.ext'.", valueName: "style"))
+    var name: MediaFileName.Style = .title
+
     @Flag(help: "Do not raise a desktop notification.")
     var noNotify = false
 
@@ -59,7 +62,10 @@ struct HandlingOptions: ParsableArguments {
             jobs: jobs,
             notify: !noNotify,
             budgetAware: !allAtOnce,
-            certificateAuthorities: certificateAuthorities
+            certificateAuthorities: certificateAuthorities,
+            naming: name
         )
     }
 }
+
+extension MediaFileName.Style: ExpressibleByArgument {}

@@ -65,21 +65,22 @@ import VODAppSamples
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
             let mine = Data("my own video\n".utf8)
-            // One there before the run, one that appears while the item is on its way.
-            _ = FileManager.default.createFile(atPath: scratch.child("before.mp4"), contents: mine)
+            // One there before the run, one that appears while the item is on its way, each under
+            // the name vodapp would give the item.
+            _ = FileManager.default.createFile(atPath: scratch.child("Before [before].mp4"), contents: mine)
             let payload = PayloadBuilder.json([
                 (key: "before", title: "Before", url: server.url("/bytes/1000.mp4")),
                 (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=400000")),
             ])
             async let run = runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
             try await waitUntil("100 kB on the wire") { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
-            _ = FileManager.default.createFile(atPath: scratch.child("during.mp4"), contents: mine)
+            _ = FileManager.default.createFile(atPath: scratch.child("During [during].mp4"), contents: mine)
             let result = try await run
             #expect(result.exitCode == 0, "\(result.stderr)")
             #expect(result.item("before")?["status"] as? String == "alreadyPresent")
             #expect(result.item("during")?["status"] as? String == "alreadyPresent")
-            #expect(FileManager.default.contents(atPath: scratch.child("before.mp4")) == mine)
-            #expect(FileManager.default.contents(atPath: scratch.child("during.mp4")) == mine)
+            #expect(FileManager.default.contents(atPath: ScratchDirectory.media(scratch.path, "before")) == mine)
+            #expect(FileManager.default.contents(atPath: ScratchDirectory.media(scratch.path, "during")) == mine)
             #expect(server.requests.map(\.target) == ["/bytes/1000000.mp4?rate=400000"])
         }
     }
@@ -104,7 +105,7 @@ import VODAppSamples
             #expect(signalled.duration(to: .now) < TimeBound.duration(.seconds(3)))
             // The first signal asked for a stop; the second did not wait for it.
             #expect(status == 130 || status == 143, "exit \(status)")
-            #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
         }
     }
 }

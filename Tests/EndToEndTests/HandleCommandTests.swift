@@ -45,7 +45,7 @@ import VODAppSamples
                     #expect(item["path"] == nil)
                     #expect((item["error"] as? String)?.isEmpty == false)
                 } else {
-                    let path = dir + "/" + entry.key + ".mp4"
+                    let path = dir + "/" + entry.title + " [" + entry.key + "].mp4"
                     #expect(item["status"] as? String == "downloaded")
                     #expect(item["path"] as? String == path)
                     #expect(item["bytes"] as? Int64 == entry.bytes)
@@ -54,7 +54,7 @@ import VODAppSamples
                     #expect(holdsSampleBytes(path, count: entry.bytes))
                 }
             }
-            #expect(ScratchDirectory.visibleEntries(dir).count == 3)
+            #expect(ScratchDirectory.visibleMedia(dir).count == 3)
         }
     }
 
@@ -64,9 +64,9 @@ import VODAppSamples
             let payload = PayloadBuilder.json([(key: "k1", title: "Tulips", url: server.url("/bytes/1000.mp4"))])
             let run = try await runner.run(["-", "--dir", scratch.path, "--no-notify"], stdin: payload)
             #expect(run.exitCode == 0)
-            #expect(run.stdout.contains("downloaded      Tulips (1000 B) -> \(scratch.path)/k1.mp4"))
+            #expect(run.stdout.contains("downloaded      Tulips (1000 B) -> \(scratch.path)/Tulips [k1].mp4"))
             #expect(run.stdout.contains("newData: 1 downloaded in"))
-            #expect(holdsSampleBytes(scratch.child("k1.mp4"), count: 1000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "k1"), count: 1000))
         }
     }
 
@@ -125,7 +125,7 @@ import VODAppSamples
             #expect(server.requests.count == 1)
             // Nothing was written beside DIR (`../x` would have landed there).
             #expect(ScratchDirectory.allEntries(scratch.path).allSatisfy { $0.hasPrefix("media") })
-            #expect(ScratchDirectory.visibleEntries(dir) == ["good.mp4"])
+            #expect(ScratchDirectory.visibleMedia(dir) == ["Good [good].mp4"])
         }
     }
 
@@ -141,7 +141,7 @@ import VODAppSamples
             #expect(run.report?["result"] as? String == "newData")
             #expect(run.item("gone")?["status"] as? String == "failed")
             #expect(run.item("gone")?["httpStatus"] as? Int == 404)
-            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["good.mp4"])
+            #expect(ScratchDirectory.visibleMedia(scratch.path) == ["Good [good].mp4"])
         }
     }
 
@@ -160,7 +160,7 @@ import VODAppSamples
             #expect(run.item("body")?["status"] as? String == "timedOut")
             #expect(run.item("body")?["httpStatus"] as? Int == 200)
             #expect(run.item("good")?["status"] as? String == "downloaded")
-            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["good.mp4"])
+            #expect(ScratchDirectory.visibleMedia(scratch.path) == ["Good [good].mp4"])
             #expect(ScratchDirectory.allEntries(scratch.path + "/.vodapp/tmp").isEmpty)
         }
     }
@@ -202,7 +202,7 @@ import VODAppSamples
             #expect(run.exitCode == 0)
             #expect(run.item("small")?["status"] as? String == "downloaded")
             #expect(run.item("big")?["status"] as? String == "tooLarge")
-            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["small.mp4"])
+            #expect(ScratchDirectory.visibleMedia(scratch.path) == ["Small [small].mp4"])
         }
     }
 

@@ -9,7 +9,7 @@ import VODAppSamples
 @Suite struct InputFaultTests {
     let runner = VODAppRunner()
 
-    @Test func hostileTitlesNameNoFileAndReachTheReportIntact() async throws {
+    @Test func hostileTitlesGiveSafeNamesAndReachTheReportIntact() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
         try await withSampleServer { server in
@@ -28,9 +28,12 @@ import VODAppSamples
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(run.items.count == 4)
             #expect(run.items.allSatisfy { $0["status"] as? String == "downloaded" }, "\(run.stdout.prefix(2000))")
-            // Files are named by key alone: no title reaches the file system.
+            // Titles reach names only made safe: no path, no hidden file, no control character,
+            // at most 200 bytes of title (MediaFileNameTests has the rules one by one).
             #expect(ScratchDirectory.allEntries(scratch.path).filter { !$0.hasPrefix("media/.vodapp") }.sorted()
-                    == ["media", "media/control.mp4", "media/dots.mp4", "media/long.mp4", "media/slash.mp4"])
+                    == ["media", "media/[dots].mp4", "media/a b [31mred X-Injected\u{FF1A} 1 [control].mp4", "media/playlist.m3u8",
+                        "media/\(String(repeating: "é", count: 100)) [long].mp4",
+                        "media/\u{29F8}..\u{29F8}etc\u{29F8}passwd [slash].mp4"])
             // The JSON report carries each title as the payload had it; JSON escapes what needs it.
             #expect(run.item("slash")?["title"] as? String == "../../etc/passwd")
             #expect(run.item("control")?["title"] as? String == "a\u{0}b\u{1b}[31mred\r\nX-Injected: 1")
@@ -91,7 +94,7 @@ import VODAppSamples
             #expect(run.items.filter { $0["status"] as? String == "alreadyPresent" }.count == 9_900)
             #expect(run.items.filter { $0["status"] as? String == "downloaded" }.count == 100)
             #expect(server.requests.count == 100)
-            #expect(holdsSampleBytes(dir + "/k09999.mp4", count: 64))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "k09999"), count: 64))
         }
     }
 
@@ -102,9 +105,9 @@ import VODAppSamples
             let payload = PayloadBuilder.json([(key: "first", title: "One", url: url), (key: "second", title: "Two", url: url)])
             let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
             #expect(run.exitCode == 0)
-            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["first.mp4", "second.mp4"])
-            #expect(holdsSampleBytes(scratch.child("first.mp4"), count: 5000))
-            #expect(holdsSampleBytes(scratch.child("second.mp4"), count: 5000))
+            #expect(ScratchDirectory.visibleMedia(scratch.path) == ["One [first].mp4", "Two [second].mp4"])
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "first"), count: 5000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "second"), count: 5000))
             #expect(server.requests.count == 2)
         }
     }
@@ -124,7 +127,7 @@ import VODAppSamples
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(run.items.count == 1)
             #expect(run.item("twice")?["title"] as? String == "First")
-            #expect(holdsSampleBytes(scratch.child("twice.mp4"), count: 100))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "twice"), count: 100))
             #expect(server.requests.map(\.target) == ["/bytes/100.mp4"])
         }
     }

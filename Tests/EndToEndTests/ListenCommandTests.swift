@@ -26,8 +26,8 @@ import VODAppSamples
             let delivery = try #require(try await listener.waitForDeliveries(1).first)
             #expect((delivery["from"] as? String)?.hasPrefix("udp 127.0.0.1:") == true)
             #expect((delivery["report"] as? [String: Any])?["result"] as? String == "newData")
-            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
-            #expect(holdsSampleBytes(scratch.child("item1.mp4"), count: 2000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item0"), count: 1000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item1"), count: 2000))
             #expect(try await listener.stop() == 0)
         }
     }
@@ -42,7 +42,7 @@ import VODAppSamples
             #expect(send.exitCode == 0, "\(send.stderr)")
 
             try await listener.waitForDeliveries(1)
-            #expect(holdsSampleBytes(scratch.child("media/item0.mp4"), count: 1000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.child("media"), "item0"), count: 1000))
             #expect(try await listener.stop() == 0)
         }
     }
@@ -61,7 +61,7 @@ import VODAppSamples
 
             let delivery = try #require(try await listener.waitForDeliveries(1).first)
             #expect(items(delivery).first?["status"] as? String == "downloaded")
-            #expect(holdsSampleBytes(scratch.child("last.mp4"), count: 3000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "last"), count: 3000))
             _ = try await listener.stop()
         }
     }
@@ -77,7 +77,7 @@ import VODAppSamples
             let delivery = try #require(try await listener.waitForDeliveries(1).first)
             #expect(delivery["delivery"] as? String == id)
             #expect((delivery["from"] as? String)?.hasPrefix("http 127.0.0.1:") == true)
-            #expect(holdsSampleBytes(scratch.child("item1.mp4"), count: 2000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item1"), count: 2000))
             _ = try await listener.stop()
         }
     }
@@ -93,7 +93,7 @@ import VODAppSamples
             #expect(report["directory"] as? String == scratch.path)
             let statuses = (report["items"] as? [[String: Any]])?.compactMap { $0["status"] as? String }
             #expect(statuses == ["downloaded", "downloaded"])
-            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item0"), count: 1000))
             _ = try await listener.stop()
         }
     }
@@ -116,7 +116,7 @@ import VODAppSamples
 
         #expect(try httpGet(port: listener.httpPort, path: "/health").status == 200)
         #expect(listener.deliveries.isEmpty)
-        #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+        #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
         #expect(try await listener.stop() == 0)
     }
 
@@ -137,7 +137,7 @@ import VODAppSamples
 
             #expect(await listener.post(body, secret: "s3cret").status == 202)
             try await listener.waitForDeliveries(1)
-            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item0"), count: 1000))
             _ = try await listener.stop()
             // Even at --verbose, the secret is never logged.
             #expect(!listener.process.stderr.contains("s3cret") && !listener.process.stdout.contains("s3cret"))
@@ -164,7 +164,7 @@ import VODAppSamples
             try sendDatagram(payload(on: server), toPort: listener.udpPort)
             try await listener.waitForDeliveries(1)
             #expect(listener.deliveries.count == 1)
-            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item0"), count: 1000))
             #expect(try await listener.stop() == 0)
         }
     }
@@ -192,8 +192,8 @@ import VODAppSamples
                 #expect(statuses.count(where: { $0 == "downloaded" }) == 1, "\(key): \(statuses)")
                 #expect(statuses.count(where: { $0 == "alreadyPresent" }) == 4, "\(key): \(statuses)")
             }
-            #expect(holdsSampleBytes(scratch.child("item0.mp4"), count: 1 << 20))
-            #expect(ScratchDirectory.visibleEntries(scratch.path) == ["item0.mp4", "item1.mp4", "item2.mp4"])
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item0"), count: 1 << 20))
+            #expect(ScratchDirectory.visibleMedia(scratch.path) == ["Item 0 [item0].mp4", "Item 1 [item1].mp4", "Item 2 [item2].mp4"])
             _ = try await listener.stop()
         }
     }
@@ -228,7 +228,7 @@ import VODAppSamples
             #expect(stopped.duration(to: .now) < TimeBound.duration(.seconds(10.5)))
             let delivery = try #require(listener.deliveries.first)
             #expect((delivery["report"] as? [String: Any])?["result"] as? String == "newData")
-            #expect(holdsSampleBytes(scratch.child("slow.mp4"), count: 1_500_000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "slow"), count: 1_500_000))
         }
     }
 

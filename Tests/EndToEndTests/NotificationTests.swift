@@ -29,7 +29,8 @@ import VODAppSamples
             try #require(calls.count == 1, "\(calls)")
             let call = calls[0]
             #expect(call.contains(#"Notify "VODApp" 0 "video-x-generic" "2 new videos to watch offline""#), "\(call)")
-            #expect(call.contains("Big Buck Bunny, Tulips"), "\(call)")
+            // In the payload's order.
+            #expect(call.contains("Tulips, Big Buck Bunny"), "\(call)")
             #expect(call.contains("1 skipped as too large, 1 failed"), "\(call)")
             #expect(call.contains(#""category": "transfer.complete""#), "\(call)")
             #expect(call.contains(#""urgency": 1"#), "\(call)")
@@ -93,7 +94,7 @@ import VODAppSamples
             let notification = try #require(run.report?["notification"] as? [String: Any])
             #expect(notification["shown"] as? Bool == false)
             #expect((notification["reason"] as? String)?.contains("did not answer") == true, "\(notification)")
-            #expect(holdsSampleBytes(scratch.child("k.mp4"), count: 100))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "k"), count: 100))
         }
     }
 }

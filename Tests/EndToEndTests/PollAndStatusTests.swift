@@ -14,7 +14,7 @@ import VODAppSamples
                                            environment: VODAppRunner.environment(extra: ["VODAPP_TOKEN": "s3cret"]))
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(run.report?["result"] as? String == "newData")
-            #expect(ScratchDirectory.visibleEntries(scratch.path).count == 3)
+            #expect(ScratchDirectory.visibleMedia(scratch.path).count == 3)
             #expect(server.requests.first?.header("authorization") == "Bearer s3cret")
         }
     }
@@ -85,7 +85,7 @@ import VODAppSamples
             let items = try #require(status.report?["items"] as? [[String: Any]])
             func item(_ key: String) -> [String: Any]? { items.first { $0["key"] as? String == key } }
             #expect(item("done")?["state"] as? String == "fetched")
-            #expect(item("done")?["path"] as? String == scratch.path + "/done.mp4")
+            #expect(item("done")?["path"] as? String == ScratchDirectory.media(scratch.path, "done"))
             #expect(item("done")?["bytes"] as? Int == 1000)
             #expect(item("cut")?["state"] as? String == "partial")
             #expect((item("cut")?["bytes"] as? Int).map { $0 > 0 } == true)
@@ -120,8 +120,8 @@ import VODAppSamples
             #expect(run.item("big")?["status"] as? String == "failed")
             #expect((run.item("big")?["error"] as? String)?.contains("No space left on device") == true, "\(run.item("big") ?? [:])")
             #expect(run.item("small")?["status"] as? String == "downloaded")
-            #expect(holdsSampleBytes(dir + "/small.mp4", count: 1024))
-            #expect(ScratchDirectory.visibleEntries(dir) == ["small.mp4"])
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "small"), count: 1024))
+            #expect(ScratchDirectory.visibleMedia(dir) == ["Small [small].mp4"])
             #expect(ScratchDirectory.allEntries(dir + "/.vodapp/partial").isEmpty, "a partial body was left filling the disk")
         }
     }

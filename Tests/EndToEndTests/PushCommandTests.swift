@@ -16,10 +16,11 @@ import VODAppSamples
         let run = try await push.run(["demo", "--dir", dir, "--no-notify"])
         #expect(run.exitCode == 0, "\(run.stderr)")
         for entry in SampleCatalogue.entries where entry.bytes <= 20 << 20 {
-            #expect(holdsSampleBytes(dir + "/\(entry.key).mp4", count: entry.bytes), "\(entry.title)")
-            #expect(run.stdout.contains("-> \(dir)/\(entry.key).mp4"))
+            let path = "\(dir)/\(entry.title) [\(entry.key)].mp4"
+            #expect(holdsSampleBytes(path, count: entry.bytes), "\(entry.title)")
+            #expect(run.stdout.contains("-> \(path)"))
         }
-        #expect(ScratchDirectory.visibleEntries(dir).count == 3)
+        #expect(ScratchDirectory.visibleMedia(dir).count == 3)
         #expect(run.stdout.contains("== Sent the push:"))
         #expect(run.stdout.contains("3 new videos to watch offline"))
         #expect(run.stdout.contains("2 skipped as too large"))

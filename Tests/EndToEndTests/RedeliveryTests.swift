@@ -32,14 +32,14 @@ import VODAppSamples
             #expect(second.items.map { $0["status"] as? String } == ["alreadyPresent", "alreadyPresent"])
             #expect(server.requests.count == 2, "a present item was requested again")
 
-            try FileManager.default.removeItem(atPath: dir + "/b.mp4")
+            try FileManager.default.removeItem(atPath: ScratchDirectory.media(dir, "b"))
             let third = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
             #expect(third.exitCode == 0)
             #expect(third.item("a")?["status"] as? String == "alreadyPresent")
             #expect(third.item("b")?["status"] as? String == "downloaded")
             #expect(server.requests.map(\.target).suffix(1) == ["/bytes/2000.mp4"])
             #expect(server.requests.count == 3)
-            #expect(holdsSampleBytes(dir + "/b.mp4", count: 2000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "b"), count: 2000))
         }
     }
 
@@ -60,7 +60,7 @@ import VODAppSamples
             #expect(server.requests.count == 3, "\(server.requests.map(\.target))")
             #expect(server.requests.allSatisfy { $0.header("range") == nil })
             for (index, size) in sizes.enumerated() {
-                #expect(holdsSampleBytes(dir + "/item\(index).mp4", count: size))
+                #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item\(index)"), count: size))
                 let statuses = runs.compactMap { $0.item("item\(index)")?["status"] as? String }
                 #expect(statuses.sorted() == ["alreadyPresent", "alreadyPresent", "alreadyPresent", "downloaded"], "\(statuses)")
             }
@@ -79,13 +79,13 @@ import VODAppSamples
             let cut = try await runner.run([payload, "--dir", dir, "--json", "--no-notify", "--budget", "1.5"])
             #expect(cut.exitCode == 75)
             #expect(cut.item("big")?["status"] as? String == "timedOut")
-            #expect(ScratchDirectory.visibleEntries(dir).isEmpty, "a partial file is visible")
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty, "a partial file is visible")
 
             let resumed = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
             #expect(resumed.exitCode == 0, "\(resumed.stderr)")
             #expect(resumed.item("big")?["status"] as? String == "downloaded")
             #expect(resumed.item("big")?["bytes"] as? Int64 == size)
-            #expect(holdsSampleBytes(dir + "/big.mp4", count: size))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "big"), count: size))
 
             let second = try #require(server.requests.last)
             let range = try #require(second.header("range"), "the second delivery did not ask for the rest")
@@ -122,7 +122,7 @@ import VODAppSamples
             let took = sent.duration(to: .now)
             #expect(status == expected)
             #expect(took < TimeBound.duration(.seconds(1)), "took \(took)")
-            #expect(ScratchDirectory.visibleEntries(dir) == ["small.mp4"])
+            #expect(ScratchDirectory.visibleMedia(dir) == ["Small [small].mp4"])
             let report = try #require((try? JSONSerialization.jsonObject(with: Data(process.stdout.utf8))) as? [String: Any])
             let slow = (report["items"] as? [[String: Any]])?.first { $0["key"] as? String == "slow" }
             #expect(slow?["status"] as? String == "timedOut")
@@ -143,12 +143,12 @@ import VODAppSamples
             }
             process.signal(SIGKILL)
             _ = try await process.exitStatus()
-            #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
 
             let next = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
             #expect(next.exitCode == 0, "\(next.stderr)")
             #expect(next.item("k")?["status"] as? String == "downloaded")
-            #expect(holdsSampleBytes(dir + "/k.mp4", count: size))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "k"), count: size))
         }
     }
 
@@ -163,7 +163,7 @@ import VODAppSamples
             let run = try await runner.run([payload, "--dir", dir, "--json", "--no-notify", "--budget", "10"])
             #expect(run.exitCode == 75)
             #expect(run.item("flaky")?["status"] as? String == "downloaded")
-            #expect(holdsSampleBytes(dir + "/flaky.mp4", count: 3000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "flaky"), count: 3000))
             #expect(run.item("gone")?["status"] as? String == "failed")
             #expect(run.item("gone")?["httpStatus"] as? Int == 404)
 

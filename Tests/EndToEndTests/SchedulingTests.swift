@@ -27,7 +27,7 @@ import VODAppSamples
             #expect(downloaded.count >= 5, "\(run.items.map { "\($0["key"] ?? ""): \($0["status"] ?? "")" })")
             for item in downloaded {
                 let index = Int((item["key"] as? String ?? "").dropFirst(4)) ?? 0
-                #expect(holdsSampleBytes(scratch.path + "/item\(index).mp4", count: Self.sizes[index]))
+                #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item\(index)"), count: Self.sizes[index]))
             }
             // The two 8 MiB items could not finish; what they got is kept for the next delivery.
             #expect(run.exitCode == 75)

@@ -86,10 +86,10 @@ import VODAppSamples
             #expect(run.exitCode == (["downloaded", "tooLarge"].contains(fault.status) ? 0 : 75), "\(run.stderr)")
             #expect(run.wallSeconds < TimeBound.seconds((Double(fault.budget) ?? 0) + 0.5), "took \(run.wallSeconds) s")
             if let bytes = fault.bytes {
-                #expect(ScratchDirectory.visibleEntries(dir) == ["item.mp4"])
-                #expect(holdsSampleBytes(dir + "/item.mp4", count: bytes))
+                #expect(ScratchDirectory.visibleMedia(dir) == ["Item [item].mp4"])
+                #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: bytes))
             } else {
-                #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+                #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
             }
             if let requests = fault.requests {
                 #expect(requests.contains(server.requests.count), "\(server.requests.map(\.target))")
@@ -111,7 +111,7 @@ import VODAppSamples
             #expect(offset > 0 && offset <= 150_000)
             #expect(requests[1].header("if-range") == "\"sample-300000\"")
             #expect(requests[1].bodyBytesSent == 300_000 - offset)
-            #expect(holdsSampleBytes(scratch.path + "/item.mp4", count: 300_000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item"), count: 300_000))
         }
     }
 
@@ -129,13 +129,13 @@ import VODAppSamples
             #expect(lied.exitCode == 75)
             #expect(lied.item("item")?["status"] as? String == "failed")
             #expect((lied.item("item")?["error"] as? String)?.contains("resumed at byte 0, not") == true, "\(lied.stdout)")
-            #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
             #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
 
             let whole = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
             #expect(whole.exitCode == 0)
             #expect(server.requests.last?.header("range") == nil)
-            #expect(holdsSampleBytes(dir + "/item.mp4", count: 400_000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 400_000))
         }
     }
 
@@ -150,13 +150,13 @@ import VODAppSamples
         #expect(refused.exitCode == 75)
         #expect(refused.item("item")?["status"] as? String == "failed")
         #expect((refused.item("item")?["error"] as? String)?.contains("certificate") == true, "\(refused.stdout)")
-        #expect(ScratchDirectory.visibleEntries(dir).isEmpty)
+        #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
         #expect(server.requests.isEmpty)
 
         let trusted = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--cacert", server.certificatePath],
                                            stdin: payload)
         #expect(trusted.exitCode == 0, "\(trusted.stdout) \(trusted.stderr)")
-        #expect(ScratchDirectory.contents(dir + "/item.mp4").map { $0 == TLSTestServer.body(count: 5000) } == true)
+        #expect(ScratchDirectory.contents(ScratchDirectory.media(dir, "item")).map { $0 == TLSTestServer.body(count: 5000) } == true)
     }
 
     @Test func aRedirectFromHttpsToHttpIsNotFollowed() async throws {
@@ -173,7 +173,7 @@ import VODAppSamples
             #expect((run.item("item")?["error"] as? String)?.contains("from https to a URL that is not https") == true, "\(run.stdout)")
             #expect(tls.requests.count == 1)
             #expect(plain.requests.isEmpty)
-            #expect(ScratchDirectory.visibleEntries(scratch.path).isEmpty)
+            #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
         }
     }
 }

@@ -45,7 +45,7 @@ import VODAppSamples
             let report = try #require(send.report, "not one JSON object: \(send.stdout)")
             #expect(report["result"] as? String == "newData")
             #expect(report["directory"] as? String == dir)
-            #expect(holdsSampleBytes(dir + "/tulips.mp4", count: 4000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "tulips"), count: 4000))
             webhook.signal(SIGTERM)
         }
     }

@@ -24,6 +24,22 @@ public final class ScratchDirectory: Sendable {
         ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
     }
 
+    /// The media files a user sees in `dir`: its visible entries but vodapp's playlist.
+    public static func visibleMedia(_ dir: String) -> [String] {
+        visibleEntries(dir).filter { $0 != "playlist.m3u8" }
+    }
+
+    /// The path of the item `key`'s file in `dir`, found by the `[key]` its default name ends
+    /// with (`Title [key].ext`), or by its plain name (`key.ext`, with `--name key`); a path that
+    /// does not exist when neither is there, so that the assertion on it fails with a readable path.
+    public static func media(_ dir: String, _ key: String) -> String {
+        let name = visibleMedia(dir).first { name in
+            let stem = name.split(separator: ".", omittingEmptySubsequences: false).dropLast().joined(separator: ".")
+            return name.hasSuffix("[\(key)]") || stem.hasSuffix("[\(key)]") || name == key || stem == key
+        }
+        return dir + "/" + (name ?? "no file for [\(key)]")
+    }
+
     /// Every entry below `dir`, hidden ones included, as relative paths.
     public static func allEntries(_ dir: String) -> [String] {
         (FileManager.default.enumerator(atPath: dir)?.allObjects as? [String] ?? []).sorted()

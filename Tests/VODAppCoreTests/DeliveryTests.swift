@@ -33,10 +33,10 @@ import VODAppSamples
                 #expect(item.status == .downloaded)
                 #expect(item.bytes == size)
                 #expect(item.httpStatus == 200)
-                #expect(item.path == dir.path + "/item\(index).mp4")
-                #expect(holdsSampleBytes(dir.child("item\(index).mp4"), count: size))
+                #expect(item.path == dir.path + "/Video \(index) [item\(index)].mp4")
+                #expect(holdsSampleBytes(ScratchDirectory.media(dir.path, "item\(index)"), count: size))
             }
-            #expect(ScratchDirectory.visibleEntries(dir.path) == (0..<5).map { "item\($0).mp4" })
+            #expect(ScratchDirectory.visibleMedia(dir.path) == (0..<5).map { "Video \($0) [item\($0)].mp4" })
             #expect(maximumConcurrency(server.requests) == 5)
         }
     }
@@ -70,9 +70,9 @@ import VODAppSamples
             #expect(report.items.first { $0.key == "tofile" }?.error?.contains("not http or https") == true)
             #expect(report.result == .newData)
             #expect(report.exitStatus == .temporaryFailure)
-            #expect(ScratchDirectory.visibleEntries(dir.path) == ["good1.mp4", "good2.webm"])
+            #expect(ScratchDirectory.visibleMedia(dir.path) == ["Good one [good1].mp4", "Good two [good2].webm"])
             #expect(ScratchDirectory.allEntries(dir.path + "/.vodapp/tmp").isEmpty)
-            #expect(holdsSampleBytes(dir.child("good2.webm"), count: 123_456))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir.path, "good2"), count: 123_456))
         }
     }
 
@@ -86,8 +86,8 @@ import VODAppSamples
             let report = try await deliver([(key: "r", title: "R", url: url)], into: dir.path)
             #expect(report.items.first?.status == .downloaded)
             // The name comes from the payload's URL, which has no extension here.
-            #expect(report.items.first?.path == dir.child("r"))
-            #expect(holdsSampleBytes(dir.child("r"), count: 5000))
+            #expect(report.items.first?.path == ScratchDirectory.media(dir.path, "r"))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir.path, "r"), count: 5000))
         }
     }
 

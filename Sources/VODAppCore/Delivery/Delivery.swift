@@ -39,23 +39,19 @@ public struct Delivery: Sendable {
         var reports: [String: ItemReport] = [:]
         var missing: [Target] = []
 
+        let index = directory.index()
         for item in payload.items {
-            guard case .valid(let title, _, let url) = item.validity else {
+            guard case .valid(_, _, let url) = item.validity else {
                 if case .invalid(let reason, let title, let url) = item.validity {
                     reports[item.key] = ItemReport(key: item.key, title: title, url: url, status: .invalid, error: reason)
                 }
                 continue
             }
-            let final = directory.finalPath(key: item.key, url: url)
-            switch directory.presence(at: final) {
-            case .file(let bytes):
-                reports[item.key] = ItemReport(key: item.key, title: title, url: url.absoluteString,
-                                               status: .alreadyPresent, bytes: bytes, path: final)
-            case .other:
-                reports[item.key] = ItemReport(key: item.key, title: title, url: url.absoluteString, status: .failed,
-                                               error: "\(final) exists and is not a regular file")
-            case .absent:
-                missing.append(Target(item: item, url: url, final: final, temporary: directory.temporaryPath(key: item.key)))
+            let target = Target(item: item, url: url, temporary: directory.temporaryPath(key: item.key))
+            if let found = index.file(for: item.key, urlExtension: url.fileExtension), let known = present(target, at: found, in: directory) {
+                reports[item.key] = known
+            } else {
+                missing.append(target)
             }
         }
 
@@ -65,20 +61,26 @@ public struct Delivery: Sendable {
         let ledger = directory.hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger) : nil
         let known = ledger?.items(missing.map(\.item.key)) ?? [:]
 
-        var mine: [(target: Target, lock: ItemLock)] = []
+        var locked: [(target: Target, lock: ItemLock)] = []
         var othersFetching: [Target] = []
         for target in missing {
             guard let lock = ItemLock.take(target.item.key, in: directory.lockPath) else {
                 othersFetching.append(target)
                 continue
             }
-            // Another delivery may have placed it between the look and the lock.
-            if case .file(let bytes) = directory.presence(at: target.final) {
+            locked.append((target, lock))
+        }
+        // Another delivery may have placed some between the look and the locks.
+        let relooked = locked.isEmpty ? index : directory.index()
+        var mine: [(target: Target, lock: ItemLock)] = []
+        for (target, lock) in locked {
+            if let found = relooked.file(for: target.item.key, urlExtension: target.url.fileExtension),
+               let known = present(target, at: found, in: directory) {
                 lock.release()
-                reports[target.item.key] = target.report(.alreadyPresent, bytes: bytes, path: target.final)
-                continue
+                reports[target.item.key] = known
+            } else {
+                mine.append((target, lock))
             }
-            mine.append((target, lock))
         }
 
         // Items another delivery is fetching are waited for while this one fetches its own.
@@ -121,6 +123,9 @@ public struct Delivery: Sendable {
         }
 
         let items = payload.items.compactMap { reports[$0.key] }
+        if directory.hasWorkArea {
+            await updatePlaylist(of: directory, with: payload, reports: reports, until: budget.end)
+        }
         let notification: NotificationReport
         if let reason = stop?.reason {
             notification = .notShown("stopped: \(reason)")
@@ -133,11 +138,11 @@ public struct Delivery: Sendable {
         return report
     }
 
-    /// Where one fetched item goes: streamed out of sight, then placed under its final name.
+    /// One item to fetch: streamed out of sight, then placed under a name made when its response
+    /// has said what it is (`MediaFileName`).
     private struct Target: Sendable {
         let item: PlaylistItem
         let url: MediaURL
-        let final: String
         let temporary: String
 
         func report(_ status: ItemReport.Status, bytes: Int64? = nil, path: String? = nil,
@@ -148,6 +153,15 @@ public struct Delivery: Sendable {
     }
 
     static let userAgent = "vodapp/0.1 libcurl/\(Curl.version)"
+
+    /// The report of an item whose file DIR already has, or nil when the name found has gone.
+    private func present(_ target: Target, at path: String, in directory: MediaDirectory) -> ItemReport? {
+        switch directory.presence(at: path) {
+        case .file(let bytes): target.report(.alreadyPresent, bytes: bytes, path: path)
+        case .other: target.report(.failed, error: "\(path) exists and is not a regular file")
+        case .absent: nil
+        }
+    }
 
     /// The request for an item: resuming the kept partial body when the store knows the validator
     /// it was fetched under, from the start otherwise.
@@ -180,8 +194,9 @@ public struct Delivery: Sendable {
                         return target.report(.timedOut, error: "another vodapp delivery was still fetching it when \(why)")
                     }
                     defer { lock.release() }
-                    if case .file(let bytes) = directory.presence(at: target.final) {
-                        return target.report(.alreadyPresent, bytes: bytes, path: target.final)
+                    if let found = directory.index().file(for: target.item.key, urlExtension: target.url.fileExtension),
+                       let known = present(target, at: found, in: directory) {
+                        return known
                     }
                     guard let record = ledger?.items([target.item.key])[target.item.key], record.updatedAt >= startedAt else {
                         return target.report(.failed, error: "another vodapp delivery was fetching it and stopped without a word; the next delivery tries again")
@@ -191,7 +206,7 @@ public struct Delivery: Sendable {
                     case .tooLarge: return target.report(.tooLarge, error: theirs)
                     case .partial: return target.report(.timedOut, error: theirs)
                     case .failed: return target.report(.failed, error: theirs)
-                    case .fetched: return target.report(.failed, error: "another vodapp delivery fetched it, but \(target.final) is gone")
+                    case .fetched: return target.report(.failed, error: "another vodapp delivery fetched it, but \(record.path ?? "its file") is gone")
                     }
                 }
             }
@@ -201,7 +216,10 @@ public struct Delivery: Sendable {
 
     private func report(for outcome: TransferOutcome, target: Target, directory: MediaDirectory) -> ItemReport {
         let item = target.item
-        let final = target.final
+        let name = MediaFileName(key: item.key, title: item.title ?? "",
+                                 fileExtension: MediaFileName.fileExtension(url: target.url, contentType: outcome.contentType),
+                                 style: options.naming)
+        let final = directory.path(of: name)
         let title = item.title
         let url = item.urlString
         let status = outcome.httpStatus
@@ -230,6 +248,29 @@ public struct Delivery: Sendable {
         case .failed(let reason):
             logger.info("failed", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
             return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status, error: reason)
+        }
+    }
+
+    /// Brings `DIR/playlist.m3u8` up to date with what this payload left in DIR. Deliveries that
+    /// end together take turns, so that neither loses the other's entries.
+    private func updatePlaylist(of directory: MediaDirectory, with payload: Payload, reports: [String: ItemReport],
+                                until deadline: ContinuousClock.Instant) async {
+        let latest: [MediaPlaylist.Entry] = payload.items.compactMap { item in
+            guard case .valid(let title, let subtitle, _) = item.validity, let report = reports[item.key],
+                  report.status == .downloaded || report.status == .alreadyPresent,
+                  let path = report.path, path.hasPrefix(directory.path + "/") else { return nil }
+            return MediaPlaylist.entry(title: title, subtitle: subtitle, path: path)
+        }
+        // Not an item key (those have no dot), so no item's lock.
+        guard let lock = await ItemLock.wait(for: ".playlist", in: directory.lockPath, until: deadline, stop: nil) else {
+            logger.warning("the playlist was not updated: another delivery held it until the budget ran out")
+            return
+        }
+        defer { lock.release() }
+        let path = directory.path + "/" + MediaFileName.playlist
+        let playlist = MediaPlaylist(contentsOf: path, in: directory).merging(latest)
+        if let failure = playlist.write(to: path, workPath: directory.workPath) {
+            logger.warning("cannot write \(path): \(failure)")
         }
     }
 

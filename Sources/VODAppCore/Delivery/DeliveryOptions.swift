@@ -21,6 +21,8 @@ public struct DeliveryOptions: Sendable, Equatable {
     /// Certificates to trust for https instead of the system's (`--cacert`): how a self-signed
     /// media server is reached without turning verification off.
     public var certificateAuthorities: String?
+    /// How fetched files are named (`--name`).
+    public var naming: MediaFileName.Style
 
     public init(
         directory: String,
@@ -29,7 +31,8 @@ public struct DeliveryOptions: Sendable, Equatable {
         jobs: Int = TransferEngine.Configuration.defaultJobs,
         notify: Bool = true,
         budgetAware: Bool = true,
-        certificateAuthorities: String? = nil
+        certificateAuthorities: String? = nil,
+        naming: MediaFileName.Style = .title
     ) {
         self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
         self.budget = budget
@@ -38,6 +41,7 @@ public struct DeliveryOptions: Sendable, Equatable {
         self.notify = notify
         self.budgetAware = budgetAware
         self.certificateAuthorities = certificateAuthorities
+        self.naming = naming
     }
 
     /// Creates DIR (and its hidden work area) if needed, so that a long-running receiver can

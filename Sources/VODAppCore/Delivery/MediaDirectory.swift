@@ -2,8 +2,9 @@ import Foundation
 
 /// DIR on disk: where finished media is placed, and the hidden work area beside it.
 ///
-/// Every path built here comes from a validated key (`[A-Za-z0-9_-]{1,128}`) and an extension
-/// checked to be alphanumeric, so nothing outside DIR can be named.
+/// Every path built here comes from a validated key (`[A-Za-z0-9_-]{1,128}`), a title made safe
+/// (`MediaFileName`: no `/`, no leading dot) and an extension checked to be alphanumeric, so
+/// nothing outside DIR can be named.
 struct MediaDirectory: Sendable {
     let path: String
 
@@ -14,8 +15,45 @@ struct MediaDirectory: Sendable {
     /// The lock file: whoever holds a key's byte of it fetches the item.
     var lockPath: String { path + "/.vodapp/locks" }
 
-    func finalPath(key: String, url: MediaURL) -> String {
-        path + "/" + key + (url.fileExtension.map { "." + $0 } ?? "")
+    func path(of name: MediaFileName) -> String {
+        path + "/" + name.value
+    }
+
+    /// The files in DIR by the key they belong to, read once: a file is found by its key, never
+    /// by the name today's title would give it, so a changed title renames and fetches nothing.
+    struct Index {
+        fileprivate var names: [String: [String]] = [:]
+        fileprivate let directory: String
+
+        /// The path of the item's file, if DIR has one; with two, the first in name order.
+        func file(for key: String, urlExtension: String?) -> String? {
+            names[key]?.sorted().first { MediaFileName.key(of: $0, accepting: urlExtension) == key }
+                .map { directory + "/" + $0 }
+        }
+    }
+
+    func index() -> Index {
+        var index = Index(directory: path)
+        guard let stream = opendir(path) else { return index }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            // Hidden names are never vodapp's media: the work area, a user's dot files.
+            guard !name.hasPrefix("."), let key = MediaFileName.key(of: name, accepting: nil)
+                    ?? Self.keyWithAnyExtension(name) else { continue }
+            index.names[key, default: []].append(name)
+        }
+        return index
+    }
+
+    /// `key.ext` with an extension that is not a media type's: kept in the index so that an
+    /// item whose URL has that extension (checked in `Index.file`) finds it.
+    private static func keyWithAnyExtension(_ name: String) -> String? {
+        guard let dot = name.lastIndex(of: "."), MediaFileName.isPlainExtension(name[name.index(after: dot)...]) else { return nil }
+        let stem = String(name[..<dot])
+        return Payload.isValidKey(stem) ? stem : nil
     }
 
     /// The same name on every run, so that a later delivery finds what an earlier one was cut

@@ -30,6 +30,7 @@ final class TransferContext {
     private(set) var rangeTotal: Int64?
     private(set) var etag: String?
     private(set) var lastModified: String?
+    private(set) var contentType: String?
     /// The response had a Content-Encoding: the file holds decoded bytes, which no byte range of
     /// the encoded representation can extend.
     private(set) var encoded = false
@@ -104,6 +105,7 @@ final class TransferContext {
             rangeTotal = nil
             etag = nil
             lastModified = nil
+            contentType = nil
             encoded = false
             retryAfterSeconds = nil
             receivingBody = false
@@ -115,6 +117,7 @@ final class TransferContext {
             case "content-length": declaredLength = Int64(value)
             case "etag": etag = value
             case "last-modified": lastModified = value
+            case "content-type": contentType = value
             case "content-encoding": encoded = !value.isEmpty && value.lowercased() != "identity"
             case "retry-after": retryAfterSeconds = Self.seconds(retryAfter: value)
             case "content-range": (rangeStart, rangeTotal) = Self.parse(contentRange: value)

@@ -318,7 +318,7 @@ public struct TransferEngine: Sendable {
         return TransferOutcome(
             id: context.request.id, result: result, httpStatus: status == 0 ? nil : status,
             bodyBytesReceived: context.bodyBytes, etag: context.etag, lastModified: context.lastModified,
-            partial: partial, attempts: context.attempt, retryAfterSeconds: context.retryAfterSeconds)
+            contentType: context.contentType, partial: partial, attempts: context.attempt, retryAfterSeconds: context.retryAfterSeconds)
     }
 
     private func classify(_ context: TransferContext, code: CURLcode, status: Int) -> TransferOutcome.Result {

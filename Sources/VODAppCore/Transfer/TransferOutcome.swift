@@ -28,6 +28,8 @@ public struct TransferOutcome: Sendable, Equatable {
     /// The response's validators, for the store.
     public let etag: String?
     public let lastModified: String?
+    /// The final response's Content-Type, which names the file's extension when the URL does not.
+    public let contentType: String?
     /// Set when the temporary file was kept for a later resume.
     public let partial: Partial?
     /// Attempts made, retries included.
@@ -36,7 +38,7 @@ public struct TransferOutcome: Sendable, Equatable {
     public let retryAfterSeconds: Double?
 
     public init(id: String, result: Result, httpStatus: Int? = nil, bodyBytesReceived: Int64 = 0,
-                etag: String? = nil, lastModified: String? = nil, partial: Partial? = nil,
+                etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, partial: Partial? = nil,
                 attempts: Int = 1, retryAfterSeconds: Double? = nil) {
         self.id = id
         self.result = result
@@ -44,6 +46,7 @@ public struct TransferOutcome: Sendable, Equatable {
         self.bodyBytesReceived = bodyBytesReceived
         self.etag = etag
         self.lastModified = lastModified
+        self.contentType = contentType
         self.partial = partial
         self.attempts = attempts
         self.retryAfterSeconds = retryAfterSeconds

@@ -1,0 +1,98 @@
+import Foundation
+
+/// `DIR/playlist.m3u8`: what DIR holds, for a media player (`mpv DIR/playlist.m3u8`, VLC).
+///
+/// Each delivery rewrites it: the entries of earlier deliveries that this payload does not name
+/// come first, in the order they had, then this payload's present items in the payload's order.
+/// An entry whose file is gone is dropped, so a player never meets a missing file; a title that
+/// changed in a later payload changes the entry's title, not the file's name.
+struct MediaPlaylist: Equatable {
+    struct Entry: Equatable {
+        /// `Title — Subtitle`, one line.
+        var title: String
+        /// The file's name in DIR: entries are relative, so DIR can be moved or shared.
+        var name: String
+    }
+
+    var entries: [Entry]
+
+    /// Reads a playlist, keeping the entries that name a regular file directly in `directory`.
+    init(contentsOf path: String, in directory: MediaDirectory) {
+        entries = []
+        // Not following a symbolic link: DIR's playlist is never read through one.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        guard fd >= 0 else { return }
+        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        guard let data = try? handle.read(upToCount: 8 << 20), let text = String(data: data, encoding: .utf8) else { return }
+        var title: String?
+        for line in text.split(whereSeparator: \.isNewline) {
+            if line.hasPrefix("#EXTINF:") {
+                title = line.firstIndex(of: ",").map { String(line[line.index(after: $0)...]) }
+                continue
+            }
+            guard !line.hasPrefix("#") else { continue }
+            var name = Substring(line)
+            if name.hasPrefix("./") { name = name.dropFirst(2) }
+            guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/"),
+                  case .file = directory.presence(at: directory.path + "/" + name) else {
+                title = nil
+                continue
+            }
+            entries.append(Entry(title: title ?? String(name), name: String(name)))
+            title = nil
+        }
+    }
+
+    init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// This playlist with `latest` merged in: see the type's comment.
+    func merging(_ latest: [Entry]) -> MediaPlaylist {
+        let named = Set(latest.map(\.name))
+        return MediaPlaylist(entries: entries.filter { !named.contains($0.name) } + latest)
+    }
+
+    /// The entry of one item: its title and subtitle as a player shows them.
+    static func entry(title: String, subtitle: String?, path: String) -> Entry {
+        var shown = title
+        if let subtitle, !subtitle.isEmpty { shown += " — " + subtitle }
+        let name = String(path.split(separator: "/").last ?? "")
+        return Entry(title: UntrustedText.sanitized(shown, limit: 500, replacingControlsWith: " "), name: name)
+    }
+
+    var text: String {
+        var lines = ["#EXTM3U"]
+        for entry in entries {
+            lines.append("#EXTINF:-1," + entry.title)
+            // A line that starts with # is a comment to a player.
+            lines.append(entry.name.hasPrefix("#") ? "./" + entry.name : entry.name)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Replaces the file at `path` with this playlist in one rename, written first beside it in
+    /// `workPath`, so that a player never reads half a playlist. Nothing is written when the text
+    /// is already there.
+    /// - Returns: nil, or why it could not be written.
+    func write(to path: String, workPath: String) -> String? {
+        let bytes = Array(text.utf8)
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
+        if fd >= 0 {
+            let current = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+            if let data = try? current.read(upToCount: bytes.count + 1), Array(data) == bytes { return nil }
+        }
+        let temporary = workPath + "/playlist.m3u8.new"
+        let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+        guard out >= 0 else { return String(cString: strerror(errno)) }
+        let written = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
+        let synced = fsync(out) == 0
+        close(out)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            let reason = written == bytes.count && synced ? String(cString: strerror(errno)) : "cannot write \(temporary)"
+            unlink(temporary)
+            return reason
+        }
+        return nil
+    }
+}
