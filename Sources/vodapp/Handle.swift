@@ -46,7 +46,9 @@ struct Handle: AsyncParsableCommand {
 
         let report: DeliveryReport
         do {
-            report = try await Delivery(options: options, logger: logger)
+            // Progress goes to a terminal only: never into a pipe, a file or a webhook's answer.
+            let progress = handling.quiet ? nil : ProgressDisplay.forStandardError()
+            report = try await Delivery(options: options, logger: logger, progress: progress)
                 .run(parsed, from: source.deliverySource, started: ProcessClock.launch, stop: signals.stop)
         } catch {
             throw Failure.report(error.description, status: error.exitStatus)

@@ -40,7 +40,9 @@ import VODAppSamples
               status: "downloaded", bytes: 300_000, requests: 2...2),
         Fault(row: "drip at 1 byte/s", target: "/bytes/1000.mp4?rate=1", budget: "2", status: "timedOut",
               reason: "budget"),
-        Fault(row: "Content-Length longer than the body", target: "/short/100000/40000.mp4", budget: "2",
+        // Retried six times (0.25 s to 4 s apart): a budget that outlasts every retry, so that
+        // the last attempt's failure is reported rather than a retry cut by the deadline.
+        Fault(row: "Content-Length longer than the body", target: "/short/100000/40000.mp4", budget: "12",
               status: "failed", reason: "40000 of 100000"),
         Fault(row: "Content-Length shorter than the body", target: "/long/1000/5000.mp4", status: "downloaded",
               bytes: 1000, requests: 1...1),

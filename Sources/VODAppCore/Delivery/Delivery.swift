@@ -9,11 +9,15 @@ public struct Delivery: Sendable {
     public let options: DeliveryOptions
     private let notifier: any Notifier
     private let logger: Logger
+    private let progress: ProgressDisplay?
 
-    public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(), logger: Logger) {
+    /// - Parameter progress: a terminal to show the transfers on while they run.
+    public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(), logger: Logger,
+                progress: ProgressDisplay? = nil) {
         self.options = options
         self.notifier = notifier
         self.logger = logger
+        self.progress = progress
     }
 
     /// Fetches the payload's valid items into DIR within the options' budget.
@@ -93,8 +97,14 @@ public struct Delivery: Sendable {
                                                            certificateAuthorities: options.certificateAuthorities),
                                         logger: logger)
             let syncer = FileSyncer()
+            progress?.begin(titles: Dictionary(mine.map { ($0.target.item.key, $0.target.item.title ?? $0.target.item.key) },
+                                               uniquingKeysWith: { first, _ in first }),
+                            budget: budget)
+            var show: (@Sendable (TransferSnapshot) -> Void)?
+            if let progress { show = { progress.update($0) } }
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop,
-                                            completed: syncer.submit)
+                                            completed: syncer.submit, progress: show)
+            progress?.end()
             let byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
             let unsynced = syncer.wait()
             var records: [StoredItem] = []

@@ -18,6 +18,8 @@ final class TransferContext {
     let handle: UnsafeMutableRawPointer
     /// Which attempt this is, from 1.
     let attempt: Int
+    /// When this attempt began: a progress display lists transfers in this order.
+    let started = ContinuousClock.now
     /// Body bytes received in this response.
     private(set) var bodyBytes: Int64 = 0
     /// Bytes the file already held when this response's body began: the resume offset on a 206.

@@ -51,14 +51,17 @@ public struct TransferEngine: Sendable {
     ///   - stop: cuts every transfer at once when asked, as the deadline would.
     ///   - completed: called on the transfer thread with a request's temporary path as soon as its
     ///     whole body is there, so the caller can start making it durable while others run.
+    ///   - progress: called on the transfer thread with the state of the transfers, at most every
+    ///     `progressInterval` and once at the end.
     public func run(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
                     stop: StopRequest? = nil,
-                    completed: (@Sendable (_ temporaryPath: String) -> Void)? = nil) async -> [TransferOutcome] {
+                    completed: (@Sendable (_ temporaryPath: String) -> Void)? = nil,
+                    progress: (@Sendable (TransferSnapshot) -> Void)? = nil) async -> [TransferOutcome] {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 continuation.resume(returning: self.runOnCurrentThread(requests, deadline: deadline, stop: stop,
-                                                                       completed: completed))
+                                                                       completed: completed, progress: progress))
             }
             thread.name = "vodapp-curl"
             thread.start()
@@ -68,9 +71,13 @@ public struct TransferEngine: Sendable {
     /// The most attempts for one request, the first included.
     static let maximumAttempts = 6
 
+    /// How often the progress callback hears of the transfers.
+    static let progressInterval: Duration = .milliseconds(100)
+
     private func runOnCurrentThread(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
                                     stop: StopRequest?,
-                                    completed: (@Sendable (String) -> Void)?) -> [TransferOutcome] {
+                                    completed: (@Sendable (String) -> Void)?,
+                                    progress: (@Sendable (TransferSnapshot) -> Void)?) -> [TransferOutcome] {
         Curl.initialize()
         guard let multi = curl_multi_init() else {
             return requests.map { TransferOutcome(id: $0.id, result: .failed(reason: "libcurl could not start")) }
@@ -86,6 +93,13 @@ public struct TransferEngine: Sendable {
         var delayed: [Retry] = []
         var active: [UnsafeMutableRawPointer: TransferContext] = [:]
         var planner = BandwidthPlanner(enabled: configuration.budgetAware)
+        var snapshot = TransferSnapshot()
+        var published = ContinuousClock.now
+        defer {
+            snapshot.active = []
+            snapshot.ended = outcomes.count
+            progress?(snapshot)
+        }
         // Transfers set aside by the planner, smallest remaining first.
         var aside: [(request: TransferRequest, attempt: Int, remaining: Int64, partial: TransferOutcome.Partial?)] = []
 
@@ -117,7 +131,10 @@ public struct TransferEngine: Sendable {
                 curl_multi_remove_handle(multi, handle)
                 planner.ended(context)
                 let outcome = finish(context, code: code)
-                if case .completed = outcome.result { completed?(context.request.temporaryPath) }
+                if case .completed(let bytes) = outcome.result {
+                    completed?(context.request.temporaryPath)
+                    snapshot.completedBytes += bytes
+                }
                 if let retry = retry(after: outcome, of: context, code: code, deadline: deadline) {
                     logger.info("retrying", metadata: ["key": "\(context.request.id)", "attempt": "\(retry.attempt)",
                                                        "after": "\(retry.delay)", "because": "\(outcome.result)"])
@@ -125,6 +142,13 @@ public struct TransferEngine: Sendable {
                 }
                 outcomes[context.request.id] = outcome
                 curl_easy_cleanup(handle)
+            }
+            if let progress, published.duration(to: .now) >= Self.progressInterval {
+                snapshot.ended = outcomes.count
+                snapshot.active = active.values.sorted { $0.started < $1.started }
+                    .map { TransferSnapshot.Transfer(id: $0.request.id, bytes: $0.fileBytes, total: $0.declaredTotal) }
+                progress(snapshot)
+                published = .now
             }
             switch planner.plan(Array(active.values), asideRemaining: aside.map(\.remaining), deadline: deadline) {
             case .keep:

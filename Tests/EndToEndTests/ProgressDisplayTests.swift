@@ -1,0 +1,86 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppSamples
+
+/// The progress display as a user meets it: on a real terminal (tmux) while the run lasts and
+/// gone at its end; never in a pipe; and never a byte of difference on stdout.
+@Suite struct ProgressDisplayTests {
+    /// Three items at 200 kB/s each, so that the run lasts about four seconds.
+    private func payload(_ server: SampleServer, in scratch: ScratchDirectory) throws -> String {
+        let path = scratch.child("push.json")
+        try PayloadBuilder.json([
+            (key: "a", title: "Tulips", url: server.url("/bytes/800000.mp4?rate=200000")),
+            (key: "b", title: "Big Buck Bunny", url: server.url("/chunked/600000.mp4?rate=200000")),
+            (key: "c", title: "Sunset", url: server.url("/bytes/700000.mp4?rate=200000")),
+        ]).write(to: URL(fileURLWithPath: path))
+        return path
+    }
+
+    private static func isProgress(_ line: String) -> Bool {
+        line.contains("s left of the") || line.contains(" done · ")
+    }
+
+    @Test func aTerminalSeesProgressWhileItRunsAndOnlyTheSummaryAfter() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = try payload(server, in: scratch)
+            let command = "\(VODAppRunner.executable) \(payload) --dir \(scratch.child("media")) --json --no-notify"
+                + " > \(scratch.child("out.json")); echo \"exit $?\" > \(scratch.child("done"))"
+            let terminal = try await TerminalSession(command, in: scratch)
+
+            var frame: [String] = []
+            var seen: [String] = []
+            let patience = ContinuousClock.now + TimeBound.duration(.seconds(20))
+            while frame.isEmpty, ContinuousClock.now < patience {
+                let screen = try await terminal.screen()
+                seen = screen
+                // A frame once the first bytes have come: a line per transfer, then the total.
+                if screen.contains(where: { $0.contains("Tulips") && $0.contains("%") }) { frame = screen }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+            try #require(!frame.isEmpty, "no progress frame on the terminal; it showed: \(seen)")
+            print("A frame of the progress display:\n" + frame.joined(separator: "\n"))
+            // One line per transfer with its title, and a total line with the budget's time left.
+            #expect(frame.contains { $0.contains("Tulips") && $0.contains("/ 781.2 KiB") && $0.contains("%") }, "\(frame)")
+            #expect(frame.contains { $0.contains("of 3 done") && $0.contains("left of the 30 s budget") }, "\(frame)")
+
+            try await waitUntil("the run to end", timeout: .seconds(30)) { FileManager.default.fileExists(atPath: scratch.child("done")) }
+            try await Task.sleep(for: .milliseconds(200))
+            let last = try await terminal.screen()
+            #expect(!last.contains(where: Self.isProgress), "\(last)")
+            #expect(try String(contentsOfFile: scratch.child("done"), encoding: .utf8) == "exit 0\n")
+            let report = try #require(ScratchDirectory.contents(scratch.child("out.json")))
+            #expect(report.first == UInt8(ascii: "{") && report.count > 100)
+        }
+    }
+
+    @Test func aPipeSeesNoProgressAndStdoutIsTheSameEitherWay() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = try payload(server, in: scratch)
+            // Through a pipe, as a webhook or a script runs it.
+            let piped = try await VODAppRunner().run([payload, "--dir", scratch.child("piped"), "--json", "--no-notify"])
+            #expect(piped.exitCode == 0)
+            #expect(!piped.stderr.contains("\u{1B}"), "\(piped.stderr)")
+            #expect(!piped.stderr.split(separator: "\n").map(String.init).contains(where: Self.isProgress))
+
+            // On a terminal, stderr a tty and stdout a file, into an identical directory.
+            let command = "cd \(scratch.path) && \(VODAppRunner.executable) \(payload) --dir \(scratch.child("tty"))"
+                + " --json --no-notify > \(scratch.child("tty.json")); echo done > \(scratch.child("done"))"
+            let terminal = try await TerminalSession(command, in: scratch)
+            try await waitUntil("the run on the terminal to end", timeout: .seconds(30)) {
+                FileManager.default.fileExists(atPath: scratch.child("done"))
+            }
+            _ = terminal
+            let onTerminal = try String(contentsOfFile: scratch.child("tty.json"), encoding: .utf8)
+            // Byte for byte, but for the elapsed time and the directory's name.
+            func normalised(_ text: String) -> String {
+                text.replacingOccurrences(of: #""elapsedSeconds":[0-9.e+-]+"#, with: #""elapsedSeconds":T"#, options: .regularExpression)
+                    .replacingOccurrences(of: "/tty", with: "/DIR").replacingOccurrences(of: "/piped", with: "/DIR")
+            }
+            #expect(normalised(onTerminal) == normalised(piped.stdout))
+            #expect(normalised(onTerminal).contains(#""elapsedSeconds":T"#))
+        }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+
+/// A real terminal for tests: a tmux server of its own, with one window running a shell command.
+/// What a user would see is read with `capture-pane`, which renders the escape sequences a
+/// program wrote as the screen shows them.
+public final class TerminalSession: Sendable {
+    private let socket: String
+    private let scratch: ScratchDirectory
+
+    /// Starts `command` (a shell command line) on a terminal of `columns` × `rows`. The window
+    /// stays after the command ends, so its last screen can still be read.
+    public init(_ command: String, columns: Int = 110, rows: Int = 30, in scratch: ScratchDirectory) async throws {
+        socket = scratch.child("tmux.sock")
+        self.scratch = scratch
+        // The server tmux starts would inherit every descriptor of the test process that is not
+        // close-on-exec, among them the socket by which Foundation's Process learns that a child
+        // has ended (for this call and for any other test's), and hold them for its life: they
+        // are closed before tmux starts.
+        let start = ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command + "; sleep 600"]
+        _ = try await Self.run("/usr/bin/python3", ["-c", "import os, sys; os.closerange(3, 65536); os.execv('/usr/bin/tmux', sys.argv)",
+                                                   ] + start, in: scratch)
+    }
+
+    deinit {
+        // Not waited for: the server and its window go at once.
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
+        process.arguments = ["-S", socket, "kill-server"]
+        try? process.run()
+    }
+
+    /// The screen as it is now, one string per line, trailing blanks and blank lines removed.
+    public func screen() async throws -> [String] {
+        let text = try await Self.run("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p"], in: scratch)
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { String($0.reversed().drop { $0 == " " }.reversed()) }
+        return Array(lines.reversed().drop { $0.isEmpty }.reversed())
+    }
+
+    /// Runs a command with its output in a file rather than a pipe, which a tmux server would
+    /// hold open for its whole life.
+    private static func run(_ executable: String, _ arguments: [String], in scratch: ScratchDirectory) async throws -> String {
+        let output = scratch.child("tmux.out")
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
+        process.standardError = FileHandle.nullDevice
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    }
+}
