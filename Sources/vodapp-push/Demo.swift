@@ -14,6 +14,10 @@ struct Demo: AsyncParsableCommand {
         Then it prints where the files are and what the notification said.
 
         Exit codes: as `vodapp handle`: 0 when every item arrived or was dropped as too large.
+
+        Examples:
+          vodapp-push demo
+          vodapp-push demo --via http --dir /tmp/videos
         """
     )
 

@@ -10,6 +10,9 @@ struct PushCommand: AsyncParsableCommand {
         It replaces the SimulatorRemoteNotifications library and its sender app: `send` speaks \
         the same one-datagram UDP protocol (and HTTP, signed), `serve` stands in for the \
         publisher's media server, and `demo` runs the whole path offline.
+
+        Example:
+          vodapp-push demo
         """,
         version: "0.1.0",
         subcommands: [Send.self, Serve.self, Demo.self]

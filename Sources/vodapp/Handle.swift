@@ -29,7 +29,7 @@ struct Handle: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose)
+        let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel)
         let options = handling.deliveryOptions
         let signals = SignalTrap()
 

@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import Logging
 import VODAppCore
 
 /// The options that say how a payload is handled, shared by `handle` and `listen`.
@@ -30,11 +31,15 @@ struct HandlingOptions: ParsableArguments {
                                valueName: "file"))
     var certificateAuthorities: String?
 
-    @Flag(name: .shortAndLong, help: "Only errors on stderr.")
+    @Flag(name: .shortAndLong, help: "Only errors on stderr, and no progress display.")
     var quiet = false
 
-    @Flag(name: .shortAndLong, help: "Every transfer's progress on stderr.")
+    @Flag(name: .shortAndLong, help: "Debug logging: every transfer's start, retries and end on stderr.")
     var verbose = false
+
+    @Option(help: ArgumentHelp("What goes to stderr, with swift-log's levels: trace, debug, info, notice, warning, error or critical. Wins over -q and -v.",
+                               valueName: "level"))
+    var logLevel: Logger.Level?
 
     func validate() throws {
         guard budget.isFinite, budget > 0, budget <= 86_400 else {
@@ -69,3 +74,5 @@ struct HandlingOptions: ParsableArguments {
 }
 
 extension MediaFileName.Style: ExpressibleByArgument {}
+
+extension Logger.Level: @retroactive ExpressibleByArgument {}

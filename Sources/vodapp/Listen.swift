@@ -21,6 +21,11 @@ struct Listen: AsyncParsableCommand {
         must carry X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>. UDP cannot be \
         signed: keep it on loopback, or turn it off with --no-udp.
 
+        Examples:
+          vodapp listen --dir ~/Videos/VODApp
+          VODAPP_WEBHOOK_SECRET=s3cret vodapp listen --no-udp --http 0.0.0.0:9931
+          systemctl --user enable --now vodapp-listen   (Examples/systemd/vodapp-listen.service)
+
         Every delivery runs as `vodapp handle` would, with its own budget counted from the \
         push's arrival; deliveries share DIR and never fetch one item twice at the same time. \
         stdout gets one line when the receivers are up, then each delivery's report (one JSON \
@@ -68,7 +73,7 @@ struct Listen: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, normal: .notice)
+        let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel, normal: .notice)
         let configuration = ListenerConfiguration(
             udp: noUdp ? nil : ListenAddress(udp),
             http: noHttp ? nil : ListenAddress(http),

@@ -13,6 +13,9 @@ struct Poll: AsyncParsableCommand {
 
         Exit codes: as `vodapp handle`, and 77 when the endpoint rejected the token (401 or 403); \
         75 when it could not be reached or answered with another error.
+
+        Example:
+          VODAPP_TOKEN=s3cret vodapp poll https://example.com/vodapp/payload.json
         """
     )
 
@@ -34,7 +37,7 @@ struct Poll: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose)
+        let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel)
         let options = handling.deliveryOptions
         let signals = SignalTrap()
         guard let endpoint = URL(string: url) else { throw ExitCode.validationFailure }

@@ -10,6 +10,10 @@ struct Status: ParsableCommand {
         Read from DIR's state store (DIR/.vodapp/state.sqlite): every item fetched (file, \
         bytes, when), what is partial and will be resumed, what failed and when another attempt \
         is worth it, and the last ten deliveries with where they came from.
+
+        Examples:
+          vodapp status
+          vodapp status --dir /tmp/videos --json | jq '.items[] | select(.state == "partial")'
         """
     )
 
