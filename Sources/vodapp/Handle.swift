@@ -30,7 +30,10 @@ struct Handle: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel)
-        let options = handling.deliveryOptions
+        var options = handling.deliveryOptions
+        // Somebody at a terminal may click "Open folder"; a script or a webhook would only wait.
+        options.offersOpenFolder = isatty(STDIN_FILENO) == 1 || isatty(STDERR_FILENO) == 1
+        let notifier = LibNotifyNotifier()
         let signals = SignalTrap()
 
         let source = PayloadSource(argument: payload)
@@ -48,12 +51,15 @@ struct Handle: AsyncParsableCommand {
         do {
             // Progress goes to a terminal only: never into a pipe, a file or a webhook's answer.
             let progress = handling.quiet ? nil : ProgressDisplay.forStandardError()
-            report = try await Delivery(options: options, logger: logger, progress: progress)
+            report = try await Delivery(options: options, notifier: notifier, logger: logger, progress: progress)
                 .run(parsed, from: source.deliverySource, started: ProcessClock.launch, stop: signals.stop)
         } catch {
             throw Failure.report(error.description, status: error.exitStatus)
         }
         print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
+        fflush(nil)
+        // The report is out; the process stays, within its budget, while "Open folder" can be clicked.
+        await notifier.settle()
         throw ExitCode(signals.exitCode ?? report.exitStatus.rawValue)
     }
 }

@@ -74,13 +74,16 @@ struct Listen: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel, normal: .notice)
+        var delivery = handling.deliveryOptions
+        // A listener outlives its deliveries: each notification can wait for its click.
+        delivery.offersOpenFolder = true
         let configuration = ListenerConfiguration(
             udp: noUdp ? nil : ListenAddress(udp),
             http: noHttp ? nil : ListenAddress(http),
             secret: secret ?? Environment.value("VODAPP_WEBHOOK_SECRET"),
             queueCapacity: queue,
             concurrency: parallel,
-            delivery: handling.deliveryOptions
+            delivery: delivery
         )
         let output = ListenerOutput(json: json)
         do {

@@ -97,4 +97,71 @@ import VODAppSamples
             #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "k"), count: 100))
         }
     }
+
+    /// The desktop `xdg-open` would use for a folder: a desktop entry registered for
+    /// inode/directory (as a file manager registers itself) whose program writes down what it
+    /// was asked to open. Everything between the click and that program is the real xdg-open.
+    private func folderOpener(in scratch: ScratchDirectory) throws -> (environment: [String: String], opened: String) {
+        let opened = scratch.child("opened")
+        let opener = scratch.child("opener")
+        try "#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        chmod(opener, 0o755)
+        try FileManager.default.createDirectory(atPath: scratch.child("data/applications"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch.child("config"), withIntermediateDirectories: true)
+        try """
+        [Desktop Entry]
+        Type=Application
+        Name=vodapp test folder opener
+        Exec=\(opener) %f
+        MimeType=inode/directory;
+
+        """.write(toFile: scratch.child("data/applications/vodapp-test-opener.desktop"), atomically: true, encoding: .utf8)
+        try "[Default Applications]\ninode/directory=vodapp-test-opener.desktop\n"
+            .write(toFile: scratch.child("config/mimeapps.list"), atomically: true, encoding: .utf8)
+        // xdg-open consults the desktop's MIME defaults only when it sees a display.
+        return (["DISPLAY": ":99", "XDG_CONFIG_HOME": scratch.child("config"), "XDG_DATA_HOME": scratch.child("data"),
+                 "XDG_DATA_DIRS": scratch.child("data") + ":/usr/share", "XDG_CURRENT_DESKTOP": ""], opened)
+    }
+
+    @Test func aServerWithActionsOffersOpenFolderAndTheClickOpensDIR() async throws {
+        let notifications = try NotificationServer(capabilities: ["body", "actions"])
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let (desktop, opened) = try folderOpener(in: scratch)
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(
+                dir: dir, notify: true, environment: VODAppRunner.environment(bus: notifications.busAddress, extra: desktop))
+            let payload = PayloadBuilder.json([(key: "k", title: "Tulips", url: server.url("/bytes/100.mp4"))])
+            guard case .success = await listener.post(payload, wait: true) else {
+                Issue.record("the push was not delivered")
+                return
+            }
+            let call = try #require(notifications.notifyCalls.first)
+            #expect(call.contains(#"["open-folder", "Open folder", "default", "Open folder"]"#), "\(call)")
+            // The server's default timeout, not one of ours.
+            #expect(call.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("} -1"), "\(call)")
+
+            try notifications.invokeAction("open-folder")
+            try await waitUntil("xdg-open to open DIR", timeout: TimeBound.duration(.seconds(10))) {
+                FileManager.default.fileExists(atPath: opened)
+            }
+            #expect(try String(contentsOfFile: opened, encoding: .utf8) == dir + "\n")
+            #expect(try await listener.stop() == 0)
+        }
+    }
+
+    @Test func aRunNobodyWatchesOffersNoActionAndDoesNotWait() async throws {
+        let notifications = try NotificationServer(capabilities: ["body", "actions"])
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))])
+            // Through pipes, as a script or a webhook runs it: nobody could click.
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json"], stdin: payload,
+                                           environment: VODAppRunner.environment(bus: notifications.busAddress))
+            #expect(run.exitCode == 0)
+            #expect(run.wallSeconds < TimeBound.seconds(10), "the run took \(run.wallSeconds) s")
+            let call = try #require(notifications.notifyCalls.first)
+            #expect(call.contains(#"" [] {"#), "\(call)")
+        }
+    }
 }

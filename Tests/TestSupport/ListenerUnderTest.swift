@@ -9,10 +9,12 @@ public final class ListenerUnderTest: Sendable {
     public let httpPort: Int
 
     /// Starts the listener with media in `dir` and waits until both receivers are up.
-    public init(dir: String, arguments: [String] = [], environment: [String: String] = VODAppRunner.environment()) async throws {
+    /// - Parameter notify: raise notifications (on the bus `environment` names); off by default.
+    public init(dir: String, arguments: [String] = [], notify: Bool = false,
+                environment: [String: String] = VODAppRunner.environment()) async throws {
         let process = try RunningProcess(VODAppRunner.executable, [
-            "listen", "--udp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--dir", dir, "--no-notify", "--json",
-        ] + arguments, environment: environment)
+            "listen", "--udp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--dir", dir, "--json",
+        ] + (notify ? [] : ["--no-notify"]) + arguments, environment: environment)
         try await process.wait(for: "the listener to be ready") {
             process.jsonLines.contains { $0["listening"] != nil } || !process.isRunning
         }

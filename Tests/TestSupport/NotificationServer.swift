@@ -23,7 +23,9 @@ public final class NotificationServer: @unchecked Sendable {
         }
     }
 
-    public init() throws {
+    /// - Parameter capabilities: what the server says it can do (`GetCapabilities`); nil for
+    ///   the template's default, which has no "actions".
+    public init(capabilities: [String]? = nil) throws {
         scratch = try ScratchDirectory("vodapp-bus")
         logPath = scratch.child("notifications.log")
 
@@ -46,6 +48,7 @@ public final class NotificationServer: @unchecked Sendable {
         daemon = Process()
         daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
         daemon.arguments = ["-m", "dbusmock", "--session", "-t", "notification_daemon", "-l", logPath]
+            + (capabilities.map { ["-p", #"{"capabilities": "\#($0.joined(separator: " "))"}"#] } ?? [])
         daemon.environment = environment
         daemon.standardOutput = FileHandle.nullDevice
         daemon.standardError = FileHandle.nullDevice
@@ -82,6 +85,20 @@ public final class NotificationServer: @unchecked Sendable {
             }
         }
         return entries.filter { $0.contains(" Notify ") }
+    }
+
+    /// Emits `ActionInvoked(id, action)`, as a server does when the user clicks an action.
+    public func invokeAction(_ action: String, onNotification id: Int = 1) throws {
+        let emit = Process()
+        emit.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
+        emit.arguments = ["call", "--session", "--dest", "org.freedesktop.Notifications",
+                          "--object-path", "/org/freedesktop/Notifications",
+                          "--method", "org.freedesktop.DBus.Mock.EmitSignal",
+                          "org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'\(action)'>]"]
+        emit.environment = ["DBUS_SESSION_BUS_ADDRESS": busAddress]
+        emit.standardOutput = FileHandle.nullDevice
+        try emit.run()
+        emit.waitUntilExit()
     }
 
     /// Freezes the server: the bus still takes calls for it, and nobody answers them.

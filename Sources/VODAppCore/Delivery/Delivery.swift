@@ -286,9 +286,10 @@ public struct Delivery: Sendable {
 
     private func announce(_ items: [ItemReport], budget: Budget) async -> NotificationReport {
         guard options.notify else { return .notShown("disabled with --no-notify") }
-        guard let notification = DesktopNotification(announcing: items) else {
+        guard var notification = DesktopNotification(announcing: items) else {
             return .notShown("nothing new to announce")
         }
+        if options.offersOpenFolder { notification.folder = options.directory }
         let report = await notifier.post(notification, deadline: budget.end)
         if let reason = report.reason {
             logger.warning("notification not shown: \(reason)")

@@ -23,6 +23,9 @@ public struct DeliveryOptions: Sendable, Equatable {
     public var certificateAuthorities: String?
     /// How fetched files are named (`--name`).
     public var naming: MediaFileName.Style
+    /// Whether the notification offers to open DIR, and so may keep its thread waiting for the
+    /// click until the budget ends: for a listener, or a run somebody watches on a terminal.
+    public var offersOpenFolder = false
 
     public init(
         directory: String,

@@ -12,6 +12,11 @@ public struct DesktopNotification: Sendable, Equatable {
     public let body: String
     /// Low when nothing went wrong, normal when an item was skipped or failed.
     public let isUrgent: Bool
+    /// A folder the notification offers to open ("Open folder", with xdg-open), when the server
+    /// supports actions and there is time to wait for the answer.
+    public var folder: String?
+    /// The label of that action.
+    public static let openFolderLabel = "Open folder"
 
     public init(summary: String, body: String, isUrgent: Bool) {
         self.summary = summary

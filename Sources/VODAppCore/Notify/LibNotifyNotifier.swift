@@ -7,7 +7,17 @@ import NIOConcurrencyHelpers
 /// `notify_notification_show` blocks on a D-Bus round trip that a hung notification server can
 /// stretch to 25 seconds, so it runs on a thread of its own and the caller stops waiting at the
 /// deadline. An abandoned thread holds nothing the process needs and ends with it.
+///
+/// A notification with a `folder` offers "Open folder" when the server supports actions: its
+/// thread then stays to hear the answer until the deadline, the notification's closing or the
+/// click, whichever comes first. `post` does not wait for that; `settle` does, for a process that
+/// would otherwise exit under the user's pointer.
 public struct LibNotifyNotifier: Notifier {
+    /// How many notifications still wait for an answer.
+    private let waiting = NIOLockedValueBox(0)
+    /// Less time left than this, and no action is offered: nobody could read and click it.
+    static let shortestActionWait: Duration = .seconds(2)
+
     public init() {}
 
     public func post(_ notification: DesktopNotification, deadline: ContinuousClock.Instant) async -> NotificationReport {
@@ -15,10 +25,11 @@ public struct LibNotifyNotifier: Notifier {
         guard remaining > .milliseconds(10) else {
             return .notShown("no time left in the budget for a notification")
         }
+        let waiting = self.waiting
         return await withCheckedContinuation { continuation in
             let answer = FirstAnswer(continuation)
             let thread = Thread {
-                answer.give(Self.show(notification))
+                Self.show(notification, deadline: deadline, answer: answer, waiting: waiting)
             }
             thread.name = "vodapp-notify"
             thread.start()
@@ -28,26 +39,56 @@ public struct LibNotifyNotifier: Notifier {
         }
     }
 
-    private static func show(_ notification: DesktopNotification) -> NotificationReport {
+    /// Returns when no notification of this notifier waits for an answer any more; each stops
+    /// waiting at the deadline it was posted with.
+    public func settle() async {
+        while waiting.withLockedValue({ $0 }) > 0 {
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
+    private static func show(_ notification: DesktopNotification, deadline: ContinuousClock.Instant,
+                             answer: FirstAnswer, waiting: NIOLockedValueBox<Int>) {
         guard notify_is_initted() != 0 || notify_init(DesktopNotification.appName) != 0 else {
-            return .notShown("libnotify could not be initialised")
+            return answer.give(.notShown("libnotify could not be initialised"))
         }
         guard let handle = notify_notification_new(notification.summary, notification.body, DesktopNotification.icon) else {
-            return .notShown("libnotify could not create a notification")
+            return answer.give(.notShown("libnotify could not create a notification"))
         }
         defer { vod_notification_unref(handle) }
         notify_notification_set_category(handle, DesktopNotification.category)
         notify_notification_set_app_name(handle, DesktopNotification.appName)
         notify_notification_set_urgency(handle, notification.isUrgent ? NOTIFY_URGENCY_NORMAL : NOTIFY_URGENCY_LOW)
+        // The server's own timeout: the user's settings, not ours.
+        notify_notification_set_timeout(handle, NOTIFY_EXPIRES_DEFAULT)
+
+        var action: UnsafeMutablePointer<VodFolderAction>?
+        if let folder = notification.folder, ContinuousClock.now.duration(to: deadline) > shortestActionWait,
+           vod_server_has_capability("actions") != 0, canOpenFolders {
+            action = vod_folder_action_add(handle, folder, DesktopNotification.openFolderLabel)
+        }
 
         var error: UnsafeMutablePointer<GError>?
-        if notify_notification_show(handle, &error) != 0 {
-            return .shown
+        guard notify_notification_show(handle, &error) != 0 else {
+            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
+            if let error { g_error_free(error) }
+            if let action { _ = vod_folder_action_wait(handle, action, 0) }
+            return answer.give(.notShown("no notification server: \(message)"))
         }
-        let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
-        if let error { g_error_free(error) }
-        return .notShown("no notification server: \(message)")
+        guard let action else { return answer.give(.shown) }
+        waiting.withLockedValue { $0 += 1 }
+        answer.give(.shown)
+        // Until the deadline, less a moment for the process to end within its budget.
+        let wait = ContinuousClock.now.duration(to: deadline) - .milliseconds(100)
+        _ = vod_folder_action_wait(handle, action, UInt32(clamping: max(0, wait.milliseconds)))
+        waiting.withLockedValue { $0 -= 1 }
     }
+
+    /// Whether `xdg-open` is on PATH: without it the action could only fail.
+    static let canOpenFolders: Bool = {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").contains { access("\($0)/xdg-open", X_OK) == 0 }
+    }()
 }
 
 /// Resumes a continuation with whichever answer comes first: the notification thread's or the
