@@ -35,14 +35,15 @@ import VODAppSamples
             while frame.isEmpty, ContinuousClock.now < patience {
                 let screen = try await terminal.screen()
                 seen = screen
-                // A frame once the first bytes have come: a line per transfer, then the total.
-                if screen.contains(where: { $0.contains("Tulips") && $0.contains("%") }) { frame = screen }
+                // A frame once bytes flow: a line per transfer with its rate, then the total.
+                if screen.contains(where: { $0.contains("Tulips") && $0.contains("%") && $0.hasSuffix("/s") }) { frame = screen }
                 try await Task.sleep(for: .milliseconds(100))
             }
             try #require(!frame.isEmpty, "no progress frame on the terminal; it showed: \(seen)")
             print("A frame of the progress display:\n" + frame.joined(separator: "\n"))
             // One line per transfer with its title, and a total line with the budget's time left.
-            #expect(frame.contains { $0.contains("Tulips") && $0.contains("/ 781.2 KiB") && $0.contains("%") }, "\(frame)")
+            #expect(frame.contains { $0.contains("Tulips") && $0.contains("/ 781.2 KiB") && $0.contains("%") && $0.hasSuffix("KiB/s") },
+                    "\(frame)")
             #expect(frame.contains { $0.contains("of 3 done") && $0.contains("left of the 30 s budget") }, "\(frame)")
 
             try await waitUntil("the run to end", timeout: .seconds(30)) { FileManager.default.fileExists(atPath: scratch.child("done")) }

@@ -6,6 +6,8 @@ import Foundation
 public final class TerminalSession: Sendable {
     private let socket: String
     private let scratch: ScratchDirectory
+    /// The tmux server's process and the window's shell, ended with the session.
+    private let processes: [pid_t]
 
     /// Starts `command` (a shell command line) on a terminal of `columns` × `rows`. The window
     /// stays after the command ends, so its last screen can still be read.
@@ -17,16 +19,17 @@ public final class TerminalSession: Sendable {
         // has ended (for this call and for any other test's), and hold them for its life: they
         // are closed before tmux starts.
         let start = ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command + "; sleep 600"]
-        _ = try await Self.run("/usr/bin/python3", ["-c", "import os, sys; os.closerange(3, 65536); os.execv('/usr/bin/tmux', sys.argv)",
+        _ = try await Self.run("/usr/bin/python3", ["-c", "import os, sys; os.closerange(3, 65536); os.execv('/usr/bin/tmux', ['tmux'] + sys.argv[1:])",
                                                    ] + start, in: scratch)
+        let pids = try await Self.run("/usr/bin/tmux", ["-S", socket, "display-message", "-p", "#{pane_pid} #{pid}"], in: scratch)
+        processes = pids.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
     }
 
     deinit {
-        // Not waited for: the server and its window go at once.
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/tmux")
-        process.arguments = ["-S", socket, "kill-server"]
-        try? process.run()
+        // By pid, not `kill-server`: the socket may be gone with the scratch directory by the
+        // time a client would connect; SIGKILL, since tmux, once it has caught SIGTERM, waits
+        // for clients that never come.
+        for pid in processes where pid > 0 { kill(pid, SIGKILL) }
     }
 
     /// The screen as it is now, one string per line, trailing blanks and blank lines removed.
