@@ -29,16 +29,19 @@ public enum SampleCatalogue {
               subtitle: "Official video (Ft. Normani)", path: "/chunked/25165824.mp4", bytes: 25_165_824),
     ]
 
-    /// A push payload whose playlist points at a sample server at `baseURL`, as pretty JSON.
+    /// A push payload whose playlist points at a sample server at `baseURL`, as pretty JSON, its
+    /// items in the original playlist's order (JSONSerialization would sort or shuffle them, and
+    /// vodapp keeps the order a payload gives).
     public static func payload(baseURL: String) -> String {
-        var playlist: [String: Any] = [:]
-        for entry in entries {
+        func json(_ value: Any) -> String {
+            let data = (try? JSONSerialization.data(withJSONObject: value, options: [.sortedKeys, .withoutEscapingSlashes, .fragmentsAllowed])) ?? Data()
+            return String(decoding: data, as: UTF8.self)
+        }
+        let items = entries.map { entry -> String in
             var item: [String: Any] = ["title": entry.title, "url": baseURL + entry.path]
             if let subtitle = entry.subtitle { item["subtitle"] = subtitle }
-            playlist[entry.key] = item
+            return "    " + json(entry.key) + ": " + json(item)
         }
-        let object: [String: Any] = ["aps": ["content-available": 1], "playlist": playlist]
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return String(decoding: data, as: UTF8.self) + "\n"
+        return "{\n  \"aps\": {\"content-available\": 1},\n  \"playlist\": {\n" + items.joined(separator: ",\n") + "\n  }\n}\n"
     }
 }

@@ -67,6 +67,10 @@ struct Demo: AsyncParsableCommand {
         } else {
             say("No notification: nothing new arrived.")
         }
+        let playlist = report.directory + "/" + MediaFileName.playlist
+        if FileManager.default.fileExists(atPath: playlist) {
+            say("The playlist for a media player: \(playlist)\n  mpv '\(playlist)'   (or vlc)")
+        }
         throw ExitCode(report.exitStatus.rawValue)
     }
 

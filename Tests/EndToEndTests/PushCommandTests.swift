@@ -24,6 +24,11 @@ import VODAppSamples
         #expect(run.stdout.contains("== Sent the push:"))
         #expect(run.stdout.contains("3 new videos to watch offline"))
         #expect(run.stdout.contains("2 skipped as too large"))
+        // And a playlist a media player can open, in the sample payload's order, without the drops.
+        #expect(run.stdout.contains("mpv '\(dir)/playlist.m3u8'"))
+        let playlist = try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8)
+        let listed = playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init)
+        #expect(listed == SampleCatalogue.entries.filter { $0.bytes <= 20 << 20 }.map { "\($0.title) [\($0.key)].mp4" })
     }
 
     @Test func theDemoOverHTTPRaisesTheNotificationOnThePrivateBus() async throws {
