@@ -66,11 +66,7 @@ struct JSONMemberOrder {
             guard next() == UInt8(ascii: ":"), visit(key, &self) else { return false }
             switch next() {
             case UInt8(ascii: ","):
-                // JSONDecoder accepts a trailing comma, so this must too.
-                if peek() == UInt8(ascii: "}") {
-                    position += 1
-                    return true
-                }
+                if endsAfterComma(UInt8(ascii: "}")) { return true }
             case UInt8(ascii: "}"): return true
             default: return false
             }
@@ -92,10 +88,7 @@ struct JSONMemberOrder {
                 guard skipValue() else { return false }
                 switch next() {
                 case UInt8(ascii: ","):
-                    if peek() == UInt8(ascii: "]") {
-                        position += 1
-                        return true
-                    }
+                    if endsAfterComma(UInt8(ascii: "]")) { return true }
                 case UInt8(ascii: "]"): return true
                 default: return false
                 }
@@ -110,6 +103,14 @@ struct JSONMemberOrder {
             while position < bytes.count, !Self.isDelimiter(bytes[position]) { position += 1 }
             return position > start
         }
+    }
+
+    /// After a `,`, whether the object or array ends there: JSONDecoder accepts a trailing comma,
+    /// so this must too.
+    private mutating func endsAfterComma(_ closer: UInt8) -> Bool {
+        guard peek() == closer else { return false }
+        position += 1
+        return true
     }
 
     /// Passes over a string token without decoding it. JSONDecoder decodes a value only when it is
