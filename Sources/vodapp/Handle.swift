@@ -30,10 +30,7 @@ struct Handle: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel)
-        var options = handling.deliveryOptions
-        // Somebody at a terminal may click "Open folder"; a script or a webhook would only wait.
-        options.offersOpenFolder = isatty(STDIN_FILENO) == 1 || isatty(STDERR_FILENO) == 1
-        let notifier = LibNotifyNotifier()
+        let options = handling.deliveryOptions
         let signals = SignalTrap()
 
         let source = PayloadSource(argument: payload)
@@ -47,18 +44,15 @@ struct Handle: AsyncParsableCommand {
             throw Failure.report("invalid payload: \(error)", status: .invalidPayload)
         }
 
+        let (delivery, notifier) = handling.oneShotDelivery(logger: logger)
         let report: DeliveryReport
         do {
-            // Progress goes to a terminal only: never into a pipe, a file or a webhook's answer.
-            let progress = handling.quiet ? nil : ProgressDisplay.forStandardError()
-            report = try await Delivery(options: options, notifier: notifier, logger: logger, progress: progress)
-                .run(parsed, from: source.deliverySource, started: ProcessClock.launch, stop: signals.stop)
+            report = try await delivery.run(parsed, from: source.deliverySource, started: ProcessClock.launch, stop: signals.stop)
         } catch {
             throw Failure.report(error.description, status: error.exitStatus)
         }
         print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
         fflush(nil)
-        // The report is out; the process stays, within its budget, while "Open folder" can be clicked.
         await notifier.settle()
         throw ExitCode(signals.exitCode ?? report.exitStatus.rawValue)
     }

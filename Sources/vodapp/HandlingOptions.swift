@@ -59,6 +59,18 @@ struct HandlingOptions: ParsableArguments {
         }
     }
 
+    /// How a one-shot command (`handle`, `poll`) delivers: progress on a terminal only (never
+    /// into a pipe, a file or a webhook's answer), and "Open folder" offered only when somebody
+    /// at a terminal may click it (a script or a webhook would only wait). After printing its
+    /// report, the command awaits `notifier.settle()`: at most until the budget ends.
+    func oneShotDelivery(logger: Logger) -> (delivery: Delivery, notifier: LibNotifyNotifier) {
+        var options = deliveryOptions
+        options.offersOpenFolder = isatty(STDIN_FILENO) == 1 || isatty(STDERR_FILENO) == 1
+        let notifier = LibNotifyNotifier()
+        let progress = quiet ? nil : ProgressDisplay.forStandardError()
+        return (Delivery(options: options, notifier: notifier, logger: logger, progress: progress), notifier)
+    }
+
     var deliveryOptions: DeliveryOptions {
         DeliveryOptions(
             directory: dir ?? DeliveryOptions.defaultDirectory(),

@@ -53,14 +53,16 @@ struct Poll: AsyncParsableCommand {
             throw Failure.report(error.description, status: error.exitStatus)
         }
 
+        let (delivery, notifier) = handling.oneShotDelivery(logger: logger)
         let report: DeliveryReport
         do {
-            report = try await Delivery(options: options, logger: logger)
-                .run(payload, from: .poll(url: endpoint.absoluteString), started: ProcessClock.launch, stop: signals.stop)
+            report = try await delivery.run(payload, from: .poll(url: endpoint.absoluteString), started: ProcessClock.launch, stop: signals.stop)
         } catch {
             throw Failure.report(error.description, status: error.exitStatus)
         }
         print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
+        fflush(nil)
+        await notifier.settle()
         throw ExitCode(signals.exitCode ?? report.exitStatus.rawValue)
     }
 }
