@@ -67,18 +67,23 @@ static inline VodFolderAction *vod_folder_action_add(NotifyNotification *notific
     return wait;
 }
 
-/* Waits for the answer on GLib's default main context, at most `milliseconds`, then frees the
-   wait and returns its outcome. Nothing else in vodapp iterates that context. */
+/* Takes the action off the notification and frees it: after the wait, or when it was never shown. */
+static inline void vod_folder_action_discard(NotifyNotification *notification, VodFolderAction *wait) {
+    g_signal_handlers_disconnect_by_data(notification, wait);
+    notify_notification_clear_actions(notification);
+    g_main_loop_unref(wait->loop);
+    g_free(wait->folder);
+    g_free(wait);
+}
+
+/* Waits for the answer on GLib's default main context, at most `milliseconds`, then discards the
+   action and returns its outcome. Nothing else in vodapp iterates that context. */
 static inline int vod_folder_action_wait(NotifyNotification *notification, VodFolderAction *wait, guint milliseconds) {
     wait->timer = g_timeout_add(milliseconds, vod_folder_action_timeout, wait);
     g_main_loop_run(wait->loop);
     if (wait->timer != 0) g_source_remove(wait->timer);
-    g_signal_handlers_disconnect_by_data(notification, wait);
-    notify_notification_clear_actions(notification);
     int outcome = wait->outcome;
-    g_main_loop_unref(wait->loop);
-    g_free(wait->folder);
-    g_free(wait);
+    vod_folder_action_discard(notification, wait);
     return outcome;
 }
 

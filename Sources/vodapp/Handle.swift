@@ -44,16 +44,7 @@ struct Handle: AsyncParsableCommand {
             throw Failure.report("invalid payload: \(error)", status: .invalidPayload)
         }
 
-        let (delivery, notifier) = handling.oneShotDelivery(logger: logger)
-        let report: DeliveryReport
-        do {
-            report = try await delivery.run(parsed, from: source.deliverySource, started: ProcessClock.launch, stop: signals.stop)
-        } catch {
-            throw Failure.report(error.description, status: error.exitStatus)
-        }
-        print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
-        fflush(nil)
-        await notifier.settle()
-        throw ExitCode(signals.exitCode ?? report.exitStatus.rawValue)
+        throw ExitCode(try await handling.deliverOnce(parsed, from: source.deliverySource, json: json, signals: signals,
+                                                      logger: logger))
     }
 }

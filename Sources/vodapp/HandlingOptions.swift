@@ -1,5 +1,6 @@
 import Foundation
 import ArgumentParser
+import CommandSupport
 import Logging
 import VODAppCore
 
@@ -59,16 +60,28 @@ struct HandlingOptions: ParsableArguments {
         }
     }
 
-    /// How a one-shot command (`handle`, `poll`) delivers: progress on a terminal only (never
-    /// into a pipe, a file or a webhook's answer), and "Open folder" offered only when somebody
-    /// at a terminal may click it (a script or a webhook would only wait). After printing its
-    /// report, the command awaits `notifier.settle()`: at most until the budget ends.
-    func oneShotDelivery(logger: Logger) -> (delivery: Delivery, notifier: LibNotifyNotifier) {
+    /// Delivers `payload` as a one-shot command (`handle`, `poll`) does, prints the report on
+    /// stdout, and returns the exit status. Progress goes to a terminal only (never into a pipe,
+    /// a file or a webhook's answer), and "Open folder" is offered only when somebody at a
+    /// terminal may click it (a script or a webhook would only wait); the process then stays for
+    /// the click after the report is out, at most until the budget ends.
+    func deliverOnce(_ payload: Payload, from source: DeliverySource, json: Bool, signals: SignalTrap,
+                     logger: Logger) async throws -> Int32 {
         var options = deliveryOptions
         options.offersOpenFolder = isatty(STDIN_FILENO) == 1 || isatty(STDERR_FILENO) == 1
         let notifier = LibNotifyNotifier()
         let progress = quiet ? nil : ProgressDisplay.forStandardError()
-        return (Delivery(options: options, notifier: notifier, logger: logger, progress: progress), notifier)
+        let report: DeliveryReport
+        do {
+            report = try await Delivery(options: options, notifier: notifier, logger: logger, progress: progress)
+                .run(payload, from: source, started: ProcessClock.launch, stop: signals.stop)
+        } catch {
+            throw Failure.report(error.description, status: error.exitStatus)
+        }
+        print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
+        fflush(nil)
+        await notifier.settle()
+        return signals.exitCode ?? report.exitStatus.rawValue
     }
 
     var deliveryOptions: DeliveryOptions {

@@ -53,16 +53,7 @@ struct Poll: AsyncParsableCommand {
             throw Failure.report(error.description, status: error.exitStatus)
         }
 
-        let (delivery, notifier) = handling.oneShotDelivery(logger: logger)
-        let report: DeliveryReport
-        do {
-            report = try await delivery.run(payload, from: .poll(url: endpoint.absoluteString), started: ProcessClock.launch, stop: signals.stop)
-        } catch {
-            throw Failure.report(error.description, status: error.exitStatus)
-        }
-        print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
-        fflush(nil)
-        await notifier.settle()
-        throw ExitCode(signals.exitCode ?? report.exitStatus.rawValue)
+        throw ExitCode(try await handling.deliverOnce(payload, from: .poll(url: endpoint.absoluteString), json: json,
+                                                      signals: signals, logger: logger))
     }
 }

@@ -278,8 +278,10 @@ public struct Delivery: Sendable {
         }
         defer { lock.release() }
         let path = directory.path + "/" + MediaFileName.playlist
-        let playlist = MediaPlaylist(contentsOf: path, in: directory).merging(latest)
-        if let failure = playlist.write(to: path, workPath: directory.workPath) {
+        let current = MediaPlaylist.text(at: path)
+        let playlist = MediaPlaylist(parsing: current ?? "", in: directory).merging(latest)
+        // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
+        if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath) {
             logger.warning("cannot write \(path): \(failure)")
         }
     }

@@ -40,20 +40,12 @@ struct MediaDirectory: Sendable {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            // Hidden names are never vodapp's media: the work area, a user's dot files.
-            guard !name.hasPrefix("."), let key = MediaFileName.key(of: name, accepting: nil)
-                    ?? Self.keyWithAnyExtension(name) else { continue }
-            index.names[key, default: []].append(name)
+            // Hidden names are never vodapp's media: the work area, a user's dot files. Every
+            // name that carries a key is kept; `Index.file` decides which extensions count.
+            guard !name.hasPrefix("."), let shape = MediaFileName.shape(of: name) else { continue }
+            index.names[shape.key, default: []].append(name)
         }
         return index
-    }
-
-    /// `key.ext` with an extension that is not a media type's: kept in the index so that an
-    /// item whose URL has that extension (checked in `Index.file`) finds it.
-    private static func keyWithAnyExtension(_ name: String) -> String? {
-        guard let dot = name.lastIndex(of: "."), MediaFileName.isPlainExtension(name[name.index(after: dot)...]) else { return nil }
-        let stem = String(name[..<dot])
-        return Payload.isValidKey(stem) ? stem : nil
     }
 
     /// The same name on every run, so that a later delivery finds what an earlier one was cut

@@ -79,24 +79,30 @@ public struct MediaFileName: Sendable, Equatable {
     /// style's shape, or `key.ext` when the extension is one a media file has (or `accepting`,
     /// the item's own), so that a user's `notes.txt` is not taken for the item `notes`.
     static func key(of name: String, accepting urlExtension: String? = nil) -> String? {
+        guard let shape = shape(of: name) else { return nil }
+        guard shape.style == .key, let fileExtension = shape.fileExtension else { return shape.key }
+        return fileExtension == urlExtension || mediaExtensions.contains(fileExtension) ? shape.key : nil
+    }
+
+    /// A name taken apart: the key it carries, the style it has, and its plain extension
+    /// (lowercased), whatever that extension is. `key(of:accepting:)` decides which extensions
+    /// count.
+    static func shape(of name: String) -> (key: String, style: Style, fileExtension: String?)? {
         var stem = Substring(name)
-        var fileExtension: Substring?
+        var fileExtension: String?
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
             let candidate = name[name.index(after: dot)...]
-            if Self.isPlainExtension(candidate) {
+            if MediaURL.isPlainExtension(candidate) {
                 stem = name[..<dot]
-                fileExtension = candidate
+                fileExtension = candidate.lowercased()
             }
         }
         if stem.hasSuffix("]"), let open = stem.lastIndex(of: "[") {
             let key = String(stem[stem.index(after: open)..<stem.index(before: stem.endIndex)])
             let before = open == stem.startIndex ? nil : stem[stem.index(before: open)]
-            if Payload.isValidKey(key), before == nil || before == " " { return key }
+            if Payload.isValidKey(key), before == nil || before == " " { return (key, .title, fileExtension) }
         }
-        guard Payload.isValidKey(String(stem)) else { return nil }
-        guard let fileExtension else { return String(stem) }
-        let lowered = fileExtension.lowercased()
-        return lowered == urlExtension || Self.mediaExtensions.contains(lowered) ? String(stem) : nil
+        return Payload.isValidKey(String(stem)) ? (String(stem), .key, fileExtension) : nil
     }
 
     /// The extension an item's file gets: the URL's when it names a media type, else the one the
@@ -106,10 +112,6 @@ public struct MediaFileName: Sendable, Equatable {
         if let fromURL, mediaExtensions.contains(fromURL) { return fromURL }
         let mime = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
         return mime.flatMap { Self.extensionsByType[$0] } ?? fromURL
-    }
-
-    static func isPlainExtension(_ text: Substring) -> Bool {
-        (1...8).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 
     private static let extensionsByType: [String: String] = [

@@ -16,14 +16,18 @@ struct MediaPlaylist: Equatable {
 
     var entries: [Entry]
 
-    /// Reads a playlist, keeping the entries that name a regular file directly in `directory`.
-    init(contentsOf path: String, in directory: MediaDirectory) {
-        entries = []
-        // Not following a symbolic link: DIR's playlist is never read through one.
+    /// The playlist file's text, if there is one; never read through a symbolic link.
+    static func text(at path: String) -> String? {
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return }
+        guard fd >= 0 else { return nil }
         let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        guard let data = try? handle.read(upToCount: 8 << 20), let text = String(data: data, encoding: .utf8) else { return }
+        return (try? handle.read(upToCount: 8 << 20)).flatMap { String(data: $0, encoding: .utf8) }
+    }
+
+    /// Parses a playlist's text, keeping the entries that name a regular file directly in
+    /// `directory`.
+    init(parsing text: String, in directory: MediaDirectory) {
+        entries = []
         var title: String?
         for line in text.split(whereSeparator: \.isNewline) {
             if line.hasPrefix("#EXTINF:") {
@@ -71,17 +75,11 @@ struct MediaPlaylist: Equatable {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// Replaces the file at `path` with this playlist in one rename, written first beside it in
-    /// `workPath`, so that a player never reads half a playlist. Nothing is written when the text
-    /// is already there.
+    /// Replaces the file at `path` with this playlist in one rename, written first in `workPath`,
+    /// so that a player never reads half a playlist.
     /// - Returns: nil, or why it could not be written.
     func write(to path: String, workPath: String) -> String? {
         let bytes = Array(text.utf8)
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        if fd >= 0 {
-            let current = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-            if let data = try? current.read(upToCount: bytes.count + 1), Array(data) == bytes { return nil }
-        }
         let temporary = workPath + "/playlist.m3u8.new"
         let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
         guard out >= 0 else { return String(cString: strerror(errno)) }

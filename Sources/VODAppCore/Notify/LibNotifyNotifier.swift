@@ -72,7 +72,7 @@ public struct LibNotifyNotifier: Notifier {
         guard notify_notification_show(handle, &error) != 0 else {
             let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
             if let error { g_error_free(error) }
-            if let action { _ = vod_folder_action_wait(handle, action, 0) }
+            if let action { vod_folder_action_discard(handle, action) }
             return answer.give(.notShown("no notification server: \(message)"))
         }
         guard let action else { return answer.give(.shown) }

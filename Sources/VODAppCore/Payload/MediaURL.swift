@@ -59,8 +59,12 @@ public struct MediaURL: Sendable, Equatable {
             return nil
         }
         let ext = last[last.index(after: dot)...]
-        guard (1...8).contains(ext.count),
-              ext.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) else { return nil }
-        return ext.lowercased()
+        return Self.isPlainExtension(ext) ? ext.lowercased() : nil
+    }
+
+    /// 1 to 8 ASCII letters or digits: the only extensions trusted in a file name, whether they
+    /// come from a URL or are read back from a name in DIR.
+    static func isPlainExtension(_ text: Substring) -> Bool {
+        (1...8).contains(text.count) && text.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) }
     }
 }
