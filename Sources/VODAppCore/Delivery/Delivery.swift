@@ -279,7 +279,7 @@ public struct Delivery: Sendable {
         defer { lock.release() }
         let path = directory.path + "/" + MediaFileName.playlist
         let current = MediaPlaylist.text(at: path)
-        let playlist = MediaPlaylist(parsing: current ?? "", in: directory).merging(latest)
+        let playlist = MediaPlaylist(parsing: current ?? "", keepingOnly: directory.regularFiles()).merging(latest)
         // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
         if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath) {
             logger.warning("cannot write \(path): \(failure)")

@@ -22,30 +22,52 @@ struct MediaDirectory: Sendable {
     /// The files in DIR by the key they belong to, read once: a file is found by its key, never
     /// by the name today's title would give it, so a changed title renames and fetches nothing.
     struct Index {
-        fileprivate var names: [String: [String]] = [:]
+        /// Names by key, each taken apart once, when DIR was read.
+        fileprivate var names: [String: [(name: String, shape: MediaFileName.Shape)]] = [:]
         fileprivate let directory: String
 
         /// The path of the item's file, if DIR has one; with two, the first in name order.
         func file(for key: String, urlExtension: String?) -> String? {
-            names[key]?.sorted().first { MediaFileName.key(of: $0, accepting: urlExtension) == key }
+            names[key]?.filter { $0.shape.belongs(withURLExtension: urlExtension) }.map(\.name).min()
                 .map { directory + "/" + $0 }
         }
     }
 
     func index() -> Index {
         var index = Index(directory: path)
-        guard let stream = opendir(path) else { return index }
+        forEachEntry { name, _ in
+            // Hidden names are never vodapp's media: the work area, a user's dot files. Every
+            // name that carries a key is kept; `Index.file` decides which extensions count.
+            guard !name.hasPrefix("."), let shape = MediaFileName.shape(of: name) else { return }
+            index.names[shape.key, default: []].append((name, shape))
+        }
+        return index
+    }
+
+    /// The names of the regular files directly in DIR, from one read of it rather than a
+    /// `stat` per name.
+    func regularFiles() -> Set<String> {
+        var files: Set<String> = []
+        forEachEntry { name, type in
+            var info = stat()
+            // Some file systems do not give the type in the entry: then it is asked for.
+            let regular = type == UInt8(DT_UNKNOWN) ? lstat(path + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                                                    : type == UInt8(DT_REG)
+            if regular { files.insert(name) }
+        }
+        return files
+    }
+
+    /// Calls `body` with each entry's name and `d_type`, `.` and `..` included.
+    private func forEachEntry(_ body: (String, UInt8) -> Void) {
+        guard let stream = opendir(path) else { return }
         defer { closedir(stream) }
         while let entry = readdir(stream) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            // Hidden names are never vodapp's media: the work area, a user's dot files. Every
-            // name that carries a key is kept; `Index.file` decides which extensions count.
-            guard !name.hasPrefix("."), let shape = MediaFileName.shape(of: name) else { continue }
-            index.names[shape.key, default: []].append(name)
+            body(name, entry.pointee.d_type)
         }
-        return index
     }
 
     /// The same name on every run, so that a later delivery finds what an earlier one was cut

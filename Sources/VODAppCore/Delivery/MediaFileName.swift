@@ -79,15 +79,25 @@ public struct MediaFileName: Sendable, Equatable {
     /// style's shape, or `key.ext` when the extension is one a media file has (or `accepting`,
     /// the item's own), so that a user's `notes.txt` is not taken for the item `notes`.
     static func key(of name: String, accepting urlExtension: String? = nil) -> String? {
-        guard let shape = shape(of: name) else { return nil }
-        guard shape.style == .key, let fileExtension = shape.fileExtension else { return shape.key }
-        return fileExtension == urlExtension || mediaExtensions.contains(fileExtension) ? shape.key : nil
+        shape(of: name).flatMap { $0.belongs(withURLExtension: urlExtension) ? $0.key : nil }
     }
 
     /// A name taken apart: the key it carries, the style it has, and its plain extension
-    /// (lowercased), whatever that extension is. `key(of:accepting:)` decides which extensions
-    /// count.
-    static func shape(of name: String) -> (key: String, style: Style, fileExtension: String?)? {
+    /// (lowercased), whatever that extension is.
+    struct Shape {
+        let key: String
+        let style: Style
+        let fileExtension: String?
+
+        /// Whether the name is the item's file: `… [key]` with any extension; `key.ext` only with
+        /// a media extension or the item's URL's own.
+        func belongs(withURLExtension urlExtension: String?) -> Bool {
+            guard style == .key, let fileExtension else { return true }
+            return fileExtension == urlExtension || mediaExtensions.contains(fileExtension)
+        }
+    }
+
+    static func shape(of name: String) -> Shape? {
         var stem = Substring(name)
         var fileExtension: String?
         if let dot = name.lastIndex(of: "."), dot != name.startIndex {
@@ -100,9 +110,11 @@ public struct MediaFileName: Sendable, Equatable {
         if stem.hasSuffix("]"), let open = stem.lastIndex(of: "[") {
             let key = String(stem[stem.index(after: open)..<stem.index(before: stem.endIndex)])
             let before = open == stem.startIndex ? nil : stem[stem.index(before: open)]
-            if Payload.isValidKey(key), before == nil || before == " " { return (key, .title, fileExtension) }
+            if Payload.isValidKey(key), before == nil || before == " " {
+                return Shape(key: key, style: .title, fileExtension: fileExtension)
+            }
         }
-        return Payload.isValidKey(String(stem)) ? (String(stem), .key, fileExtension) : nil
+        return Payload.isValidKey(String(stem)) ? Shape(key: String(stem), style: .key, fileExtension: fileExtension) : nil
     }
 
     /// The extension an item's file gets: the URL's when it names a media type, else the one the

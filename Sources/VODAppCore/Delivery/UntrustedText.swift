@@ -5,7 +5,9 @@ public enum UntrustedText {
     /// At most `limit` Unicode scalars of `text`, each control character and bidirectional
     /// formatting character replaced.
     public static func sanitized(_ text: String, limit: Int, replacingControlsWith replacement: Unicode.Scalar) -> String {
-        String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit).map {
+        // Printable ASCII, the usual case, has nothing to replace: no scalar properties to look up.
+        if text.utf8.count <= limit, text.utf8.allSatisfy({ (0x20...0x7E).contains($0) }) { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.prefix(limit).map {
             $0.properties.generalCategory == .control || isBidirectionalFormatting($0) ? replacement : $0
         }))
     }
