@@ -2,6 +2,7 @@
 #define VODAPP_CCURL_SHIM_H
 
 #include <curl/curl.h>
+#include <locale.h>
 
 /*
  * curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are C variadics, which Swift cannot
@@ -44,6 +45,23 @@ static inline long vod_curlauth_bearer(void) { return (long)CURLAUTH_BEARER; }
 
 static inline CURLMcode vod_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
     return curl_multi_setopt(multi, option, value);
+}
+
+/*
+ * A URL part with its host name in punycode. libcurl 7.88 converts through libidn2's
+ * idn2_lookup_ul, which reads the host in the locale's charset: in the "C" locale a program starts
+ * in, every non-ASCII host fails (as CURLUE_OUT_OF_MEMORY). A UTF-8 LC_CTYPE for this thread
+ * alone, for this call alone, leaves the process's locale as it was.
+ */
+static inline CURLUcode vod_url_get_punycode(CURLU *url, CURLUPart part, char **value) {
+    locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    locale_t previous = utf8 ? uselocale(utf8) : (locale_t)0;
+    CURLUcode code = curl_url_get(url, part, value, CURLU_PUNYCODE);
+    if (utf8) {
+        uselocale(previous);
+        freelocale(utf8);
+    }
+    return code;
 }
 
 #endif

@@ -1,6 +1,7 @@
-/// The bytes every sample body is made of: a fixed pseudo-random pattern whose period (131071, a
-/// prime) is not a power of two, so a body shifted by a buffer's length, or spliced at the wrong
-/// offset on resume, does not compare equal to the original.
+/// The bytes every generated sample body is made of (every body but `SampleMedia`'s real clips):
+/// a fixed pseudo-random pattern whose period (131071, a prime) is not a power of two, so a body
+/// shifted by a buffer's length, or spliced at the wrong offset on resume, does not compare equal
+/// to the original.
 public enum SampleContent {
     public static let period = 131_071
 

@@ -8,10 +8,27 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = ByteBuffer
 
+    /// Where a body's bytes come from.
+    private enum BodySource {
+        /// `SampleContent`'s pattern: any length, no memory.
+        case pattern
+        /// A real clip of `SampleMedia`.
+        case clip([UInt8])
+
+        /// Up to `count` bytes from `offset`; `count` never goes past the end of a clip.
+        func slice(from offset: Int64, count: Int) -> ArraySlice<UInt8> {
+            switch self {
+            case .pattern: SampleContent.slice(from: offset, count: count)
+            case .clip(let bytes): bytes[Int(offset)..<Int(offset) + count]
+            }
+        }
+    }
+
     /// A body being written.
     private struct BodyStream {
         var offset: Int64
         let end: Int64
+        let source: BodySource
         let chunked: Bool
         let rate: Int?
         /// Close the connection once the body is out (a short body, a close-delimited one).
@@ -78,27 +95,29 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         // `?type=video/webm`: the Content-Type a server sends for a URL that names no extension.
         let mediaType = query["type"] ?? Self.contentType(path)
 
-        func stream(_ length: Int64, from offset: Int64 = 0, chunked: Bool = false, closeAfter: Bool = false,
-                    stallAfter: Bool = false, resetAfter: Bool = false) {
+        func stream(_ length: Int64, from offset: Int64 = 0, source: BodySource = .pattern, chunked: Bool = false,
+                    closeAfter: Bool = false, stallAfter: Bool = false, resetAfter: Bool = false) {
             if isHead {
-                log.end(at: record)
+                // The head alone, flushed: it was only written so far.
+                finish(context: context, record: record, close: false)
                 return
             }
-            body = BodyStream(offset: offset, end: offset + length, chunked: chunked, rate: rate,
+            body = BodyStream(offset: offset, end: offset + length, source: source, chunked: chunked, rate: rate,
                               closeAfter: closeAfter, stallAfter: stallAfter, resetAfter: resetAfter, record: record)
             pump(context: context)
         }
 
-        switch SampleRoute(path: path, query: query) {
-        case .bytes(let size):
-            let etag = "\"sample-\(size)\""
+        /// A body with validators: Content-Length, a strong ETag, Last-Modified, `Accept-Ranges:
+        /// bytes`, one Range honoured (If-Range too), and the faults `?fail`, `?ranges` ask for.
+        /// `/bytes/N` and `/media/NAME` are both answered by it.
+        func representation(size: Int64, etag: String, source: BodySource) {
             let common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
                           "Content-Type": mediaType]
             let failing = query["fail"].flatMap(Int.init).map { log.count(target: head.uri) <= $0 } ?? false
             // `?fail=K&cut=M`: the first K requests get M bytes of a whole body, then a reset.
             if failing, let cut = query["cut"].flatMap(Int64.init) {
                 writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
-                stream(min(cut, size), resetAfter: true)
+                stream(min(cut, size), source: source, resetAfter: true)
                 return
             }
             // `?fail=K&status=S[&retry-after=T]`: the first K requests for this target fail.
@@ -115,24 +134,61 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             // `?ranges=ignore`: a server that sends validators but answers every Range with 200.
             let rangeHeader = query["ranges"] == "ignore" ? nil : headers["range"]
             switch Self.range(rangeHeader, ifRange: headers["if-range"], etag: etag, size: size) {
+            case .whole where query["ranges"] == "always206" && rangeHeader == nil && size > 0:
+                // Partial Content to a request that asked for no range.
+                writeHead(206, ["Content-Length": "\(size)", "Content-Range": "bytes 0-\(size - 1)/\(size)"].merging(common) { $1 },
+                          context: context)
+                stream(size, source: source)
             case .whole:
                 writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
-                stream(size)
+                stream(size, source: source)
+            case .partial(let range) where query["ranges"] == "short" && range.count > 1:
+                // Honest about what it sends, but sends at most 100,000 bytes of what was asked.
+                let half = range.lowerBound..<(range.lowerBound + min(Int64(range.count) / 2, 100_000))
+                writeHead(206, ["Content-Length": "\(half.count)",
+                                "Content-Range": "bytes \(half.lowerBound)-\(half.upperBound - 1)/\(size)"].merging(common) { $1 },
+                          context: context)
+                stream(Int64(half.count), from: half.lowerBound, source: source)
+            case .partial(let range) where query["ranges"] == "lie-length":
+                // A Content-Range for the rest, and a Content-Length (and body) of half of it.
+                let half = Int64(range.count) / 2
+                writeHead(206, ["Content-Length": "\(half)",
+                                "Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"].merging(common) { $1 },
+                          context: context)
+                stream(half, from: range.lowerBound, source: source)
             case .partial(let range) where query["ranges"] == "lie":
                 // Claims the range starts at 0, whatever was asked: resuming on it would splice
                 // the wrong bytes.
                 writeHead(206, ["Content-Length": "\(range.count)",
                                 "Content-Range": "bytes 0-\(range.count - 1)/\(size)"].merging(common) { $1 },
                           context: context)
-                stream(Int64(range.count))
+                stream(Int64(range.count), source: source)
             case .partial(let range):
                 writeHead(206, ["Content-Length": "\(range.count)",
                                 "Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"].merging(common) { $1 },
                           context: context)
-                stream(Int64(range.count), from: range.lowerBound)
+                stream(Int64(range.count), from: range.lowerBound, source: source)
             case .unsatisfiable:
                 writeHead(416, ["Content-Length": "0", "Content-Range": "bytes */\(size)"], context: context)
                 finish(context: context, record: record, close: false)
+            }
+        }
+
+        func notFound() {
+            let text = "no such sample: \(path)\n"
+            writeHead(404, ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"], context: context)
+            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
+            finish(context: context, record: record, close: false)
+        }
+
+        switch SampleRoute(path: path, query: query) {
+        case .bytes(let size):
+            representation(size: size, etag: "\"sample-\(size)\"", source: .pattern)
+        case .media(let name):
+            if let bytes = SampleMedia.bytes(named: name), let etag = SampleMedia.etag(named: name) {
+                representation(size: Int64(bytes.count), etag: etag, source: .clip(bytes))
+            } else {
+                notFound()
             }
         case .chunked(let size):
             writeHead(200, ["Transfer-Encoding": "chunked", "Content-Type": mediaType], context: context)
@@ -183,10 +239,7 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
             finish(context: context, record: record, close: false)
         case .notFound:
-            let text = "no such sample: \(path)\n"
-            writeHead(404, ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"], context: context)
-            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
-            finish(context: context, record: record, close: false)
+            notFound()
         }
     }
 
@@ -207,7 +260,7 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             if let link { count = min(count, link.chunk) }
             var buffer = context.channel.allocator.buffer(capacity: count + 16)
             if stream.chunked { buffer.writeString(String(count, radix: 16) + "\r\n") }
-            buffer.writeBytes(SampleContent.slice(from: stream.offset, count: count))
+            buffer.writeBytes(stream.source.slice(from: stream.offset, count: count))
             if stream.chunked { buffer.writeString("\r\n") }
             stream.offset += Int64(count)
             body = stream

@@ -3,6 +3,7 @@
 /// | path | answer |
 /// | --- | --- |
 /// | `/bytes/N[.ext]` | N bytes with Content-Length, ETag, Range support |
+/// | `/media/NAME` | a real clip (`SampleMedia`: `tulips.mp4`, `unicorns.mp4`, `sunset.mp4`), answered as `/bytes/N` is |
 /// | `/chunked/N[.ext]` | N bytes, chunked |
 /// | `/close/N[.ext]` | N bytes, no length: the body ends when the connection closes |
 /// | `/short/N/M[.ext]` | Content-Length N, then M < N bytes and a close |
@@ -15,13 +16,18 @@
 /// | `/stall-body/N` | headers for N bytes, half the body, then silence |
 /// | `/payload.json[?token=T]` | the sample payload, pointing at this server; with a token, only for `Authorization: Bearer T` (401 otherwise) |
 ///
-/// Any body route takes `?rate=BYTES_PER_SECOND` to cap its speed. `/bytes/N` also takes
+/// Any body route takes `?rate=BYTES_PER_SECOND` to cap its speed. `/bytes/N` and `/media/NAME` also take
 /// `?ranges=ignore` (answer every Range with the whole body), `?ranges=lie` (answer a Range with a
-/// 206 whose Content-Range starts at 0), `?fail=K&status=S&retry-after=T` (the first K requests
+/// 206 whose Content-Range starts at 0), `?ranges=always206` (answer a request for the whole body
+/// with 206), `?ranges=short` (answer a Range with at most its first half and 100,000 bytes, honestly labelled),
+/// `?ranges=lie-length` (a Content-Range for the rest, a Content-Length and body of half of it),
+/// `?fail=K&status=S&retry-after=T` (the first K requests
 /// for the same target get status S, 503 by default) and `?fail=K&cut=M` (the first K requests get
 /// the headers and M body bytes, then a TCP reset).
 public enum SampleRoute: Equatable, Sendable {
     case bytes(Int64)
+    /// A clip of `SampleMedia`, by name.
+    case media(String)
     case chunked(Int64)
     case closeDelimited(Int64)
     case short(declared: Int64, sent: Int64)
@@ -45,6 +51,7 @@ public enum SampleRoute: Equatable, Sendable {
         }
         switch (parts.first, parts.count) {
         case ("bytes", 2): self = size(1).map { .bytes($0) } ?? .notFound
+        case ("media", 2): self = SampleMedia.clip(named: parts[1]) != nil ? .media(parts[1]) : .notFound
         case ("chunked", 2): self = size(1).map { .chunked($0) } ?? .notFound
         case ("close", 2): self = size(1).map { .closeDelimited($0) } ?? .notFound
         case ("short", 3):

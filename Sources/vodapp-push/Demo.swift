@@ -11,7 +11,8 @@ struct Demo: AsyncParsableCommand {
         Starts the sample media server and a listener on free loopback ports, sends the VODApp \
         sample playlist as a push (a UDP datagram, as the simulator library did, or an HTTP \
         POST), and waits for the delivery: three videos arrive, two are dropped as too large. \
-        Then it prints where the files are and what the notification said.
+        Then it prints where the files are, what the notification said, and the playlist that \
+        plays the three real clips in mpv or VLC.
 
         Exit codes: as `vodapp handle`: 0 when every item arrived or was dropped as too large.
 

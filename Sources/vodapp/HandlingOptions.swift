@@ -32,6 +32,18 @@ struct HandlingOptions: ParsableArguments {
                                valueName: "file"))
     var certificateAuthorities: String?
 
+    @Option(name: .customLong("header"),
+            help: ArgumentHelp("A header for each item's own origin, 'Name: value' (repeatable). Never sent across a redirect to another host, never logged.",
+                               valueName: "header"))
+    var headers: [String] = []
+
+    @Option(help: ArgumentHelp("A cookie file in the Netscape format (curl's, or a browser exporter's); its cookies go to each item's own origin only.",
+                               valueName: "file"))
+    var cookies: String?
+
+    @Option(help: ArgumentHelp("The User-Agent of media requests.", valueName: "string"))
+    var userAgent: String?
+
     @Flag(name: .shortAndLong, help: "Only errors on stderr, and no progress display.")
     var quiet = false
 
@@ -54,6 +66,23 @@ struct HandlingOptions: ParsableArguments {
         }
         if let certificateAuthorities, access(certificateAuthorities, R_OK) != 0 {
             throw ValidationError("--cacert \(certificateAuthorities): \(String(cString: strerror(errno)))")
+        }
+        for header in headers {
+            if let problem = RequestHeader.problem(with: header) {
+                throw ValidationError("--header '\(RequestHeader.shownName(of: header))': \(problem)")
+            }
+        }
+        if let cookies {
+            var info = stat()
+            guard stat(cookies, &info) == 0, access(cookies, R_OK) == 0 else {
+                throw ValidationError("--cookies \(cookies): \(String(cString: strerror(errno)))")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw ValidationError("--cookies \(cookies): not a regular file")
+            }
+        }
+        if let userAgent, userAgent.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) {
+            throw ValidationError("--user-agent must be one line of printable text")
         }
         guard !(quiet && verbose) else {
             throw ValidationError("--quiet and --verbose cannot be used together")
@@ -85,7 +114,7 @@ struct HandlingOptions: ParsableArguments {
     }
 
     var deliveryOptions: DeliveryOptions {
-        DeliveryOptions(
+        var options = DeliveryOptions(
             directory: dir ?? DeliveryOptions.defaultDirectory(),
             budget: .milliseconds(Int64((budget * 1000).rounded())),
             maximumSize: ByteSize.parse(maxSize) ?? DeliveryOptions.defaultMaximumSize,
@@ -95,6 +124,12 @@ struct HandlingOptions: ParsableArguments {
             certificateAuthorities: certificateAuthorities,
             naming: name
         )
+        options.headers = headers
+        // libcurl's cookie engine wants an absolute path: a relative one would be read from
+        // wherever the process happens to be.
+        options.cookieFile = cookies.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
+        if let userAgent { options.userAgent = userAgent }
+        return options
     }
 }
 

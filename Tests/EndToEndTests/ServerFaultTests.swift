@@ -22,13 +22,15 @@ import VODAppSamples
         var bytes: Int64? = nil
         /// How many requests the server must have seen, when that is part of the behaviour.
         var requests: ClosedRange<Int>? = nil
+        /// A failure delivering again cannot fix: reported `"final": true`, exit 69 rather than 75.
+        var final = false
 
         var testDescription: String { row }
     }
 
     static let faults: [Fault] = [
-        Fault(row: "404", target: "/status/404", status: "failed", reason: "HTTP 404", requests: 1...1),
-        Fault(row: "410", target: "/status/410", status: "failed", reason: "HTTP 410", requests: 1...1),
+        Fault(row: "404", target: "/status/404", status: "failed", reason: "HTTP 404", requests: 1...1, final: true),
+        Fault(row: "410", target: "/status/410", status: "failed", reason: "HTTP 410", requests: 1...1, final: true),
         Fault(row: "500 once, then the body", target: "/bytes/5000.mp4?fail=1&status=500", status: "downloaded",
               bytes: 5000, requests: 2...2),
         Fault(row: "500 every time", target: "/status/500", budget: "2", status: "failed", reason: "HTTP 500",
@@ -48,13 +50,13 @@ import VODAppSamples
               bytes: 1000, requests: 1...1),
         Fault(row: "gzip Content-Encoding nobody asked for", target: "/gzip/100000.mp4", status: "downloaded",
               bytes: 100_000, requests: 1...1),
-        Fault(row: "redirect loop", target: "/loop", status: "failed", reason: "redirect", requests: 6...6),
+        Fault(row: "redirect loop", target: "/loop", status: "failed", reason: "redirect", requests: 6...6, final: true),
         Fault(row: "redirect to file:", target: "/redirect?to=file:///etc/passwd", status: "failed",
-              reason: "not http or https", requests: 1...1),
+              reason: "not http or https", requests: 1...1, final: true),
         Fault(row: "redirect to ftp:", target: "/redirect?to=ftp://127.0.0.1/a.mp4", status: "failed",
-              reason: "not http or https", requests: 1...1),
+              reason: "not http or https", requests: 1...1, final: true),
         Fault(row: "redirect to gopher:", target: "/redirect?to=gopher://127.0.0.1/1", status: "failed",
-              reason: "not http or https", requests: 1...1),
+              reason: "not http or https", requests: 1...1, final: true),
         Fault(row: "an oversized item behind a redirect", target: "/redirect?to=/bytes/30000000.mp4",
               status: "tooLarge", requests: 2...2),
         Fault(row: "a DNS name that does not resolve", target: "http://vodapp-fault-matrix.invalid/a.mp4", budget: "3",
@@ -85,7 +87,11 @@ import VODAppSamples
                 #expect((item["error"] as? String)?.contains(reason) == true, "\(item)")
             }
             // Dropping an item too large is what the user asked for, not a failure.
-            #expect(run.exitCode == (["downloaded", "tooLarge"].contains(fault.status) ? 0 : 75), "\(run.stderr)")
+            let exit: Int32 = ["downloaded", "tooLarge"].contains(fault.status) ? 0 : fault.final ? 69 : 75
+            #expect(run.exitCode == exit, "\(run.stderr)")
+            if ["failed", "timedOut"].contains(fault.status) {
+                #expect(item["final"] as? Bool == fault.final, "\(item)")
+            }
             #expect(run.wallSeconds < TimeBound.seconds((Double(fault.budget) ?? 0) + 0.5), "took \(run.wallSeconds) s")
             if let bytes = fault.bytes {
                 #expect(ScratchDirectory.visibleMedia(dir) == ["Item [item].mp4"])
@@ -141,6 +147,56 @@ import VODAppSamples
         }
     }
 
+    @Test func a206ToARequestForTheWholeFileIsNeverPlaced() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/5000.mp4?ranges=always206"))])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 75, "\(run.stdout)")
+            #expect(run.item("item")?["status"] as? String == "failed")
+            #expect((run.item("item")?["error"] as? String)?.contains("206 Partial Content to a request for the whole file") == true,
+                    "\(run.stdout)")
+            #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+            #expect(ScratchDirectory.allEntries(scratch.path + "/.vodapp/partial").isEmpty)
+        }
+    }
+
+    /// Cuts a delivery of `path` after some bytes, then delivers it again.
+    private func cutThenResume(_ path: String, in dir: String, on server: SampleServer) async throws -> VODAppRunner.Run {
+        let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url(path))])
+        let cut = try await runner.run(["-", "--dir", dir, "--budget", "1.5", "--json", "--no-notify"], stdin: payload)
+        #expect(cut.item("item")?["status"] as? String == "timedOut", "\(cut.stdout)")
+        #expect(FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
+        let fast = PayloadBuilder.json([(key: "item", title: "Item", url: server.url(path.replacingOccurrences(of: "rate=100000&", with: "")))])
+        return try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: fast)
+    }
+
+    @Test func aShort206IsKeptAndTheRestAskedForUntilTheFileIsWhole() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let run = try await cutThenResume("/bytes/400000.mp4?rate=100000&ranges=short", in: dir, on: server)
+            #expect(run.exitCode == 0, "\(run.stdout) \(server.requests.map { "\($0.target) \($0.header("range") ?? "")" })")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 400_000))
+            // Each answer sent half of what was asked: more than one ranged request finished it.
+            let ranged = server.requests.filter { $0.header("range") != nil }
+            #expect(ranged.count >= 2, "\(server.requests.map(\.target))")
+        }
+    }
+
+    @Test func a206WhoseLengthDisagreesWithItsContentRangeIsNeverPlaced() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let run = try await cutThenResume("/bytes/400000.mp4?rate=100000&ranges=lie-length", in: dir, on: server)
+            #expect(run.exitCode == 75, "\(run.stdout)")
+            #expect(run.item("item")?["status"] as? String == "failed")
+            #expect((run.item("item")?["error"] as? String)?.contains("does not match its Content-Length") == true, "\(run.stdout)")
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
+        }
+    }
+
     @Test func aSelfSignedCertificateIsRefusedUnlessTrustedWithCacert() async throws {
         let server = try await TLSTestServer()
         defer { server.stop() }
@@ -149,7 +205,9 @@ import VODAppSamples
         let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.baseURL + "/bytes/5000.mp4")])
 
         let refused = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
-        #expect(refused.exitCode == 75)
+        // The same certificate fails the same way next time: final.
+        #expect(refused.exitCode == 69)
+        #expect(refused.item("item")?["final"] as? Bool == true)
         #expect(refused.item("item")?["status"] as? String == "failed")
         #expect((refused.item("item")?["error"] as? String)?.contains("certificate") == true, "\(refused.stdout)")
         #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
@@ -170,7 +228,7 @@ import VODAppSamples
             let payload = PayloadBuilder.json([(key: "item", title: "Item", url: tls.baseURL + "/redirect?to=" + target)])
             let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--cacert", tls.certificatePath],
                                            stdin: payload)
-            #expect(run.exitCode == 75)
+            #expect(run.exitCode == 69)
             #expect(run.item("item")?["status"] as? String == "failed")
             #expect((run.item("item")?["error"] as? String)?.contains("from https to a URL that is not https") == true, "\(run.stdout)")
             #expect(tls.requests.count == 1)

@@ -20,8 +20,8 @@ public final class TerminalSession: Sendable {
         // are closed before tmux starts.
         let start = ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command + "; sleep 600"]
         _ = try await Self.run("/usr/bin/python3", ["-c", "import os, sys; os.closerange(3, 65536); os.execv('/usr/bin/tmux', ['tmux'] + sys.argv[1:])",
-                                                   ] + start, in: scratch)
-        let pids = try await Self.run("/usr/bin/tmux", ["-S", socket, "display-message", "-p", "#{pane_pid} #{pid}"], in: scratch)
+                                                   ] + start)
+        let pids = try await Self.run("/usr/bin/tmux", ["-S", socket, "display-message", "-p", "#{pane_pid} #{pid}"])
         processes = pids.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
     }
 
@@ -34,30 +34,15 @@ public final class TerminalSession: Sendable {
 
     /// The screen as it is now, one string per line, trailing blanks and blank lines removed.
     public func screen() async throws -> [String] {
-        let text = try await Self.run("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p"], in: scratch)
+        let text = try await Self.run("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p"])
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0.reversed().drop { $0 == " " }.reversed()) }
         return Array(lines.reversed().drop { $0.isEmpty }.reversed())
     }
 
-    /// Runs a command with its output in a file rather than a pipe, which a tmux server would
-    /// hold open for its whole life.
-    private static func run(_ executable: String, _ arguments: [String], in scratch: ScratchDirectory) async throws -> String {
-        let output = scratch.child("tmux.out")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        process.standardError = FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-        return (try? String(contentsOfFile: output, encoding: .utf8)) ?? ""
+    /// Output goes to a file (`runTool`) rather than a pipe, which a tmux server would hold open
+    /// for its whole life.
+    private static func run(_ executable: String, _ arguments: [String]) async throws -> String {
+        try await runTool(executable, arguments).stdout
     }
 }

@@ -67,41 +67,10 @@ public struct VODAppRunner: Sendable {
 
     /// Runs `tool arguments…`, feeding `stdin` when given.
     public func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = Self.environment()) async throws -> Run {
-        let scratch = try ScratchDirectory("vodapp-run")
-        let outPath = scratch.child("stdout")
-        let errPath = scratch.child("stderr")
-        _ = FileManager.default.createFile(atPath: outPath, contents: nil)
-        _ = FileManager.default.createFile(atPath: errPath, contents: nil)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.productsDirectory + "/" + tool)
-        process.arguments = arguments
-        process.environment = environment
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: outPath))
-        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: errPath))
-        let input = Pipe()
-        process.standardInput = stdin == nil ? FileHandle.nullDevice : input
-
-        let started = ContinuousClock.now
-        let ended: ContinuousClock.Instant = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { _ in continuation.resume(returning: .now) }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-                return
-            }
-            if let stdin {
-                input.fileHandleForWriting.write(stdin)
-                try? input.fileHandleForWriting.close()
-            }
-        }
-        let elapsed = started.duration(to: ended)
-        return Run(
-            exitCode: process.terminationStatus,
-            stdout: (try? String(contentsOfFile: outPath, encoding: .utf8)) ?? "",
-            stderr: (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? "",
-            wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        )
+        // A run that hangs is killed rather than left to hold the suite: every run here has a
+        // budget far below this.
+        let run = try await runTool(Self.productsDirectory + "/" + tool, arguments, stdin: stdin, environment: environment,
+                                    timeout: .seconds(600))
+        return Run(exitCode: run.exitCode, stdout: run.stdout, stderr: run.stderr, wallSeconds: run.wallSeconds)
     }
 }

@@ -91,8 +91,11 @@ import Testing
         ("gopher://example.com/a", "scheme \"gopher\""),
         ("/media/a.mp4", "not an absolute URL"),
         ("media/a.mp4", "not an absolute URL"),
-        ("http://", "not an absolute URL"),
-        ("http://exa mple.com/a", "not an absolute URL"),
+        ("http://", "has no host"),
+        ("http://exa mple.com/a", "host name that is not valid"),
+        // IDNA refuses a right-to-left override; libcurl 7.88 leaks the host it fails to convert
+        // unless vodapp frees it (Fuzz/run finds that leak).
+        ("http://ab\\u202Ebad.com/a.mp4", "not a valid international domain name"),
     ])
     func unfetchableURLsAreInvalid(url: String, reason: String) throws {
         let payload = try parse(#"""

@@ -74,12 +74,13 @@ import VODAppSamples
         }
     }
 
-    @Test func emptyBodyCompletesAsAnEmptyFile() async throws {
+    @Test func anEmptyBodyIsNotMediaAndLeavesNoFile() async throws {
         let dir = try ScratchDirectory()
         try await withSampleServer { server in
             let outcome = try await fetch("/bytes/0", on: server, in: dir)
-            #expect(outcome.result == .completed(bytes: 0))
-            #expect(ScratchDirectory.contents(dir.child("k.part")) == [])
+            #expect(outcome.result == .failed(reason: "the server sent an empty body"))
+            #expect(!outcome.isFinal)
+            #expect(ScratchDirectory.allEntries(dir.path).isEmpty)
         }
     }
 

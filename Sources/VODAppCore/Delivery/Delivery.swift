@@ -92,9 +92,10 @@ public struct Delivery: Sendable {
                                     since: startedAt, until: budget.transferDeadline, stop: stop)
         if !mine.isEmpty {
             let requests = mine.map { request(for: $0.target, known: known[$0.target.item.key], directory: directory) }
-            let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: Self.userAgent,
+            let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: options.userAgent,
                                                            budgetAware: options.budgetAware,
-                                                           certificateAuthorities: options.certificateAuthorities),
+                                                           certificateAuthorities: options.certificateAuthorities,
+                                                           headers: options.headers, cookieFile: options.cookieFile),
                                         logger: logger)
             let syncer = FileSyncer()
             progress?.begin(titles: Dictionary(mine.map { ($0.target.item.key, $0.target.item.title ?? $0.target.item.key) },
@@ -102,10 +103,22 @@ public struct Delivery: Sendable {
                             budget: budget)
             var show: (@Sendable (TransferSnapshot) -> Void)?
             if let progress { show = { progress.update($0) } }
+            let hls = HLSDownloads(workPath: directory.workPath, maximumSize: options.maximumSize)
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop,
-                                            completed: syncer.submit, progress: show)
+                                            completed: syncer.submit, progress: show, followUp: hls)
             progress?.end()
-            let byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            var byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+            for (target, _) in mine {
+                let key = target.item.key
+                guard let outcome = byKey[key], case .captured = outcome.result else { continue }
+                let variant = hls.variant(of: key)
+                guard let joined = hls.finish(key, into: target.temporary, attempts: outcome.attempts,
+                                              because: stop?.reason ?? "the budget ran out") else { continue }
+                logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
+                                              "result": "\(joined.result)"])
+                if case .completed = joined.result { syncer.submit(target.temporary) }
+                byKey[key] = joined
+            }
             let unsynced = syncer.wait()
             var records: [StoredItem] = []
             for (target, _) in mine {
@@ -162,8 +175,6 @@ public struct Delivery: Sendable {
         }
     }
 
-    static let userAgent = "vodapp/0.1 libcurl/\(Curl.version)"
-
     /// The report of an item whose file DIR already has, or nil when the name found has gone.
     private func present(_ target: Target, at path: String, in directory: MediaDirectory) -> ItemReport? {
         switch directory.presence(at: path) {
@@ -179,7 +190,10 @@ public struct Delivery: Sendable {
         let key = target.item.key
         var resume: TransferRequest.Resume?
         if let offset = directory.partialBytes(key: key), offset > 0 {
-            if let known, known.state == .partial, known.url == target.url.absoluteString, let validator = known.validator {
+            // The same file whatever the query: a signed URL's token changes on every push.
+            // `If-Range` with the recorded validator makes a changed file come whole.
+            if let known, known.state == .partial, (try? MediaURL(known.url))?.resource == target.url.resource,
+               let validator = known.validator {
                 resume = TransferRequest.Resume(offset: offset, validator: validator)
                 logger.info("resuming", metadata: ["key": "\(key)", "offset": "\(offset)"])
             } else {
@@ -256,8 +270,13 @@ public struct Delivery: Sendable {
             logger.info("timed out", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
             return ItemReport(key: item.key, title: title, url: url, status: .timedOut, httpStatus: status, error: reason)
         case .failed(let reason):
-            logger.info("failed", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
-            return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status, error: reason)
+            logger.info("failed", metadata: ["key": "\(item.key)", "reason": "\(reason)", "final": "\(outcome.isFinal)"])
+            return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status, error: reason,
+                              final: outcome.isFinal)
+        case .captured:
+            // An HLS playlist `HLSDownloads` did not take up: it could not be read.
+            return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status,
+                              error: "the server answered with a playlist vodapp cannot read", final: true)
         }
     }
 

@@ -23,6 +23,13 @@ public struct DeliveryOptions: Sendable, Equatable {
     public var certificateAuthorities: String?
     /// How fetched files are named (`--name`).
     public var naming: MediaFileName.Style
+    /// Header lines (`Name: value`) for each item's own origin (`--header`).
+    public var headers: [String] = []
+    /// A Netscape cookie file for each item's own origin (`--cookies`).
+    public var cookieFile: String?
+    /// The User-Agent of every media request (`--user-agent`).
+    public var userAgent: String = Self.defaultUserAgent
+    public static let defaultUserAgent = "vodapp/0.1 libcurl/\(Curl.version)"
     /// Whether the notification offers to open DIR, and so may keep its thread waiting for the
     /// click until the budget ends: for a listener, or a run somebody watches on a terminal.
     public var offersOpenFolder = false

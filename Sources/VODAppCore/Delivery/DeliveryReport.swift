@@ -31,9 +31,13 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
     }
 
     /// 0 when every valid item is in DIR or was dropped as too large; 75 (EX_TEMPFAIL) when one
-    /// failed or timed out, since delivering again later may succeed.
+    /// failed or timed out in a way that delivering again later may fix, which scripts should
+    /// do; otherwise 69 (EX_UNAVAILABLE) when an item failed for good (a 404, a certificate that
+    /// does not verify), which only a change of payload or server fixes.
     public var exitStatus: ExitStatus {
-        count(.failed) + count(.timedOut) > 0 ? .temporaryFailure : .success
+        let failures = items.filter { $0.status == .failed || $0.status == .timedOut }
+        if failures.contains(where: { $0.final != true }) { return .temporaryFailure }
+        return failures.isEmpty ? .success : .unavailable
     }
 
     private enum CodingKeys: String, CodingKey {

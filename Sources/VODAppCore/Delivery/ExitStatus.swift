@@ -8,8 +8,9 @@ public enum ExitStatus: Int32, Sendable {
     case invalidPayload = 65
     /// EX_NOINPUT: the payload file is missing or unreadable.
     case payloadUnreadable = 66
-    /// EX_UNAVAILABLE: a receiver could not start (its address is in use, say), or a push could
-    /// not be sent or was refused.
+    /// EX_UNAVAILABLE: an item failed for good and none failed in a way that may pass later (a
+    /// 404, a certificate that does not verify); a receiver could not start (its address is in
+    /// use, say); or a push could not be sent or was refused.
     case unavailable = 69
     /// EX_CANTCREAT: DIR cannot be created or written.
     case directoryUnusable = 73

@@ -64,11 +64,6 @@ final class ItemLock: Sendable {
     /// FNV-1a of the key, kept positive for `off_t`: 2^62 bytes make a collision, which would
     /// only make two keys take turns, vanishingly rare.
     static func offset(of key: String) -> Int {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in key.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x100_0000_01b3
-        }
-        return Int(hash & 0x3fff_ffff_ffff_ffff)
+        Int(FNV1a.hash(key) & 0x3fff_ffff_ffff_ffff)
     }
 }

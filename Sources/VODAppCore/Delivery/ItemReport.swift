@@ -16,10 +16,14 @@ public struct ItemReport: Sendable, Equatable, Encodable {
     public let httpStatus: Int?
     /// Why the item is not in DIR, for every other status.
     public let error: String?
+    /// For `failed` and `timedOut`: true when delivering again cannot fix it (a 404, a
+    /// certificate that does not verify, a DASH manifest), false when a later delivery may
+    /// succeed (a 503, a reset, a login page, the budget).
+    public let final: Bool?
 
     public init(
         key: String, title: String?, url: String?, status: Status,
-        bytes: Int64? = nil, path: String? = nil, httpStatus: Int? = nil, error: String? = nil
+        bytes: Int64? = nil, path: String? = nil, httpStatus: Int? = nil, error: String? = nil, final: Bool? = nil
     ) {
         self.key = key
         self.title = title
@@ -29,5 +33,6 @@ public struct ItemReport: Sendable, Equatable, Encodable {
         self.path = path
         self.httpStatus = httpStatus
         self.error = error
+        self.final = final ?? ((status == .failed || status == .timedOut) ? false : nil)
     }
 }

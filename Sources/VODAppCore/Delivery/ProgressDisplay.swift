@@ -94,7 +94,7 @@ public final class ProgressDisplay: Sendable {
                 }
                 run.last[transfer.id] = transfer.bytes
                 guard lines.count < Self.mostLines else { continue }
-                let title = TerminalText.fit(run.titles[transfer.id] ?? transfer.id, columns: titleWidth)
+                let title = TerminalText.fit(Self.title(of: transfer.id, in: run.titles), columns: titleWidth)
                 var size = ByteSize.format(transfer.bytes)
                 if let whole = transfer.total, whole > 0 {
                     size += " / " + ByteSize.format(whole)
@@ -146,5 +146,16 @@ public final class ProgressDisplay: Sendable {
             guard written > 0 else { return }
             bytes = bytes.dropFirst(written)
         }
+    }
+}
+
+extension ProgressDisplay {
+    /// An item's title; for a request an item added (an HLS segment, named `KEY/segment3`), the
+    /// item's title and which part it is.
+    static func title(of id: String, in titles: [String: String]) -> String {
+        if let title = titles[id] { return title }
+        let parts = id.split(separator: "/", maxSplits: 1)
+        guard parts.count == 2, let title = titles[String(parts[0])] else { return id }
+        return "\(title) (\(parts[1]))"
     }
 }

@@ -14,7 +14,8 @@ public enum ReportRenderer {
             case .alreadyPresent:
                 lines.append("  \(status) \(name) -> \(item.path ?? "")")
             default:
-                lines.append("  \(status) \(name): \(printable(item.error ?? ""))")
+                let final = item.final == true ? " (delivering again will not help)" : ""
+                lines.append("  \(status) \(name): \(printable(item.error ?? ""))\(final)")
             }
         }
         var counts: [String] = []

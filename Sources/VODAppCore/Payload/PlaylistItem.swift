@@ -29,9 +29,10 @@ public struct PlaylistItem: Sendable, Equatable {
         }
     }
 
+    /// The URL as reports, logs and the store show it: a password in it is redacted.
     public var urlString: String? {
         switch validity {
-        case .valid(_, _, let url): url.absoluteString
+        case .valid(_, _, let url): url.redacted
         case .invalid(_, _, let url): url
         }
     }

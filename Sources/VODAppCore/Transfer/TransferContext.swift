@@ -11,7 +11,19 @@ final class TransferContext {
         case httpStatus(Int)
         case tooLarge
         case fileError(String)
+        /// A 206 that does not answer the range asked.
         case badRange(String)
+        /// The body is not what was asked for: a page instead of media, a DASH manifest; `final`
+        /// when fetching it again cannot help.
+        case rejected(String, final: Bool)
+    }
+
+    /// Where this response's body goes.
+    private enum Sink {
+        /// The first bytes are held until `MediaSniffer` can tell what the body is.
+        case deciding
+        case file
+        case memory
     }
 
     let request: TransferRequest
@@ -27,8 +39,9 @@ final class TransferContext {
     /// The Content-Length of the latest response, as its header arrived: libcurl does not report
     /// it when it refuses the body for being too large.
     private(set) var declaredLength: Int64?
-    /// The whole resource's size from a 206's `Content-Range: bytes a-b/SIZE`.
+    /// A 206's `Content-Range: bytes START-END/TOTAL`; TOTAL is nil when the server wrote `*`.
     private(set) var rangeStart: Int64?
+    private(set) var rangeEnd: Int64?
     private(set) var rangeTotal: Int64?
     private(set) var etag: String?
     private(set) var lastModified: String?
@@ -38,11 +51,19 @@ final class TransferContext {
     private(set) var encoded = false
     private(set) var retryAfterSeconds: Double?
     private(set) var abort: Abort?
-    /// Whether this response's body began: the file was opened for it (truncated or appended).
-    private(set) var bodyBegan = false
+    /// Whether the temporary file was opened for this response (truncated or appended to).
+    private(set) var fileOpened = false
     /// Whether the final response's headers are in, with a 2xx status: its length is known, if
     /// it has one, and the body is what remains.
     private(set) var receivingBody = false
+    /// The body, for a document or an HLS playlist.
+    private(set) var captured: [UInt8] = []
+    /// Whether the body went to memory (`captured`) rather than to the file.
+    var isCaptured: Bool { sink == .memory }
+    /// What `MediaSniffer` made of the body, once it could tell.
+    private(set) var verdict: MediaSniffer.Verdict = .undecided
+    private var sink: Sink
+    private var head: [UInt8] = []
     private var statusLine = 0
     private var fd: Int32 = -1
     /// Where the file's writeback was last started: see `write`.
@@ -50,7 +71,10 @@ final class TransferContext {
     /// Start writing a body to disk every this many bytes, so the fsync before it is placed has
     /// little left to wait for: the disk works while the network does.
     static let writebackChunk: Int64 = 4 << 20
-    /// Extra request headers (`If-Range`); libcurl reads them until the handle is cleaned up.
+    /// The most bytes of an HLS playlist an item's answer may hold.
+    static let playlistLimit = 1 << 20
+    /// Extra request headers (`If-Range`, the user's); libcurl reads them until the handle is
+    /// cleaned up.
     var headers: UnsafeMutablePointer<curl_slist>?
     /// libcurl writes a detailed message here; it must live as long as the handle.
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
@@ -59,6 +83,7 @@ final class TransferContext {
         self.request = request
         self.handle = handle
         self.attempt = attempt
+        if case .document = request.expectation { sink = .memory } else { sink = .deciding }
         errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
     }
 
@@ -74,6 +99,13 @@ final class TransferContext {
         return code
     }
 
+    /// Where a 3xx answer points, resolved by libcurl; nil for any other answer.
+    var redirectTarget: String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard vod_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
     /// The Content-Length of the final response, when there was one.
     var contentLength: Int64? {
         var length: curl_off_t = -1
@@ -87,7 +119,7 @@ final class TransferContext {
         statusLine == 206 ? rangeTotal : declaredLength
     }
 
-    /// Bytes in the temporary file.
+    /// Bytes in the temporary file, or held to decide on: what the item has so far.
     var fileBytes: Int64 { baseOffset + bodyBytes }
 
     /// Body bytes still to come, when the response said how many.
@@ -96,14 +128,14 @@ final class TransferContext {
         return max(0, length - bodyBytes)
     }
 
-
     /// Takes one header line from libcurl, for every response including redirects.
     func header(_ line: UnsafeRawBufferPointer) -> Int {
         let text = String(decoding: line, as: UTF8.self)
         if text.hasPrefix("HTTP/") {
-            // A new response (after a redirect, or a 100 Continue): forget the last one's headers.
+            // A new response (after a 100 Continue): forget the last one's headers.
             declaredLength = nil
             rangeStart = nil
+            rangeEnd = nil
             rangeTotal = nil
             etag = nil
             lastModified = nil
@@ -122,11 +154,15 @@ final class TransferContext {
             case "content-type": contentType = value
             case "content-encoding": encoded = !value.isEmpty && value.lowercased() != "identity"
             case "retry-after": retryAfterSeconds = Self.seconds(retryAfter: value)
-            case "content-range": (rangeStart, rangeTotal) = Self.parse(contentRange: value)
+            case "content-range": (rangeStart, rangeEnd, rangeTotal) = Self.parse(contentRange: value)
             default: break
             }
         } else if text == "\r\n" || text == "\n", (200..<300).contains(statusLine) {
             receivingBody = true
+            if let problem = rangeProblem() {
+                abort = .badRange(problem)
+                return 0
+            }
             if request.resume != nil, let total = declaredTotal, total > request.maximumSize {
                 // A resumed request goes without CURLOPT_MAXFILESIZE (a 206's length is only the
                 // rest), so the whole size is checked here, before any body byte.
@@ -137,6 +173,30 @@ final class TransferContext {
         return line.count
     }
 
+    /// What is wrong with a 206, if anything: it must answer the range that was asked
+    /// (`bytes=OFFSET-`), with a Content-Range whose start, end, total and length agree. Ranges
+    /// are verified, never trusted: spliced at the wrong byte, a video plays garbage.
+    private func rangeProblem() -> String? {
+        guard statusLine == 206 else { return nil }
+        guard let resume = request.resume else {
+            return "the server answered 206 Partial Content to a request for the whole file"
+        }
+        guard let start = rangeStart, let end = rangeEnd else {
+            return "the server answered 206 Partial Content without a usable Content-Range"
+        }
+        guard start == resume.offset else {
+            return "the server resumed at byte \(start), not \(resume.offset)"
+        }
+        if end < start { return "the server's Content-Range ends (\(end)) before it starts (\(start))" }
+        if let total = rangeTotal, end >= total {
+            return "the server's Content-Range ends at byte \(end) of a \(total)-byte file"
+        }
+        if let length = declaredLength, !encoded, length != end - start + 1 {
+            return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
+        }
+        return nil
+    }
+
     var curlMessage: String {
         String(cString: errorBuffer)
     }
@@ -144,15 +204,19 @@ final class TransferContext {
     /// Takes body bytes from libcurl. Returns how many were consumed; anything else makes libcurl
     /// stop the transfer with CURLE_WRITE_ERROR, and `abort` says why.
     func write(_ bytes: UnsafeRawBufferPointer) -> Int {
-        if !bodyBegan {
-            // The first body bytes: only now is it known that the final response is not an error
-            // page, which must not be stored as media, and whether it continues the file.
-            let status = responseCode
-            if !(200..<300).contains(status) && status != 0 {
-                abort = .httpStatus(status)
-                return 0
-            }
-            guard beginBody(status: status) else { return 0 }
+        // The status line the header callback read: no libcurl call per chunk of body.
+        let status = statusLine
+        // A redirect's body is not the item's: it is read and dropped, so that the connection
+        // can carry the next request.
+        if (300..<400).contains(status) { return bytes.count }
+        if !(200..<300).contains(status) && status != 0 {
+            // An error page must not be stored as media.
+            abort = .httpStatus(status)
+            return 0
+        }
+        if sink == .deciding, status == 206, request.resume != nil {
+            // The rest of a body judged when it began.
+            guard open(appending: true) else { return 0 }
         }
         // libcurl 7.88 enforces CURLOPT_MAXFILESIZE only against a Content-Length; a chunked or
         // close-delimited body is counted here.
@@ -163,42 +227,84 @@ final class TransferContext {
         }
         bodyBytes += Int64(bytes.count)
         guard bytes.count > 0 else { return 0 }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Foundation.write(fd, bytes.baseAddress! + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                abort = .fileError(String(cString: strerror(errno)))
-                return 0
-            }
-            offset += written
+        switch sink {
+        case .deciding:
+            head.append(contentsOf: bytes)
+            guard decide(complete: false) else { return 0 }
+            return bytes.count
+        case .memory:
+            return capture(bytes) ? bytes.count : 0
+        case .file:
+            return writeToFile(bytes) ? bytes.count : 0
+        }
+    }
+
+    /// Judges the body from its first bytes, once there are enough, and sends what is held
+    /// where it belongs. Returns false when the transfer must stop.
+    private func decide(complete: Bool) -> Bool {
+        verdict = MediaSniffer.verdict(contentType: contentType, head: head, complete: complete)
+        let held = head
+        switch (verdict, request.expectation) {
+        case (.undecided, _):
+            return true
+        case (.media, _):
+            guard open(appending: false) else { return false }
+            head = []
+            return held.withUnsafeBytes { writeToFile($0) }
+        case (.hlsPlaylist, .media):
+            sink = .memory
+            head = []
+            return held.withUnsafeBytes { capture($0) }
+        case (.hlsPlaylist, _):
+            abort = .rejected("the server answered with a playlist where a media segment was expected", final: false)
+        case (.notMedia(let reason), _):
+            abort = .rejected(reason, final: false)
+        case (.unsupported(let reason), _):
+            abort = .rejected(reason, final: true)
+        }
+        head = []
+        return false
+    }
+
+    private func capture(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let limit = if case .document(let limit) = request.expectation { limit } else { Self.playlistLimit }
+        guard captured.count + bytes.count <= limit else {
+            abort = .rejected("the playlist is larger than \(limit) bytes", final: true)
+            return false
+        }
+        captured.append(contentsOf: bytes)
+        return true
+    }
+
+    private func writeToFile(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard FileWriting.writeAll(fd, bytes) else {
+            abort = .fileError(String(cString: strerror(errno)))
+            return false
         }
         if fileBytes - writebackStarted >= Self.writebackChunk {
             // Best effort: where it fails, the fsync at the end does all the work, as before.
             _ = vod_start_writeback(fd, writebackStarted, fileBytes - writebackStarted)
             writebackStarted = fileBytes
         }
-        return bytes.count
+        return true
     }
 
-    /// Opens the temporary file for this response: appended to on a 206 that starts where the
-    /// file ends, rewritten from the start on anything else (a server that ignores `Range`, or a
-    /// changed resource, answers 200 with the whole body).
-    private func beginBody(status: Int) -> Bool {
-        bodyBegan = true
+    /// Opens the temporary file for this response: appended to on a 206 that continues it (its
+    /// Content-Range was checked when the headers ended), rewritten from the start on anything
+    /// else (a server that ignores `Range`, or a changed resource, answers 200 with the whole
+    /// body).
+    private func open(appending: Bool) -> Bool {
+        fileOpened = true
+        sink = .file
         var flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW
-        if status == 206, let resume = request.resume {
-            guard rangeStart == resume.offset else {
-                abort = .badRange("the server resumed at byte \(rangeStart.map(String.init) ?? "?"), not \(resume.offset)")
-                return false
-            }
+        if appending, let resume = request.resume {
             baseOffset = resume.offset
             writebackStarted = resume.offset
             flags |= O_APPEND
         } else {
             flags |= O_TRUNC
         }
-        fd = open(request.temporaryPath, flags, 0o644)
+        fd = Foundation.open(request.temporaryPath, flags, 0o644)
         if fd < 0 {
             abort = .fileError("cannot create \(request.temporaryPath): \(String(cString: strerror(errno)))")
             return false
@@ -206,14 +312,14 @@ final class TransferContext {
         return true
     }
 
-    /// Closes the temporary file, creating it for an empty body. Making it durable is the
-    /// caller's, before placing it: fsyncing here would stall every other transfer on this
-    /// thread, and one concurrent round of fsyncs for all files costs less than one at a time.
-    /// - Returns: an error text, or nil on success.
-    func finishFile() -> String? {
-        if !bodyBegan, !beginBody(status: responseCode) {
-            if case .fileError(let text)? = abort { return text }
-            return "cannot create the temporary file"
+    /// Ends a body that arrived whole: judges one shorter than the sniffer's look, and closes the
+    /// file. Making it durable is the caller's, before placing it: fsyncing here would stall
+    /// every other transfer on this thread, and one concurrent round of fsyncs for all files
+    /// costs less than one at a time.
+    /// - Returns: nil on success, else why the body is not kept.
+    func finishBody() -> Abort? {
+        if sink == .deciding, !decide(complete: true) {
+            return abort ?? .fileError("cannot create the temporary file")
         }
         closeFile()
         return nil
@@ -225,8 +331,9 @@ final class TransferContext {
     /// - Returns: what was kept, if anything.
     func settle(keep: Bool) -> TransferOutcome.Partial? {
         closeFile()
-        if !bodyBegan {
-            // This response wrote nothing: an earlier partial is untouched and still resumable.
+        guard case .file = sink, fileOpened else {
+            // This response wrote nothing (or only bytes held to judge it, which are let go): an
+            // earlier partial is untouched and still resumable.
             if keep, let resume = request.resume {
                 return TransferOutcome.Partial(bytes: resume.offset, etag: nil, lastModified: nil)
             }
@@ -268,13 +375,15 @@ final class TransferContext {
         return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
     }
 
-    /// `bytes START-END/TOTAL`, where TOTAL may be `*`.
-    static func parse(contentRange value: String) -> (Int64?, Int64?) {
-        guard value.lowercased().hasPrefix("bytes ") else { return (nil, nil) }
-        let spec = value.dropFirst(6)
-        let parts = spec.split(separator: "/", maxSplits: 1)
-        let start = parts.first?.split(separator: "-").first.flatMap { Int64($0) }
+    /// `bytes START-END/TOTAL`, where TOTAL may be `*`; nils for anything else.
+    static func parse(contentRange value: String) -> (start: Int64?, end: Int64?, total: Int64?) {
+        guard value.lowercased().hasPrefix("bytes ") else { return (nil, nil, nil) }
+        let parts = value.dropFirst(6).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let bounds = parts.first?.split(separator: "-", omittingEmptySubsequences: false) ?? []
+        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start >= 0 else {
+            return (nil, nil, nil)
+        }
         let total = parts.count == 2 ? Int64(parts[1]) : nil
-        return (start, total)
+        return (start, end, total)
     }
 }

@@ -19,16 +19,23 @@ public struct TransferEngine: Sendable {
         public var budgetAware: Bool
         /// A PEM file of certificates to trust instead of the system's; nil for the system's.
         public var certificateAuthorities: String?
+        /// Header lines (`Name: value`) sent to each item's own origin only (`--header`).
+        public var headers: [String]
+        /// A Netscape cookie file whose cookies go to each item's own origin only (`--cookies`).
+        public var cookieFile: String?
 
         public static let defaultJobs = 16
 
         public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp",
-                    budgetAware: Bool = true, certificateAuthorities: String? = nil) {
+                    budgetAware: Bool = true, certificateAuthorities: String? = nil,
+                    headers: [String] = [], cookieFile: String? = nil) {
             self.jobs = max(1, jobs)
             self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
             self.budgetAware = budgetAware
             self.certificateAuthorities = certificateAuthorities
+            self.headers = headers
+            self.cookieFile = cookieFile
         }
     }
 
@@ -53,15 +60,20 @@ public struct TransferEngine: Sendable {
     ///     whole body is there, so the caller can start making it durable while others run.
     ///   - progress: called on the transfer thread with the state of the transfers, at most every
     ///     `progressInterval` and once at the end.
+    ///   - followUp: hears how each request ended and adds the requests that follow from it to
+    ///     this run (an HLS item's playlists, keys and segments); only the outcomes of `requests`
+    ///     are returned.
     public func run(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
                     stop: StopRequest? = nil,
                     completed: (@Sendable (_ temporaryPath: String) -> Void)? = nil,
-                    progress: (@Sendable (TransferSnapshot) -> Void)? = nil) async -> [TransferOutcome] {
+                    progress: (@Sendable (TransferSnapshot) -> Void)? = nil,
+                    followUp: (any TransferFollowUp)? = nil) async -> [TransferOutcome] {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 continuation.resume(returning: self.runOnCurrentThread(requests, deadline: deadline, stop: stop,
-                                                                       completed: completed, progress: progress))
+                                                                       completed: completed, progress: progress,
+                                                                       followUp: followUp))
             }
             thread.name = "vodapp-curl"
             thread.start()
@@ -77,7 +89,8 @@ public struct TransferEngine: Sendable {
     private func runOnCurrentThread(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
                                     stop: StopRequest?,
                                     completed: (@Sendable (String) -> Void)?,
-                                    progress: (@Sendable (TransferSnapshot) -> Void)?) -> [TransferOutcome] {
+                                    progress: (@Sendable (TransferSnapshot) -> Void)?,
+                                    followUp: (any TransferFollowUp)?) -> [TransferOutcome] {
         Curl.initialize()
         guard let multi = curl_multi_init() else {
             return requests.map { TransferOutcome(id: $0.id, result: .failed(reason: "libcurl could not start")) }
@@ -89,6 +102,9 @@ public struct TransferEngine: Sendable {
         }
 
         var outcomes: [String: TransferOutcome] = [:]
+        // What the caller asked for: the progress display counts these, not the requests a
+        // follow-up added (an HLS item's segments).
+        let requested = Set(requests.map(\.id))
         var waiting = requests.map { (request: $0, attempt: 1) }[...]
         var delayed: [Retry] = []
         var active: [UnsafeMutableRawPointer: TransferContext] = [:]
@@ -97,7 +113,7 @@ public struct TransferEngine: Sendable {
         var published = ContinuousClock.now
         defer {
             snapshot.active = []
-            snapshot.ended = outcomes.count
+            snapshot.ended = outcomes.keys.count(where: requested.contains)
             progress?(snapshot)
         }
         // Transfers set aside by the planner, smallest remaining first.
@@ -130,21 +146,38 @@ public struct TransferEngine: Sendable {
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, handle)
                 planner.ended(context)
-                let outcome = finish(context, code: code)
+                let ending = finish(context, code: code)
+                curl_easy_cleanup(handle)
+                guard case .outcome(let outcome, let again) = ending else {
+                    if case .redirect(let next) = ending {
+                        // Followed here, not by libcurl, so that each hop is checked and the
+                        // item's headers and cookies stay with its own origin.
+                        logger.debug("redirected", metadata: ["key": "\(next.id)", "to": "\(next.url.redacted)"])
+                        waiting.insert((next, context.attempt), at: waiting.startIndex)
+                    }
+                    continue
+                }
                 if case .completed(let bytes) = outcome.result {
                     completed?(context.request.temporaryPath)
                     snapshot.completedBytes += bytes
                 }
-                if let retry = retry(after: outcome, of: context, code: code, deadline: deadline) {
+                if again != .no, let retry = retry(after: outcome, of: context, immediately: again == .now, deadline: deadline) {
                     logger.info("retrying", metadata: ["key": "\(context.request.id)", "attempt": "\(retry.attempt)",
-                                                       "after": "\(retry.delay)", "because": "\(outcome.result)"])
+                                                       "after": "\(retry.delay)", "because": "\(Self.describe(outcome.result))"])
                     delayed.append(retry)
+                } else if let followUp {
+                    let next = followUp.next(after: outcome)
+                    if !next.cancel.isEmpty {
+                        waiting = waiting.filter { !next.cancel.contains($0.request.id) }[...]
+                        delayed.removeAll { next.cancel.contains($0.request.id) }
+                        aside.removeAll { next.cancel.contains($0.request.id) }
+                    }
+                    waiting.append(contentsOf: next.add.map { (request: $0, attempt: 1) })
                 }
                 outcomes[context.request.id] = outcome
-                curl_easy_cleanup(handle)
             }
             if let progress, published.duration(to: .now) >= Self.progressInterval {
-                snapshot.ended = outcomes.count
+                snapshot.ended = outcomes.keys.count(where: requested.contains)
                 snapshot.active = active.values.sorted { $0.started < $1.started }
                     .map { TransferSnapshot.Transfer(id: $0.request.id, bytes: $0.fileBytes, total: $0.declaredTotal) }
                 progress(snapshot)
@@ -198,6 +231,17 @@ public struct TransferEngine: Sendable {
         }
         return requests.compactMap { outcomes[$0.id] }
     }
+}
+
+/// What a run fetches next once one of its requests has ended.
+public protocol TransferFollowUp: Sendable {
+    /// Called on the transfer thread with each outcome that is final for its request (a request
+    /// about to be retried is not final yet).
+    /// - Returns: requests to add to the run, and the ids of queued requests no longer wanted.
+    func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>)
+}
+
+extension TransferEngine {
 
     /// A request to try again later.
     private struct Retry {
@@ -207,17 +251,16 @@ public struct TransferEngine: Sendable {
         let delay: Duration
     }
 
-    /// Whether, and when, to try a failed transfer again: connection failures and resets, 408,
-    /// 429 and 5xx are worth another attempt; other answers are final. Never past the deadline.
-    private func retry(after outcome: TransferOutcome, of context: TransferContext, code: CURLcode,
+    /// When to try a failed transfer again that is worth another attempt (see `finish`): after
+    /// `Retry-After`, or with exponential backoff and jitter. Never past the deadline.
+    /// - Parameter immediately: the last answer was good but short: the rest is asked for now.
+    private func retry(after outcome: TransferOutcome, of context: TransferContext, immediately: Bool = false,
                        deadline: ContinuousClock.Instant) -> Retry? {
         guard case .failed = outcome.result, context.attempt < Self.maximumAttempts else { return nil }
-        let retryableCodes = [CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING, CURLE_PARTIAL_FILE]
-        let status = outcome.httpStatus ?? 0
-        let retryableStatus = status == 408 || status == 429 || (500...599).contains(status)
-        guard retryableCodes.contains(code) || retryableStatus else { return nil }
         let delay: Duration
-        if let seconds = outcome.retryAfterSeconds {
+        if immediately {
+            delay = .zero
+        } else if let seconds = outcome.retryAfterSeconds {
             delay = .milliseconds(Int64(seconds * 1000))
         } else {
             // 0.25 s, 0.5 s, 1 s, …, each within ±25 %, so that clients cut by one failure do not
@@ -227,7 +270,10 @@ public struct TransferEngine: Sendable {
         }
         let at = ContinuousClock.now + delay
         guard at < deadline else { return nil }
-        return Retry(request: context.request(resuming: outcome.partial), attempt: context.attempt + 1, at: at, delay: delay)
+        // A short answer that brought bytes is progress, not a failed attempt: the file grows
+        // each time, so this ends, at the file's size or the deadline.
+        let attempt = immediately && (outcome.partial?.bytes ?? 0) > (context.request.resume?.offset ?? 0) ? context.attempt : context.attempt + 1
+        return Retry(request: context.request(resuming: outcome.partial), attempt: attempt, at: at, delay: delay)
     }
 
     /// Ends every unfinished transfer as timed out, freeing its handle and keeping what can be
@@ -274,11 +320,8 @@ public struct TransferEngine: Sendable {
         // cannot hold the process past its deadline.
         vod_easy_setopt_long(handle, CURLOPT_QUICK_EXIT, 1)
         vod_easy_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https")
-        // What began over https stays on https: a redirect to http would hand the body to anyone on
-        // the path.
-        vod_easy_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, request.url.isHTTPS ? "https" : "http,https")
-        vod_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1)
-        vod_easy_setopt_long(handle, CURLOPT_MAXREDIRS, configuration.maximumRedirects)
+        // Redirects are followed by the engine, one request per hop (`finish`).
+        vod_easy_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 0)
         vod_easy_setopt_long(handle, CURLOPT_SSL_VERIFYPEER, 1)
         vod_easy_setopt_long(handle, CURLOPT_SSL_VERIFYHOST, 2)
         if let certificateAuthorities = configuration.certificateAuthorities {
@@ -288,16 +331,32 @@ public struct TransferEngine: Sendable {
         // and setting the option at all makes libcurl decode a body a server encodes anyway, so
         // the file holds the media, not its gzip.
         vod_easy_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "identity")
+        var headerLines: [String] = []
         if let resume = request.resume {
             // CURLOPT_RANGE, not CURLOPT_RESUME_FROM: libcurl then takes a 200 (a server that
             // ignores ranges, or a changed resource under If-Range) as the whole body instead of
             // failing, and the write callback starts the file over.
             vod_easy_setopt_string(handle, CURLOPT_RANGE, "\(resume.offset)-")
-            context.headers = curl_slist_append(nil, "If-Range: \(resume.validator)")
-            vod_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, context.headers)
+            headerLines.append("If-Range: \(resume.validator)")
         } else {
             // Rejects a too-large Content-Length before any body byte is delivered.
-            vod_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(request.maximumSize))
+            var limit = request.maximumSize
+            if case .document(let documentLimit) = request.expectation { limit = min(limit, Int64(documentLimit)) }
+            vod_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
+        }
+        if request.carriesCredentials {
+            headerLines += configuration.headers
+            if let cookieFile = configuration.cookieFile {
+                // libcurl's cookie engine reads the file for this transfer and sends the cookies
+                // that match this URL; a hop to another origin gets no cookie engine at all.
+                vod_easy_setopt_string(handle, CURLOPT_COOKIEFILE, cookieFile)
+            }
+        }
+        for line in headerLines {
+            context.headers = curl_slist_append(context.headers, line)
+        }
+        if context.headers != nil {
+            vod_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, context.headers)
         }
         vod_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
         vod_easy_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent)
@@ -317,76 +376,194 @@ public struct TransferEngine: Sendable {
                 id: request.id,
                 result: .failed(reason: "libcurl refused the transfer: \(String(cString: curl_multi_strerror(added)))")))
         }
-        logger.debug("transfer started", metadata: ["key": "\(request.id)", "url": "\(request.url.absoluteString)"])
+        logger.debug("transfer started", metadata: ["key": "\(request.id)", "url": "\(request.url.redacted)"])
         return .running(context)
     }
 
-    private func finish(_ context: TransferContext, code: CURLcode) -> TransferOutcome {
-        let status = context.responseCode
-        let result = classify(context, code: code, status: status)
-        var partial: TransferOutcome.Partial?
-        switch (result, context.abort) {
-        case (.completed, _):
-            break
-        case (.tooLarge, _), (_, .fileError?), (_, .badRange?):
-            // Nothing of a dropped item stays; a full disk needs its space back; a server that
-            // resumed at the wrong byte cannot be trusted with this file.
-            _ = context.settle(keep: false)
-        default:
-            partial = context.settle(keep: true)
-        }
-        logger.debug("transfer ended", metadata: [
-            "key": "\(context.request.id)", "result": "\(result)", "status": "\(status)",
-            "bodyBytes": "\(context.bodyBytes)", "resumedFrom": "\(context.baseOffset)", "attempt": "\(context.attempt)",
-        ])
-        return TransferOutcome(
-            id: context.request.id, result: result, httpStatus: status == 0 ? nil : status,
-            bodyBytesReceived: context.bodyBytes, etag: context.etag, lastModified: context.lastModified,
-            contentType: context.contentType, partial: partial, attempts: context.attempt, retryAfterSeconds: context.retryAfterSeconds)
+    /// Whether to ask again after a transfer that did not complete.
+    private enum Again {
+        case no
+        /// After a backoff: connection failures and resets, 408, 429, 5xx, a 416 to a resume.
+        case later
+        /// At once: the answer was good but not all of it (a short 206).
+        case now
     }
 
-    private func classify(_ context: TransferContext, code: CURLcode, status: Int) -> TransferOutcome.Result {
-        let limit = configuration.maximumRedirects
+    /// How a transfer ended: an outcome and whether to ask again, or the next hop of a redirect.
+    private enum Ending {
+        case outcome(TransferOutcome, again: Again)
+        case redirect(TransferRequest)
+    }
+
+    /// What a transfer's result is, and what becomes of its bytes.
+    private struct Classification {
+        var result: TransferOutcome.Result
+        var isFinal = false
+        var again = Again.no
+        /// Whether the bytes in the file may be kept to resume from.
+        var keep = true
+    }
+
+    private func finish(_ context: TransferContext, code: CURLcode) -> Ending {
+        let status = context.responseCode
+        if (300..<400).contains(status), let target = context.redirectTarget, code == CURLE_OK || code == CURLE_WRITE_ERROR {
+            switch redirect(context, to: target) {
+            case .success(let next):
+                return .redirect(next)
+            case .failure(let refusal):
+                let partial = context.settle(keep: true)
+                return .outcome(TransferOutcome(id: context.request.id, result: .failed(reason: refusal.reason), httpStatus: status,
+                                                partial: partial, attempts: context.attempt, isFinal: true,
+                                                finalURL: context.request.url),
+                                again: .no)
+            }
+        }
+        let classification = classify(context, code: code, status: status)
+        var partial: TransferOutcome.Partial?
+        switch classification.result {
+        case .completed, .captured:
+            break
+        case .tooLarge:
+            // Nothing of a dropped item stays.
+            _ = context.settle(keep: false)
+        default:
+            partial = context.settle(keep: classification.keep)
+        }
+        logger.debug("transfer ended", metadata: [
+            "key": "\(context.request.id)", "result": "\(Self.describe(classification.result))", "status": "\(status)",
+            "bodyBytes": "\(context.bodyBytes)", "resumedFrom": "\(context.baseOffset)", "attempt": "\(context.attempt)",
+        ])
+        let outcome = TransferOutcome(
+            id: context.request.id, result: classification.result, httpStatus: status == 0 ? nil : status,
+            bodyBytesReceived: context.bodyBytes, etag: context.etag, lastModified: context.lastModified,
+            contentType: context.contentType, partial: partial, attempts: context.attempt,
+            retryAfterSeconds: context.retryAfterSeconds, isFinal: classification.isFinal, finalURL: context.request.url)
+        return .outcome(outcome, again: classification.again)
+    }
+
+    /// Why a redirect is not followed.
+    private struct RedirectRefusal: Error {
+        let reason: String
+    }
+
+    /// The next hop of a redirect, checked as libcurl would check it and more: http and https
+    /// only, what began over https stays on https (a redirect to http would hand the body to
+    /// anyone on the path), and at most `maximumRedirects` hops.
+    private func redirect(_ context: TransferContext, to target: String) -> Result<TransferRequest, RedirectRefusal> {
+        let request = context.request
+        guard request.redirects < configuration.maximumRedirects else {
+            return .failure(RedirectRefusal(reason: "more than \(configuration.maximumRedirects) redirects"))
+        }
+        let next: MediaURL
+        do {
+            next = try MediaURL(target)
+        } catch {
+            let shown = UntrustedText.sanitized(target, limit: 200, replacingControlsWith: "?")
+            if request.originalURL.isHTTPS, case .unsupportedScheme = error {
+                return .failure(RedirectRefusal(reason: "redirected from https to a URL that is not https (\(shown))"))
+            }
+            if case .unsupportedScheme = error {
+                return .failure(RedirectRefusal(reason: "redirected to a URL that is not http or https (\(shown))"))
+            }
+            return .failure(RedirectRefusal(reason: "redirected to a URL that cannot be fetched (\(shown)): \(error)"))
+        }
+        if request.originalURL.isHTTPS && !next.isHTTPS {
+            return .failure(RedirectRefusal(reason: "redirected from https to a URL that is not https (\(next.redacted))"))
+        }
+        return .success(request.redirected(to: next))
+    }
+
+    private func classify(_ context: TransferContext, code: CURLcode, status: Int) -> Classification {
+        if status == 416, context.request.resume != nil, code == CURLE_OK || code == CURLE_WRITE_ERROR {
+            // The kept bytes reach past the file's end as the server now has it: they are not
+            // part of it, and it is asked for whole.
+            return Classification(result: .failed(reason: "the server refused to resume (HTTP 416)"), again: .later, keep: false)
+        }
         switch code {
         case CURLE_OK:
-            guard (200..<300).contains(status) else { return .failed(reason: "the server answered HTTP \(status)") }
+            guard (200..<300).contains(status) else { return Self.classify(status: status) }
+            if status == 204 {
+                return Classification(result: .failed(reason: "the server answered 204 No Content: there is nothing to download"),
+                                      keep: false)
+            }
             // An encoded body's Content-Length counts the encoded bytes, not the ones written.
             if let length = context.contentLength, length != context.bodyBytes, !context.encoded {
-                return .failed(reason: "the body has \(context.bodyBytes) bytes, Content-Length said \(length)")
+                return Classification(result: .failed(reason: "the body has \(context.bodyBytes) bytes, Content-Length said \(length)"),
+                                      keep: false)
             }
-            if let error = context.finishFile() {
-                return .failed(reason: "cannot write the file: \(error)")
+            if let abort = context.finishBody() {
+                return Self.classify(abort, context: context)
             }
-            return .completed(bytes: context.fileBytes)
+            if status == 206, let total = context.rangeTotal, context.fileBytes != total {
+                guard context.fileBytes < total else {
+                    return Classification(result: .failed(reason: "the server sent \(context.fileBytes) bytes of a \(total)-byte file"),
+                                          keep: false)
+                }
+                // Honest about what it sent, but not all of it: the bytes are good, and the rest
+                // is asked for again.
+                return Classification(
+                    result: .failed(reason: "the server sent bytes \(context.baseOffset)-\(context.fileBytes - 1) of \(total), not the rest"),
+                    again: .now)
+            }
+            if context.isCaptured {
+                return Classification(result: .captured(context.captured))
+            }
+            return Classification(result: .completed(bytes: context.fileBytes))
         case CURLE_WRITE_ERROR:
-            switch context.abort {
-            case .httpStatus(let status)?:
-                return .failed(reason: "the server answered HTTP \(status)")
-            case .tooLarge?:
-                return .tooLarge(declaredSize: context.declaredTotal ?? context.contentLength)
-            case .fileError(let text)?:
-                return .failed(reason: "cannot write the file: \(text)")
-            case .badRange(let text)?:
-                return .failed(reason: text)
-            case nil:
-                return .failed(reason: describe(context, code: code))
+            guard let abort = context.abort else {
+                return Classification(result: .failed(reason: describe(context, code: code)))
             }
+            return Self.classify(abort, context: context)
         case CURLE_FILESIZE_EXCEEDED:
-            return .tooLarge(declaredSize: context.contentLength)
+            return Classification(result: .tooLarge(declaredSize: context.contentLength))
         case CURLE_PARTIAL_FILE:
             let expected = context.contentLength.map { " of \($0)" } ?? ""
-            return .failed(reason: "the connection closed after \(context.bodyBytes)\(expected) bytes")
-        case CURLE_TOO_MANY_REDIRECTS:
-            return .failed(reason: "more than \(limit) redirects")
-        case CURLE_UNSUPPORTED_PROTOCOL where context.request.url.isHTTPS:
-            return .failed(reason: "redirected from https to a URL that is not https (\(describe(context, code: code)))")
-        case CURLE_UNSUPPORTED_PROTOCOL:
-            return .failed(reason: "redirected to a URL that is not http or https (\(describe(context, code: code)))")
+            return Classification(result: .failed(reason: "the connection closed after \(context.bodyBytes)\(expected) bytes"),
+                                  again: .later)
+        case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
+            return Classification(result: .failed(reason: describe(context, code: code)), again: .later)
         case CURLE_OPERATION_TIMEDOUT:
-            return .timedOut(reason: describe(context, code: code))
+            return Classification(result: .timedOut(reason: describe(context, code: code)))
+        case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
+             CURLE_SSL_CERTPROBLEM, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+            // Fetching again meets the same URL and the same certificate.
+            return Classification(result: .failed(reason: describe(context, code: code)), isFinal: true)
         default:
-            return .failed(reason: describe(context, code: code))
+            return Classification(result: .failed(reason: describe(context, code: code)))
         }
+    }
+
+    /// An error status: 408, 429 and 5xx may pass, so they are retried and temporary; other
+    /// 4xx are the same next time (a 404, a 403 for an expired signed URL).
+    private static func classify(status: Int) -> Classification {
+        let reason = "the server answered HTTP \(status)"
+        if status == 408 || status == 425 || status == 429 || (500...599).contains(status) {
+            return Classification(result: .failed(reason: reason), again: .later)
+        }
+        return Classification(result: .failed(reason: reason), isFinal: (400...499).contains(status))
+    }
+
+    private static func classify(_ abort: TransferContext.Abort, context: TransferContext) -> Classification {
+        switch abort {
+        case .httpStatus(let status):
+            return classify(status: status)
+        case .tooLarge:
+            return Classification(result: .tooLarge(declaredSize: context.declaredTotal ?? context.contentLength))
+        case .fileError(let text):
+            // A full disk needs its space back.
+            return Classification(result: .failed(reason: "cannot write the file: \(text)"), keep: false)
+        case .badRange(let text):
+            // A server that resumed at the wrong byte cannot be trusted with this file.
+            return Classification(result: .failed(reason: text), keep: false)
+        case .rejected(let text, let isFinal):
+            return Classification(result: .failed(reason: text), isFinal: isFinal, keep: false)
+        }
+    }
+
+    /// A result for the debug log, without a captured body's bytes.
+    private static func describe(_ result: TransferOutcome.Result) -> String {
+        if case .captured(let data) = result { return "captured(\(data.count) bytes)" }
+        return "\(result)"
     }
 
     private func describe(_ context: TransferContext, code: CURLcode) -> String {

@@ -1,10 +1,15 @@
+import Foundation
+
 /// How one transfer ended.
 public struct TransferOutcome: Sendable, Equatable {
     public enum Result: Sendable, Equatable {
         /// The whole body is in the request's temporary file, closed but not yet fsynced, and its
-        /// length matches any Content-Length the server sent. `bytes` is the file's size, resumed
+        /// length matches the size the server announced. `bytes` is the file's size, resumed
         /// bytes included.
         case completed(bytes: Int64)
+        /// The whole body is in memory: a `.document` request's, or an HLS playlist a `.media`
+        /// request found.
+        case captured([UInt8])
         /// The body is larger than the limit; `declaredSize` is the size the server announced.
         case tooLarge(declaredSize: Int64?)
         /// The run's deadline, or a stop request, cut the transfer.
@@ -36,10 +41,15 @@ public struct TransferOutcome: Sendable, Equatable {
     public let attempts: Int
     /// What the server asked for with `Retry-After`, in seconds, on the last attempt.
     public let retryAfterSeconds: Double?
+    /// A failure that delivering again cannot fix (a 404, a certificate that does not verify, a
+    /// redirect to `file:`), as opposed to one that may pass later (a 503, a reset, a login page).
+    public let isFinal: Bool
+    /// Where the body came from after redirects: what relative references in it resolve against.
+    public let finalURL: MediaURL?
 
     public init(id: String, result: Result, httpStatus: Int? = nil, bodyBytesReceived: Int64 = 0,
                 etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, partial: Partial? = nil,
-                attempts: Int = 1, retryAfterSeconds: Double? = nil) {
+                attempts: Int = 1, retryAfterSeconds: Double? = nil, isFinal: Bool = false, finalURL: MediaURL? = nil) {
         self.id = id
         self.result = result
         self.httpStatus = httpStatus
@@ -50,5 +60,7 @@ public struct TransferOutcome: Sendable, Equatable {
         self.partial = partial
         self.attempts = attempts
         self.retryAfterSeconds = retryAfterSeconds
+        self.isFinal = isFinal
+        self.finalURL = finalURL
     }
 }

@@ -1,4 +1,5 @@
-/// One body to fetch into a file that nobody else can see yet.
+/// One body to fetch: into a file that nobody else can see yet, or, for a small document such as
+/// an HLS playlist or key, into memory.
 public struct TransferRequest: Sendable, Equatable {
     /// Where an earlier, cut transfer stopped, and the validator its bytes were sent under.
     public struct Resume: Sendable, Equatable {
@@ -20,25 +21,66 @@ public struct TransferRequest: Sendable, Equatable {
         }
     }
 
-    /// Identifies the request in outcomes; the playlist key.
+    /// What the answer must be, and where its body goes.
+    public enum Expectation: Sendable, Equatable {
+        /// A playlist item: media goes to the file; an HLS playlist is kept in memory
+        /// (`TransferOutcome.Result.captured`) for the caller to follow; anything else (a page,
+        /// JSON, text, an empty body, a DASH manifest) fails.
+        case media
+        /// A piece of media (an HLS segment): to the file, and never a page or text.
+        case segment
+        /// A small document (a playlist, a key) into memory, at most `limit` bytes.
+        case document(limit: Int)
+    }
+
+    /// Identifies the request in outcomes; the playlist key for an item.
     public let id: String
+    /// What is fetched now: after a redirect, the redirect's target.
     public let url: MediaURL
+    /// What the item named, before any redirect: the origin its headers and cookies belong to,
+    /// and what a retry fetches again (a redirect may lead to an expiring signed URL).
+    public let originalURL: MediaURL
     /// Where the body is streamed, out of sight; created only once body bytes arrive, and kept
     /// after a cut when the response had validators, so a later transfer can resume it.
     public let temporaryPath: String
     /// Bodies strictly larger are dropped.
     public let maximumSize: Int64
     public let resume: Resume?
+    public let expectation: Expectation
+    /// Redirects followed so far to reach `url`.
+    public let redirects: Int
 
-    public init(id: String, url: MediaURL, temporaryPath: String, maximumSize: Int64, resume: Resume? = nil) {
+    public init(id: String, url: MediaURL, temporaryPath: String, maximumSize: Int64, resume: Resume? = nil,
+                expectation: Expectation = .media) {
+        self.init(id: id, url: url, originalURL: url, temporaryPath: temporaryPath, maximumSize: maximumSize,
+                  resume: resume, expectation: expectation, redirects: 0)
+    }
+
+    private init(id: String, url: MediaURL, originalURL: MediaURL, temporaryPath: String, maximumSize: Int64,
+                 resume: Resume?, expectation: Expectation, redirects: Int) {
         self.id = id
         self.url = url
+        self.originalURL = originalURL
         self.temporaryPath = temporaryPath
         self.maximumSize = maximumSize
         self.resume = resume
+        self.expectation = expectation
+        self.redirects = redirects
     }
 
+    /// The same request, from the item's own URL again, resuming from `resume`: a retry.
     func resuming(from resume: Resume?) -> TransferRequest {
-        TransferRequest(id: id, url: url, temporaryPath: temporaryPath, maximumSize: maximumSize, resume: resume)
+        TransferRequest(id: id, url: originalURL, originalURL: originalURL, temporaryPath: temporaryPath,
+                        maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: 0)
     }
+
+    /// The same request sent to where a redirect points.
+    func redirected(to target: MediaURL) -> TransferRequest {
+        TransferRequest(id: id, url: target, originalURL: originalURL, temporaryPath: temporaryPath,
+                        maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: redirects + 1)
+    }
+
+    /// Whether the item's own headers and cookies may go with this request: only to the origin
+    /// the item named, never to another host a redirect leads to.
+    var carriesCredentials: Bool { url.isSameOrigin(as: originalURL) }
 }

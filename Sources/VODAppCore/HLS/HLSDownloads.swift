@@ -1,0 +1,48 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The HLS items of one delivery: when an item's URL answers with an HLS playlist, its
+/// variant's playlist, keys, init sections and segments join the delivery's transfer run
+/// (`TransferFollowUp`), under the same deadline, `--jobs` and size limit as every other item.
+final class HLSDownloads: TransferFollowUp {
+    private let items = NIOLockedValueBox<[String: HLSItemDownload]>([:])
+    private let workPath: String
+    private let maximumSize: Int64
+
+    /// - Parameter workPath: where each item's segments are kept, in a folder of its own.
+    init(workPath: String, maximumSize: Int64) {
+        self.workPath = workPath
+        self.maximumSize = maximumSize
+    }
+
+    func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
+        // Item keys have no "/"; the requests an item adds are named "KEY/…".
+        let key = outcome.id.split(separator: "/", maxSplits: 1).first.map(String.init) ?? outcome.id
+        return items.withLockedValue { items in
+            if key == outcome.id {
+                guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
+                var download = HLSItemDownload(key: key, workPath: workPath + "/" + key + ".hls", maximumSize: maximumSize)
+                let requests = download.begin(playlist: data, from: url)
+                items[key] = download
+                return (requests, [])
+            }
+            guard var download = items[key] else { return ([], []) }
+            let next = download.take(outcome)
+            items[key] = download
+            return next
+        }
+    }
+
+    /// The outcome of the HLS item `key` once the run has ended, its file joined into
+    /// `temporaryPath`; nil when the item was not HLS.
+    func finish(_ key: String, into temporaryPath: String, attempts: Int, because cut: String?) -> TransferOutcome? {
+        // Taken out, so that joining the file (reading, decrypting, writing) holds no lock.
+        guard var download = items.withLockedValue({ $0.removeValue(forKey: key) }) else { return nil }
+        return download.finish(into: temporaryPath, attempts: attempts, because: cut)
+    }
+
+    /// How the item's variant was chosen, for the log; asked before `finish`.
+    func variant(of key: String) -> String? {
+        items.withLockedValue { $0[key]?.variantDescription }
+    }
+}

@@ -1,0 +1,52 @@
+/// Which variant of a master playlist to download under a size limit.
+///
+/// The rule: the best variant whose expected size fits the limit, else the smallest one.
+/// - Expected size = `expectedBitsPerSecond` (AVERAGE-BANDWIDTH, else the peak BANDWIDTH, which
+///   over-estimates) × `duration` / 8.
+/// - "Best" among those that fit is the largest expected size (the highest average rate); ties go
+///   to the higher peak BANDWIDTH, then the larger RESOLUTION, then the earlier variant.
+/// - When none fits, or the duration is unknown (not a positive finite number) so that none is
+///   known to fit, the choice is the lowest expected rate (ties: lower peak BANDWIDTH, then the
+///   earlier variant): the one most likely to fit, and the cheapest to try.
+/// The expectation is only an estimate: the download still has to enforce the limit.
+public struct HLSVariantChoice: Sendable, Equatable {
+    public enum Reason: Sendable, Equatable {
+        /// `variant` is expected to fit the limit.
+        case fits
+        /// No variant is known to fit; `variant` is the smallest.
+        case noneKnownToFit
+    }
+
+    public let variant: HLSVariant
+    /// Its expected size in bytes, nil when the duration is unknown.
+    public let expectedBytes: Int64?
+    public let reason: Reason
+
+    /// The choice among `variants` for an item of `duration` seconds and a limit of `sizeLimit`
+    /// bytes; nil only when `variants` is empty.
+    public static func choose(among variants: [HLSVariant], duration: Double, sizeLimit: Int64) -> HLSVariantChoice? {
+        let known = duration.isFinite && duration > 0
+        func expected(_ variant: HLSVariant) -> Double { Double(variant.expectedBitsPerSecond) * duration / 8 }
+        func bytes(_ variant: HLSVariant) -> Int64? {
+            known ? Int64(exactly: expected(variant).rounded(.up)) ?? Int64.max : nil
+        }
+        let ordered = variants.enumerated().sorted { left, right in
+            let (a, b) = (left.element, right.element)
+            if a.expectedBitsPerSecond != b.expectedBitsPerSecond { return a.expectedBitsPerSecond > b.expectedBitsPerSecond }
+            if a.bandwidth != b.bandwidth { return a.bandwidth > b.bandwidth }
+            let (pixelsA, pixelsB) = (a.resolution?.pixels ?? 0, b.resolution?.pixels ?? 0)
+            if pixelsA != pixelsB { return pixelsA > pixelsB }
+            return left.offset < right.offset
+        }.map(\.element)
+        if known, let best = ordered.first(where: { expected($0) <= Double(sizeLimit) }) {
+            return HLSVariantChoice(variant: best, expectedBytes: bytes(best), reason: .fits)
+        }
+        let smallest = variants.enumerated().min { left, right in
+            let (a, b) = (left.element, right.element)
+            if a.expectedBitsPerSecond != b.expectedBitsPerSecond { return a.expectedBitsPerSecond < b.expectedBitsPerSecond }
+            if a.bandwidth != b.bandwidth { return a.bandwidth < b.bandwidth }
+            return left.offset < right.offset
+        }?.element
+        return smallest.map { HLSVariantChoice(variant: $0, expectedBytes: bytes($0), reason: .noneKnownToFit) }
+    }
+}

@@ -1,0 +1,101 @@
+import Foundation
+
+/// Decides, from a response's Content-Type and its first bytes, whether its body is media, an
+/// HLS playlist to follow, or evidently something else: a page a person was meant to read.
+///
+/// What counts as media is decided by exclusion, because no list of containers is complete: a
+/// body is media unless its Content-Type names a page, a document or a manifest (`text/*`,
+/// HTML, JSON, XML, JavaScript, DASH; not `text/plain`, see `describe`), or its first bytes are text (valid UTF-8 with no control
+/// character but tab, CR, LF and form feed). Every audio and video container starts with binary
+/// bytes within its first 512: box sizes (MP4, MOV, 3GP), EBML (Matroska, WebM), sync bytes and
+/// PIDs (MPEG-TS, MPEG-PS), `RIFF` sizes (AVI, WAV), `OggS\0`, `fLaC\0`, `FLV\1`, `ID3` tag
+/// headers. So `video/*`, `audio/*`, `application/octet-stream`, a missing Content-Type and a
+/// wrong one (`image/jpeg` for an MP4) are all judged by their bytes, and a login page served as
+/// `application/octet-stream` is still caught.
+public enum MediaSniffer {
+    public enum Verdict: Sendable, Equatable {
+        case media
+        case hlsPlaylist
+        /// Not media, with the reason a person reads in the report.
+        case notMedia(String)
+        /// Not supported, whatever is tried later: a DASH manifest.
+        case unsupported(String)
+        /// More bytes are needed to tell.
+        case undecided
+    }
+
+    /// Bytes of the body looked at before deciding.
+    public static let headLength = 512
+
+    static let hlsTypes: Set<String> = ["application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl",
+                                        "audio/x-mpegurl", "application/mpegurl", "video/mpegurl"]
+
+    /// - Parameters:
+    ///   - contentType: the response's Content-Type, parameters included, if it had one.
+    ///   - head: the first bytes of the body, up to `headLength`.
+    ///   - complete: whether the body ended within `head`.
+    public static func verdict(contentType: String?, head: [UInt8], complete: Bool) -> Verdict {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        if head.isEmpty && complete { return .notMedia("the server sent an empty body") }
+        if hlsTypes.contains(type) { return .hlsPlaylist }
+        if type == "application/dash+xml" { return dash }
+        if let reason = reason(forType: type) { return .notMedia(reason) }
+        guard head.count >= headLength || complete else { return .undecided }
+        let text = head.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
+        let start = String(decoding: text.prefix(64), as: UTF8.self).lowercased()
+        if start.hasPrefix("#extm3u") { return .hlsPlaylist }
+        guard isText(head, complete: complete) else { return .media }
+        if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<head") || start.hasPrefix("<body")
+            || start.hasPrefix("<!--") || start.hasPrefix("<script") {
+            return .notMedia(htmlPage)
+        }
+        if start.hasPrefix("<") {
+            if String(decoding: head, as: UTF8.self).contains("<MPD") { return dash }
+            return .notMedia("the server answered with an XML document, not media")
+        }
+        if start.hasPrefix("{") || start.hasPrefix("[") {
+            return .notMedia(json)
+        }
+        return .notMedia("the server answered with text, not media")
+    }
+
+    private static let dash = Verdict.unsupported("the URL is a DASH manifest (MPD); vodapp downloads files and HLS, not DASH")
+
+    private static let htmlPage = "the server answered with an HTML page, not media: a login page or a captive portal?"
+    private static let json = "the server answered with JSON, not media: an API's error?"
+
+    /// Why a Content-Type is never media, in words. `text/plain` is not among them: it is the
+    /// type servers give files they do not know (nginx's `default_type`, for `.m4s` and `.ts`
+    /// segments among others), so such a body is judged by its bytes.
+    private static func reason(forType type: String) -> String? {
+        switch type {
+        case "text/plain": nil
+        case "text/html", "application/xhtml+xml": htmlPage
+        case "application/json", "application/problem+json", "text/json": json
+        case let other where other.hasPrefix("application/") && other.hasSuffix("+json"): json
+        case "application/xml", "text/xml", "application/javascript", "text/javascript":
+            "the server answered with a document (\(type)), not media"
+        case let text where text.hasPrefix("text/"): "the server answered with a text page (\(type)), not media"
+        default: nil
+        }
+    }
+
+    /// Whether `bytes` read as text: UTF-8 (a character cut at the end of an incomplete head is
+    /// allowed) with no control character but tab, LF, CR and form feed.
+    static func isText(_ bytes: [UInt8], complete: Bool) -> Bool {
+        if bytes.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }) {
+            return false
+        }
+        var checked = bytes[...]
+        if !complete {
+            // Up to 3 trailing bytes may be the start of a character the head cut in two.
+            var trim = 0
+            while trim < 3, let last = checked.last, last & 0xC0 == 0x80 || last >= 0xC0 {
+                checked = checked.dropLast()
+                trim += 1
+                if last >= 0xC0 { break }
+            }
+        }
+        return String(validating: checked, as: UTF8.self) != nil
+    }
+}

@@ -1,0 +1,31 @@
+/// A header line a user asks to send with media requests (`--header 'Name: value'`).
+public enum RequestHeader {
+    /// Headers libcurl or vodapp set themselves, or that would change what a response means:
+    /// a user's value would break ranges, framing or the connection.
+    static let reserved: Set<String> = ["host", "range", "if-range", "content-length", "transfer-encoding", "connection",
+                                        "accept-encoding", "expect", "te", "upgrade"]
+
+    /// Why `line` cannot be sent, or nil when it can.
+    public static func problem(with line: String) -> String? {
+        guard let colon = line.firstIndex(of: ":") else { return "must be 'Name: value'" }
+        let name = line[..<colon]
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        guard !name.isEmpty, name.allSatisfy({ tokenCharacters.contains($0) }) else {
+            return "the name must be letters, digits and -, with no space before the colon"
+        }
+        let value = line[line.index(after: colon)...]
+        guard !value.unicodeScalars.contains(where: { ($0.value < 0x20 && $0 != "\t") || $0.value == 0x7F }) else {
+            return "the value must be one line of text"
+        }
+        if reserved.contains(name.lowercased()) {
+            return "vodapp sets \(name) itself"
+        }
+        return nil
+    }
+
+    /// The name of a header line, for an error message that must not show its value (a token).
+    public static func shownName(of line: String) -> String {
+        let name = line.split(separator: ":", maxSplits: 1).first.map(String.init) ?? line
+        return String(name.prefix(60)) + (line.contains(":") ? ": …" : "")
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Real media from a real server: nginx serving what ffmpeg makes, fetched by the built `vodapp`,
+/// and what arrives checked with ffprobe. What a user sees: a file a player plays, or a failure
+/// that says why and leaves nothing behind.
+@Suite(.serialized) struct RealMediaTests {
+    let runner = VODAppRunner()
+
+    private func deliver(_ items: [(key: String, title: String, url: String)], into dir: String,
+                         _ extra: [String] = []) async throws -> VODAppRunner.Run {
+        try await runner.run(["-", "--dir", dir, "--json", "--no-notify"] + extra, stdin: PayloadBuilder.json(items))
+    }
+
+    private func probe(_ path: String, lastsLike source: Double) async {
+        let duration = await MediaFixtures.ffprobeDuration(path)
+        #expect(duration.map { abs($0 - source) <= 0.5 } == true, "\(path): ffprobe reads \(String(describing: duration)) s, the source has \(source) s")
+    }
+
+    @Test func anHLSVODOfSeveralSegmentsArrivesAsOneFileOfTheRightVariant() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        let fmp4 = try await MediaFixtures.hlsFMP4(from: clip)
+        let master = try #require(ts.master)
+        let scratch = try ScratchDirectory()
+        let dir = scratch.path
+
+        let run = try await deliver([(key: "ts", title: "Transport", url: nginx.url(master)),
+                                     (key: "fmp4", title: "Fragments", url: nginx.url(try #require(fmp4.master)))], into: dir)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        #expect(ScratchDirectory.visibleMedia(dir) == ["Fragments [fmp4].mp4", "Transport [ts].ts"])
+        for key in ["ts", "fmp4"] {
+            let path = ScratchDirectory.media(dir, key)
+            await probe(path, lastsLike: clip.duration)
+            // The best variant that fits 20 MiB: the 160x90 one, not the 96x54.
+            let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
+            #expect(video?.width == 160, "\(key): \(String(describing: video))")
+            #expect(run.item(key)?["bytes"] as? Int == Int(ScratchDirectory.contents(path)?.count ?? -1))
+        }
+        // Every segment of the chosen variant was fetched once, none of the other's.
+        let requests = try await nginx.waitForRequests { $0.count >= ts.variants[0].segments.count }
+        for segment in ts.variants[0].segments {
+            #expect(requests.filter { $0.uri == "/" + segment }.count == 1, "\(segment): \(requests)")
+        }
+        #expect(!requests.contains { ts.variants[1].segments.contains(String($0.uri.dropFirst())) }, "\(requests)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/ts.hls"))
+
+        // With a limit only the small variant's expected size fits, that one is chosen.
+        let small = try ScratchDirectory()
+        let limited = try await deliver([(key: "ts", title: "Transport", url: nginx.url(master))], into: small.path, ["--max-size", "100K"])
+        #expect(limited.exitCode == 0, "\(limited.stdout)")
+        let path = ScratchDirectory.media(small.path, "ts")
+        let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
+        #expect(video?.width == 96, "\(String(describing: video))")
+        await probe(path, lastsLike: clip.duration)
+    }
+
+    @Test(arguments: [MediaFixtures.AESIV.explicitFromFFmpeg, .mediaSequenceNumber])
+    func anAES128HLSIsDecrypted(iv: MediaFixtures.AESIV) async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let aes = try await MediaFixtures.hlsAES128(from: clip, iv: iv)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "aes", title: "Locked", url: nginx.url(aes.variants[0].playlist))], into: scratch.path)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        let path = ScratchDirectory.media(scratch.path, "aes")
+        #expect(path.hasSuffix("Locked [aes].ts"))
+        await probe(path, lastsLike: clip.duration)
+    }
+
+    @Test func aLivePlaylistAndADASHManifestFailWithTheirReasons() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let live = try await MediaFixtures.hlsLive(from: clip)
+        let dash = try await MediaFixtures.dash(from: clip)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "live", title: "Live", url: nginx.url(live.variants[0].playlist)),
+                                     (key: "dash", title: "Dash", url: nginx.url(dash.manifest))], into: scratch.path)
+        #expect(run.exitCode == 69, "\(run.stdout)")
+        #expect(run.item("live")?["status"] as? String == "failed")
+        #expect((run.item("live")?["error"] as? String)?.contains("live") == true, "\(run.stdout)")
+        #expect(run.item("dash")?["status"] as? String == "failed")
+        #expect((run.item("dash")?["error"] as? String)?.contains("DASH") == true, "\(run.stdout)")
+        #expect(run.item("live")?["final"] as? Bool == true)
+        #expect(run.item("dash")?["final"] as? Bool == true)
+        #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+    }
+
+    @Test func pagesEmptyBodiesAndNoContentAreNotMediaAndAreFetchedAgain() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location = /nothing.mp4 { return 204; }
+            location = /portal.mp4 { default_type application/octet-stream; return 200 '<!DOCTYPE html><html><body>Sign in to the Wi-Fi</body></html>'; }
+            """)
+        defer { nginx.stop() }
+        try "<html><head><title>Log in</title></head><body><form>…</form></body></html>\n".write(toFile: nginx.root + "/login.html", atomically: true, encoding: .utf8)
+        try #"{"error": "token expired"}"#.write(toFile: nginx.root + "/error.json", atomically: true, encoding: .utf8)
+        try Data().write(to: URL(fileURLWithPath: nginx.root + "/empty.mp4"))
+        let items = [(key: "html", title: "Login wall", url: nginx.url("login.html")),
+                     (key: "json", title: "API", url: nginx.url("error.json")),
+                     (key: "empty", title: "Empty", url: nginx.url("empty.mp4")),
+                     (key: "none", title: "No content", url: nginx.url("nothing.mp4")),
+                     (key: "portal", title: "Portal", url: nginx.url("portal.mp4"))]
+        let scratch = try ScratchDirectory()
+        let first = try await deliver(items, into: scratch.path)
+        #expect(first.exitCode == 75, "\(first.stdout)")
+        let reasons = ["html": "HTML page", "json": "JSON", "empty": "empty body", "none": "204", "portal": "HTML page"]
+        for (key, reason) in reasons {
+            #expect(first.item(key)?["status"] as? String == "failed", "\(key)")
+            #expect((first.item(key)?["error"] as? String)?.contains(reason) == true, "\(key): \(String(describing: first.item(key)))")
+            #expect(first.item(key)?["final"] as? Bool == false)
+        }
+        #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+        #expect(ScratchDirectory.allEntries(scratch.path + "/.vodapp/partial").isEmpty)
+
+        let second = try await deliver(items, into: scratch.path)
+        #expect(second.exitCode == 75)
+        let requests = try await nginx.waitForRequests { $0.count >= 10 }
+        for item in items {
+            let path = "/" + item.url.split(separator: "/").last!
+            #expect(requests.filter { $0.uri == path }.count == 2, "\(path) is fetched again: \(requests)")
+        }
+    }
+
+    @Test func aCutTransferResumesAfterTheTokenChangesButNotAfterThePathDoes() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location /slow/ { limit_rate 150k; }
+            """)
+        defer { nginx.stop() }
+        let bytes = (0..<1_200_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        try FileManager.default.createDirectory(atPath: nginx.root + "/slow", withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: nginx.root + "/slow/movie.mp4"))
+        try Data(bytes).write(to: URL(fileURLWithPath: nginx.root + "/slow/moved.mp4"))
+        let scratch = try ScratchDirectory()
+        let dir = scratch.path
+
+        let cut = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/movie.mp4?token=AAA"))], into: dir, ["--budget", "2"])
+        #expect(cut.exitCode == 75)
+        #expect(cut.item("m")?["status"] as? String == "timedOut")
+        let kept = try FileManager.default.attributesOfItem(atPath: dir + "/.vodapp/partial/m.part")[.size] as? Int ?? 0
+        #expect(kept > 0)
+
+        let resumed = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/movie.mp4?token=BBB"))], into: dir)
+        #expect(resumed.exitCode == 0, "\(resumed.stdout)")
+        #expect(ScratchDirectory.contents(ScratchDirectory.media(dir, "m")) == bytes)
+        let requests = try await nginx.waitForRequests { $0.contains { $0.uri.hasSuffix("token=BBB") } }
+        let second = try #require(requests.last { $0.uri.hasSuffix("token=BBB") })
+        #expect(second.range == "bytes=\(kept)-", "\(requests)")
+        #expect(second.ifRange != nil)
+        #expect(second.status == 206)
+        #expect(second.bodyBytes == bytes.count - kept)
+
+        // Another path is another file: its kept bytes are not spliced onto it.
+        try FileManager.default.removeItem(atPath: ScratchDirectory.media(dir, "m"))
+        _ = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/movie.mp4?token=CCC"))], into: dir, ["--budget", "2"])
+        let moved = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/moved.mp4?token=CCC"))], into: dir)
+        #expect(moved.exitCode == 0, "\(moved.stdout)")
+        let all = try await nginx.waitForRequests { $0.contains { $0.uri.hasPrefix("/slow/moved.mp4") } }
+        #expect(all.last { $0.uri.hasPrefix("/slow/moved.mp4") }?.range == nil, "\(all)")
+        #expect(ScratchDirectory.contents(ScratchDirectory.media(dir, "m")) == bytes)
+    }
+
+    @Test func anIDNHostAndARawSpaceInThePathArrive() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 1, root: nginx.root, name: "my clip.mp4")
+        let scratch = try ScratchDirectory()
+        // libcurl resolves every *.localhost name to loopback itself, as RFC 6761 allows.
+        let run = try await deliver([(key: "idn", title: "Bücher", url: "http://bücher.localhost:\(nginx.port)/my%20clip.mp4"),
+                                     (key: "space", title: "Space", url: " \(nginx.baseURL)/my clip.mp4 ")], into: scratch.path)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        let source = ScratchDirectory.contents(clip.absolutePath)
+        #expect(ScratchDirectory.contents(ScratchDirectory.media(scratch.path, "idn")) == source)
+        #expect(ScratchDirectory.contents(ScratchDirectory.media(scratch.path, "space")) == source)
+        #expect(run.item("idn")?["url"] as? String == "http://xn--bcher-kva.localhost:\(nginx.port)/my%20clip.mp4")
+    }
+
+    @Test func headersAndCookiesGoToTheItemsOriginOnlyAndAreNeverShown() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location = /private.mp4 {
+                if ($http_x_vodapp_test != "open-sesame") { return 403; }
+                if ($cookie_session != "cookie-secret") { return 403; }
+            }
+            location = /away.mp4 { return 302 http://localhost:$server_port/public.mp4; }
+            """)
+        defer { nginx.stop() }
+        _ = try await MediaFixtures.clip(seconds: 1, root: nginx.root, name: "private.mp4")
+        _ = try await MediaFixtures.clip(seconds: 1, root: nginx.root, name: "public.mp4")
+        let scratch = try ScratchDirectory()
+        let cookies = scratch.child("cookies.txt")
+        // A cookie for the other host too: libcurl alone would send it after the redirect.
+        try "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tcookie-secret\nlocalhost\tFALSE\t/\tFALSE\t0\tsession\tcookie-secret\n"
+            .write(toFile: cookies, atomically: true, encoding: .utf8)
+        let dir = scratch.child("media")
+        let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--verbose",
+                                        "--header", "X-Vodapp-Test: open-sesame", "--cookies", cookies, "--user-agent", "VODAppTest/1"],
+                                       stdin: PayloadBuilder.json([(key: "private", title: "Private", url: nginx.url("private.mp4")),
+                                                                   (key: "away", title: "Away", url: nginx.url("away.mp4"))]))
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        #expect(run.item("private")?["status"] as? String == "downloaded")
+        #expect(run.item("away")?["status"] as? String == "downloaded")
+
+        let requests = try await nginx.waitForRequests { $0.count >= 3 }
+        let origin = requests.filter { $0.uri == "/private.mp4" || $0.uri == "/away.mp4" }
+        #expect(origin.count == 2 && origin.allSatisfy { $0.testHeader == "open-sesame" && $0.cookie == "session=cookie-secret" }, "\(requests)")
+        let elsewhere = try #require(requests.first { $0.uri == "/public.mp4" })
+        #expect(elsewhere.testHeader == nil && elsewhere.cookie == nil, "\(elsewhere)")
+        #expect(requests.allSatisfy { $0.userAgent == "VODAppTest/1" })
+
+        // Never in what vodapp prints or keeps.
+        var kept = run.stdout + run.stderr
+        for name in ScratchDirectory.allEntries(dir + "/.vodapp") where name.hasPrefix("state.sqlite") {
+            kept += String(decoding: ScratchDirectory.contents(dir + "/.vodapp/" + name) ?? [], as: UTF8.self)
+        }
+        #expect(run.stderr.contains("private.mp4"), "the verbose log names the transfers")
+        #expect(!kept.contains("open-sesame") && !kept.contains("cookie-secret"))
+    }
+}

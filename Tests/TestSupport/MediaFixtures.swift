@@ -1,0 +1,290 @@
+import Foundation
+
+/// Real media for tests, made by ffmpeg (found on PATH) in well under a second each: a tiny clip
+/// (160x90 `testsrc2` picture, 440 Hz `sine` sound, H.264/AAC, a key frame every second) and HLS
+/// and DASH presentations cut from it into 1-second segments.
+///
+/// Fixtures are written below a `root` (an `NginxServer`'s, typically) in a directory `name` of
+/// their own, and every path they return is relative to that root, ready for `NginxServer.url`.
+public enum MediaFixtures {
+    /// Why a fixture could not be made.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// How an AES-128 fixture's segments get their IVs.
+    public enum AESIV: Sendable {
+        /// ffmpeg's own `-hls_key_info_file` encryption. ffmpeg 5.1 writes an explicit
+        /// `IV=0x000…0` on the KEY tag and encrypts every segment with that same IV.
+        case explicitFromFFmpeg
+        /// No IV attribute: each segment encrypted (by `openssl enc`) with its media sequence
+        /// number as the IV, RFC 8216 §5.2. The sequence starts at 5, so the IVs are not zero.
+        case mediaSequenceNumber
+    }
+
+    /// Makes `root/name` (an MP4 clip, H.264 + AAC, 160x90, 25 fps, a key frame each second) of
+    /// `seconds` seconds.
+    public static func clip(seconds: Int = 3, root: String, name: String = "clip.mp4") async throws -> MediaClip {
+        try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
+        try await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=\(seconds)",
+                          "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(seconds)"]
+                         + h264(keyFramesEverySecond: true) + ["-c:a", "aac", "-b:a", "32k", "-shortest", "-movflags", "+faststart",
+                                                              root + "/" + name])
+        return MediaClip(root: root, path: name, duration: Double(seconds))
+    }
+
+    /// An HLS VOD in MPEG-TS segments, two variants: `v0` 160x90 at ~600 kb/s, `v1` 96x54 at
+    /// ~60 kb/s (BANDWIDTH 695200 and 101200 in the master, audio included), `master.m3u8` above
+    /// them. About 270 kB and 50 kB for 3 s.
+    public static func hlsTS(from clip: MediaClip, name: String = "hls-ts") async throws -> HLSFixture {
+        try await twoVariants(from: clip, name: name, fragmentedMP4: false)
+    }
+
+    /// The same two variants in fragmented MP4: `.m4s` segments, each variant's `#EXT-X-MAP`
+    /// naming its init section (`v0/init_0.mp4`, `v1/init_1.mp4`).
+    public static func hlsFMP4(from clip: MediaClip, name: String = "hls-fmp4") async throws -> HLSFixture {
+        try await twoVariants(from: clip, name: name, fragmentedMP4: true)
+    }
+
+    /// A one-variant HLS VOD in AES-128 encrypted MPEG-TS segments (the clip's streams copied),
+    /// its 16-byte key in `name/key.bin`, and `#EXT-X-KEY:…,URI="<keyURI>"`: a relative URI
+    /// resolves beside the playlist; pass an absolute one to serve the key from elsewhere.
+    public static func hlsAES128(from clip: MediaClip, name: String = "hls-aes", keyURI: String = "key.bin",
+                                 iv: AESIV = .explicitFromFFmpeg) async throws -> HLSFixture {
+        let directory = try makeDirectory(clip.root, name)
+        var generator = SystemRandomNumberGenerator()
+        let key: [UInt8] = (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let keyPath = directory + "/key.bin"
+        guard FileManager.default.createFile(atPath: keyPath, contents: Data(key)) else {
+            throw Failure(description: "cannot write \(keyPath)")
+        }
+        switch iv {
+        case .explicitFromFFmpeg:
+            let scratch = try ScratchDirectory("vodapp-keyinfo")
+            let keyInfo = scratch.child("keyinfo")
+            try "\(keyURI)\n\(keyPath)\n".write(toFile: keyInfo, atomically: true, encoding: .utf8)
+            try await ffmpeg(["-i", clip.absolutePath, "-c", "copy"] + hls(vod: true)
+                             + ["-hls_key_info_file", keyInfo, "-hls_segment_filename", directory + "/seg%d.ts", directory + "/index.m3u8"])
+        case .mediaSequenceNumber:
+            try await ffmpeg(["-i", clip.absolutePath, "-c", "copy"] + hls(vod: true)
+                             + ["-start_number", "5", "-hls_segment_filename", directory + "/seg%d.ts", directory + "/index.m3u8"])
+            let playlistPath = directory + "/index.m3u8"
+            let lines = try String(contentsOfFile: playlistPath, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+            var sequence = 5
+            for line in lines where !line.isEmpty && !line.hasPrefix("#") {
+                let segment = directory + "/" + line
+                let ivHex = String(repeating: "0", count: 16) + String(format: "%016llx", UInt64(sequence))
+                try await run("/usr/bin/openssl", ["enc", "-aes-128-cbc", "-K", hex(key), "-iv", ivHex,
+                                                  "-in", segment, "-out", segment + ".enc"])
+                guard rename(segment + ".enc", segment) == 0 else {
+                    throw Failure(description: "cannot rename \(segment).enc: \(String(cString: strerror(errno)))")
+                }
+                sequence += 1
+            }
+            guard let first = lines.firstIndex(where: { $0.hasPrefix("#EXTINF") }) else {
+                throw Failure(description: "ffmpeg wrote no #EXTINF in \(playlistPath)")
+            }
+            var edited = lines.map(String.init)
+            edited.insert("#EXT-X-KEY:METHOD=AES-128,URI=\"\(keyURI)\"", at: first)
+            try edited.joined(separator: "\n").write(toFile: playlistPath, atomically: true, encoding: .utf8)
+        }
+        let variant = try HLSFixtureVariant(root: clip.root, playlist: name + "/index.m3u8", bandwidth: nil, resolution: "160x90")
+        return HLSFixture(root: clip.root, directory: name, master: nil, variants: [variant], sourceDuration: clip.duration,
+                          key: key, keyPath: name + "/key.bin")
+    }
+
+    /// A live HLS playlist, as a server has it mid-stream: the clip's last `listSize` segments
+    /// (`-hls_list_size`), no `#EXT-X-PLAYLIST-TYPE` and no `#EXT-X-ENDLIST`. The earlier segment
+    /// files stay on disk.
+    public static func hlsLive(from clip: MediaClip, name: String = "hls-live", listSize: Int = 2) async throws -> HLSFixture {
+        let directory = try makeDirectory(clip.root, name)
+        try await ffmpeg(["-i", clip.absolutePath, "-c", "copy"] + hls(vod: false)
+                         + ["-hls_list_size", "\(listSize)", "-hls_flags", "omit_endlist",
+                            "-hls_segment_filename", directory + "/seg%d.ts", directory + "/index.m3u8"])
+        let variant = try HLSFixtureVariant(root: clip.root, playlist: name + "/index.m3u8", bandwidth: nil, resolution: "160x90")
+        return HLSFixture(root: clip.root, directory: name, master: nil, variants: [variant], sourceDuration: clip.duration,
+                          key: nil, keyPath: nil)
+    }
+
+    /// A DASH presentation (`-f dash`, streams copied, 1 s segments): `name/manifest.mpd`, an
+    /// init section and one `.m4s` chunk per second for each of the video and audio streams.
+    public static func dash(from clip: MediaClip, name: String = "dash") async throws -> DASHFixture {
+        let directory = try makeDirectory(clip.root, name)
+        try await ffmpeg(["-i", clip.absolutePath, "-c", "copy", "-f", "dash", "-seg_duration", "1", directory + "/manifest.mpd"])
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != "manifest.mpd" }.sorted()
+        return DASHFixture(root: clip.root, manifest: name + "/manifest.mpd", files: files.map { name + "/" + $0 },
+                           sourceDuration: clip.duration)
+    }
+
+    /// The duration ffprobe reads from a file's container, seconds; nil when ffprobe cannot read it.
+    public static func ffprobeDuration(_ path: String) async -> Double? {
+        guard let output = try? await run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries", "format=duration",
+                                                           "-of", "default=noprint_wrappers=1:nokey=1", path]) else { return nil }
+        return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// The streams ffprobe finds in a file, in order; empty when it cannot read it.
+    public static func ffprobeStreams(_ path: String) async -> [ProbedStream] {
+        guard let output = try? await run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries",
+                                                           "stream=codec_type,codec_name,width,height,duration", "-of", "json", path]),
+              let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
+              let streams = object["streams"] as? [[String: Any]] else { return [] }
+        return streams.map { stream in
+            ProbedStream(codecType: stream["codec_type"] as? String ?? "", codecName: stream["codec_name"] as? String ?? "",
+                         width: stream["width"] as? Int, height: stream["height"] as? Int,
+                         duration: (stream["duration"] as? String).flatMap(Double.init))
+        }
+    }
+
+    // MARK: How they are made
+
+    private static func twoVariants(from clip: MediaClip, name: String, fragmentedMP4: Bool) async throws -> HLSFixture {
+        let directory = try makeDirectory(clip.root, name)
+        let segment = fragmentedMP4 ? "seg%d.m4s" : "seg%d.ts"
+        var arguments = ["-i", clip.absolutePath, "-map", "0:v", "-map", "0:a", "-map", "0:v", "-map", "0:a"]
+        arguments += h264(keyFramesEverySecond: true)
+        // Capped rates, so that the two variants differ by a factor of ten however simple the picture.
+        arguments += ["-b:v:0", "600k", "-maxrate:v:0", "600k", "-bufsize:v:0", "600k",
+                      "-b:v:1", "60k", "-maxrate:v:1", "60k", "-bufsize:v:1", "60k", "-s:v:1", "96x54",
+                      "-c:a", "aac", "-b:a", "32k"]
+        arguments += hls(vod: true)
+        if fragmentedMP4 { arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] }
+        arguments += ["-hls_segment_filename", directory + "/v%v/" + segment, "-master_pl_name", "master.m3u8",
+                      "-var_stream_map", "v:0,a:0 v:1,a:1", directory + "/v%v/index.m3u8"]
+        try await ffmpeg(arguments)
+        let master = try String(contentsOfFile: directory + "/master.m3u8", encoding: .utf8)
+        let infos = master.split(separator: "\n").filter { $0.hasPrefix("#EXT-X-STREAM-INF:") }
+        let variants = try (0..<2).map { index in
+            try HLSFixtureVariant(root: clip.root, playlist: "\(name)/v\(index)/index.m3u8",
+                                  bandwidth: infos.count > index ? attribute("BANDWIDTH", in: infos[index]).flatMap { Int($0) } : nil,
+                                  resolution: index == 0 ? "160x90" : "96x54")
+        }
+        return HLSFixture(root: clip.root, directory: name, master: name + "/master.m3u8", variants: variants,
+                          sourceDuration: clip.duration, key: nil, keyPath: nil)
+    }
+
+    private static func h264(keyFramesEverySecond: Bool) -> [String] {
+        ["-c:v", "libx264", "-preset", "ultrafast", "-pix_fmt", "yuv420p"]
+            + (keyFramesEverySecond ? ["-g", "25", "-keyint_min", "25", "-sc_threshold", "0"] : [])
+    }
+
+    private static func hls(vod: Bool) -> [String] {
+        ["-f", "hls", "-hls_time", "1"] + (vod ? ["-hls_playlist_type", "vod"] : [])
+    }
+
+    private static func makeDirectory(_ root: String, _ name: String) throws -> String {
+        let directory = root + "/" + name
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// An unquoted attribute's value in an attribute list; enough for ffmpeg's master playlists.
+    private static func attribute(_ name: String, in line: Substring) -> String? {
+        line.drop { $0 != ":" }.dropFirst().split(separator: ",").first { $0.hasPrefix(name + "=") }.map { String($0.dropFirst(name.count + 1)) }
+    }
+
+    private static func hex(_ bytes: [UInt8]) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
+    }
+
+    private static func ffmpeg(_ arguments: [String]) async throws {
+        try await run("/usr/bin/env", ["ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-y"] + arguments)
+    }
+
+    /// Runs a command to its end (`runTool`) and returns its stdout; throws, with the end of its
+    /// stderr, when it does not exit with 0.
+    @discardableResult
+    public static func run(_ executable: String, _ arguments: [String]) async throws -> String {
+        let run = try await runTool(executable, arguments, timeout: .seconds(120))
+        guard run.exited, run.exitCode == 0 else {
+            let command = ([executable] + arguments).joined(separator: " ")
+            throw Failure(description: "\(command) exited with \(run.exitCode): \(run.stderr.suffix(2000))")
+        }
+        return run.stdout
+    }
+}
+
+/// A clip made by `MediaFixtures.clip`.
+public struct MediaClip: Sendable {
+    public let root: String
+    /// Relative to `root`.
+    public let path: String
+    /// The length asked of ffmpeg, seconds (ffprobe reads exactly this back).
+    public let duration: Double
+
+    public var absolutePath: String { root + "/" + path }
+}
+
+/// An HLS presentation made by `MediaFixtures`. Paths are relative to `root`.
+public struct HLSFixture: Sendable {
+    public let root: String
+    /// The directory all its files are in.
+    public let directory: String
+    /// The master playlist, for the two-variant fixtures; nil when there is one media playlist.
+    public let master: String?
+    public let variants: [HLSFixtureVariant]
+    /// The clip's duration, seconds.
+    public let sourceDuration: Double
+    /// The AES-128 key, for the encrypted fixture.
+    public let key: [UInt8]?
+    public let keyPath: String?
+
+    /// Where a relative path of the fixture is on disk.
+    public func absolute(_ path: String) -> String { root + "/" + path }
+}
+
+/// One media playlist of an `HLSFixture`, read back from what ffmpeg wrote.
+public struct HLSFixtureVariant: Sendable {
+    public let playlist: String
+    /// The `#EXT-X-MAP` init section, for fMP4.
+    public let initSection: String?
+    /// The segments the playlist lists, in order.
+    public let segments: [String]
+    /// The media sequence number of the first listed segment.
+    public let mediaSequence: Int
+    /// BANDWIDTH in the master, when there is one.
+    public let bandwidth: Int?
+    public let resolution: String
+
+    /// Reads the playlist with a few string operations, independent of the product's parser.
+    init(root: String, playlist: String, bandwidth: Int?, resolution: String) throws {
+        let text = try String(contentsOfFile: root + "/" + playlist, encoding: .utf8)
+        let directory = playlist.split(separator: "/").dropLast().joined(separator: "/")
+        let lines = text.split(separator: "\n")
+        self.playlist = playlist
+        segments = lines.filter { !$0.hasPrefix("#") }.map { directory + "/" + $0 }
+        initSection = lines.first { $0.hasPrefix("#EXT-X-MAP:") }
+            .flatMap { $0.split(separator: "\"").dropFirst().first }.map { directory + "/" + $0 }
+        mediaSequence = lines.first { $0.hasPrefix("#EXT-X-MEDIA-SEQUENCE:") }.flatMap { Int($0.dropFirst(22)) } ?? 0
+        self.bandwidth = bandwidth
+        self.resolution = resolution
+    }
+}
+
+/// A DASH presentation made by `MediaFixtures.dash`. Paths are relative to `root`.
+public struct DASHFixture: Sendable {
+    public let root: String
+    public let manifest: String
+    /// Init sections and chunks, sorted by name.
+    public let files: [String]
+    public let sourceDuration: Double
+}
+
+/// One stream as ffprobe describes it.
+public struct ProbedStream: Sendable, Equatable {
+    /// `video`, `audio`, …
+    public let codecType: String
+    /// `h264`, `aac`, …
+    public let codecName: String
+    public let width: Int?
+    public let height: Int?
+    public let duration: Double?
+
+    public init(codecType: String, codecName: String, width: Int? = nil, height: Int? = nil, duration: Double? = nil) {
+        self.codecType = codecType
+        self.codecName = codecName
+        self.width = width
+        self.height = height
+        self.duration = duration
+    }
+}

@@ -1,0 +1,327 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The real nginx (`/usr/sbin/nginx`) serving a directory on a free loopback port, for one test:
+/// real HTTP semantics (ranges, If-Range, ETags, keep-alive) from a server vodapp did not write.
+///
+/// Everything it writes (config, pid, logs, temp directories) is in a scratch directory of its
+/// own, and `root` is an empty directory in it that the test fills. Each request is logged as one
+/// JSON line, read back by `requests`.
+///
+/// nginx runs in the foreground as a single process (`daemon off; master_process off;`), so one
+/// SIGKILL ends all of it. It lives for a whole test, so it must not hold descriptors of this
+/// process: a child inherits every descriptor that is not close-on-exec, and Foundation's Process
+/// closes them in the child only up to the highest one open when it starts building the spawn,
+/// so a pipe or a Process's termination socket another test opens at that moment leaks into it
+/// (see TerminalSession). Held for the life of nginx, such a leak would make another test's
+/// Process look alive, or its pipe never reach EOF. So a short Python launcher, run by Process,
+/// forks a watchdog and exits at once; the watchdog closes every descriptor but 0-2, starts
+/// nginx, and kills it when its stdin (a pipe from this process, the lifeline) reaches EOF: when
+/// `stop()` closes it, and when the test process dies without stopping it. SIGKILL, not SIGTERM:
+/// children of the test process inherit its ignored SIGTERM (see NotificationServer).
+public final class NginxServer: Sendable {
+    public let port: Int
+    /// The document root, empty at the start.
+    public let root: String
+    public let configPath: String
+    private let scratch: ScratchDirectory
+    private let accessLogPath: String
+    private let errorLogPath: String
+    /// The write end of the watchdog's stdin; nil once closed.
+    private let lifeline: NIOLockedValueBox<FileHandle?>
+    private let nginxPID: pid_t
+
+    public var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// The URL of `path`, relative to the root (a leading `/` is optional).
+    public func url(_ path: String) -> String {
+        baseURL + (path.hasPrefix("/") ? path : "/" + path)
+    }
+
+    public enum Failure: Error, CustomStringConvertible {
+        case didNotStart(String)
+
+        public var description: String {
+            switch self {
+            case .didNotStart(let detail): "nginx did not start: \(detail)"
+            }
+        }
+    }
+
+    /// Starts nginx. `serverDirectives` goes verbatim into the `server { }` block, after the
+    /// `listen` and `root` lines: `location` blocks, typically. Requests that no location of the
+    /// test's matches are served from `root`.
+    public init(serverDirectives: String = "") async throws {
+        scratch = try ScratchDirectory("vodapp-nginx")
+        root = scratch.child("root")
+        configPath = scratch.child("nginx.conf")
+        accessLogPath = scratch.child("access.log")
+        errorLogPath = scratch.child("error.log")
+        for directory in ["root", "temp"] {
+            try FileManager.default.createDirectory(atPath: scratch.child(directory), withIntermediateDirectories: true)
+        }
+        var lastFailure = "no attempt"
+        // closedPort() is free when asked, not necessarily when nginx binds: another test may
+        // take it in between, so a bind failure is retried on another port.
+        for _ in 0..<5 {
+            let candidate = try closedPort()
+            try Self.config(port: candidate, scratch: scratch, root: root, accessLog: accessLogPath, errorLog: errorLogPath,
+                            serverDirectives: serverDirectives).write(toFile: configPath, atomically: true, encoding: .utf8)
+            _ = FileManager.default.createFile(atPath: errorLogPath, contents: nil)
+            let (pipe, pid) = try await Self.launch(config: configPath, prefix: scratch.path, errorLog: errorLogPath)
+            switch await Self.waitForStart(port: candidate, pid: pid, errorLog: errorLogPath) {
+            case .listening:
+                port = candidate
+                lifeline = NIOLockedValueBox(pipe)
+                nginxPID = pid
+                return
+            case .failed(let log):
+                Self.end(lifeline: pipe, pid: pid)
+                lastFailure = log
+                guard log.contains("Address already in use") else { throw Failure.didNotStart(log) }
+            }
+        }
+        throw Failure.didNotStart(lastFailure)
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Kills nginx and waits (at most 5 s) until it is gone, reaped and all. Idempotent.
+    public func stop() {
+        guard let pipe = lifeline.withLockedValue({ handle -> FileHandle? in
+            defer { handle = nil }
+            return handle
+        }) else { return }
+        Self.end(lifeline: pipe, pid: nginxPID)
+    }
+
+    /// The requests logged so far, in the order nginx finished them. nginx logs a request after
+    /// its response is sent, so a client may see the response a moment before its entry exists:
+    /// use `waitForRequests` to wait for one.
+    public var requests: [NginxRequest] {
+        guard let text = try? String(contentsOfFile: accessLogPath, encoding: .utf8) else { return [] }
+        return text.split(separator: "\n").compactMap { NginxRequest(logLine: $0) }
+    }
+
+    /// The logged requests, once `condition` holds for them.
+    @discardableResult
+    public func waitForRequests(timeout: Duration = .seconds(5),
+                                until condition: ([NginxRequest]) -> Bool) async throws -> [NginxRequest] {
+        try await waitUntil("nginx's access log", timeout: timeout, detail: { "; log: \(requests)" }) { condition(requests) }
+        return requests
+    }
+
+    /// nginx's error log, for a failure message.
+    public var errorLog: String {
+        (try? String(contentsOfFile: errorLogPath, encoding: .utf8)) ?? ""
+    }
+
+    // MARK: Starting and stopping
+
+    private static func config(port: Int, scratch: ScratchDirectory, root: String, accessLog: String, errorLog: String,
+                               serverDirectives: String) -> String {
+        let temp = scratch.child("temp")
+        return """
+        daemon off;
+        master_process off;
+        worker_processes 1;
+        pid \(scratch.child("nginx.pid"));
+        error_log \(errorLog) info;
+
+        events {
+            worker_connections 256;
+        }
+
+        http {
+            client_body_temp_path \(temp)/body;
+            proxy_temp_path \(temp)/proxy;
+            fastcgi_temp_path \(temp)/fastcgi;
+            uwsgi_temp_path \(temp)/uwsgi;
+            scgi_temp_path \(temp)/scgi;
+
+            # The types HLS and DASH need, rather than the system's mime.types.
+            types {
+                application/vnd.apple.mpegurl m3u8;
+                video/mp2t ts;
+                video/mp4 mp4;
+                video/iso.segment m4s;
+                application/dash+xml mpd;
+                text/plain txt;
+                text/html html;
+            }
+            default_type application/octet-stream;
+
+            log_format vodapp escape=json '{"method":"$request_method","uri":"$request_uri","status":"$status",'
+                                          '"bytes":"$body_bytes_sent","range":"$http_range","ifRange":"$http_if_range",'
+                                          '"cookie":"$http_cookie","userAgent":"$http_user_agent",'
+                                          '"test":"$http_x_vodapp_test"}';
+            access_log \(accessLog) vodapp;
+
+            sendfile on;
+            keepalive_timeout 30s;
+            server_tokens off;
+
+            server {
+                listen 127.0.0.1:\(port);
+                server_name localhost;
+                root \(root);
+
+        \(serverDirectives)
+            }
+        }
+
+        """
+    }
+
+    /// Starts the launcher, which starts the watchdog, which starts nginx; returns the write
+    /// end of the watchdog's lifeline and nginx's pid.
+    private static func launch(config: String, prefix: String, errorLog: String) async throws -> (FileHandle, pid_t) {
+        let lifeline = Pipe()
+        let output = Pipe()
+        // Ours must not leak into the children other tests start (a long-lived one would keep the
+        // lifeline from reaching EOF). Foundation's Pipe() does not set close-on-exec.
+        for handle in [lifeline.fileHandleForWriting, output.fileHandleForReading] {
+            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = ["-c", watchdogScript, "/usr/sbin/nginx", "-c", config, "-p", prefix + "/", "-e", errorLog]
+        process.standardInput = lifeline
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            process.terminationHandler = { _ in continuation.resume() }
+            do {
+                try process.run()
+            } catch {
+                continuation.resume(throwing: error)
+            }
+        }
+        // One line, not to EOF: a child another test starts at the wrong moment may hold the
+        // pipe's write end too (the reason for the watchdog), and keep it for its whole life.
+        var line: [UInt8] = []
+        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
+            line.append(byte)
+        }
+        try? output.fileHandleForReading.close()
+        let text = String(decoding: line, as: UTF8.self)
+        guard let pid = pid_t(text), pid > 0 else {
+            try? lifeline.fileHandleForWriting.close()
+            throw Failure.didNotStart("the watchdog did not report nginx's pid (it said \"\(text)\")")
+        }
+        return (lifeline.fileHandleForWriting, pid)
+    }
+
+    /// argv: nginx's path and arguments. stdin: the lifeline. stdout: where nginx's pid goes.
+    private static let watchdogScript = #"""
+    import os, select, signal, sys
+    if os.fork() > 0:
+        os._exit(0)  # the launcher: Foundation reaps it at once
+    os.setsid()
+    os.closerange(3, 1 << 16)
+    nginx = os.fork()
+    if nginx == 0:
+        null = os.open("/dev/null", os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(null, fd)
+        os.execv(sys.argv[1], sys.argv[1:])
+    os.write(1, b"%d\n" % nginx)
+    null = os.open("/dev/null", os.O_RDWR)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    # Until the lifeline reaches EOF or nginx ends by itself (a failed start, a SIGKILL).
+    alive = True
+    while alive:
+        readable, _, _ = select.select([0], [], [], 0.05)
+        if readable and not os.read(0, 4096):
+            break
+        alive = os.waitpid(nginx, os.WNOHANG) == (0, 0)
+    if alive:
+        os.kill(nginx, signal.SIGKILL)
+        os.waitpid(nginx, 0)
+    """#
+
+    private enum Start {
+        case listening
+        case failed(String)
+    }
+
+    /// Polls until the port takes a connection or the error log says nginx gave up.
+    private static func waitForStart(port: Int, pid: pid_t, errorLog: String) async -> Start {
+        let deadline = ContinuousClock.now + TimeBound.duration(.seconds(10))
+        while ContinuousClock.now < deadline {
+            if accepts(port: port) { return .listening }
+            let log = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
+            if log.contains("[emerg]") || log.contains("[alert]") { return .failed(log) }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return .failed("port \(port) still closed after 10 s; error log: \((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "")")
+    }
+
+    private static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// SIGKILL to nginx and EOF to the watchdog, then waits until nginx is reaped (the watchdog
+    /// polls for that every 50 ms), so that not even a zombie is left. Blocking, since `deinit`
+    /// cannot wait otherwise; it takes milliseconds.
+    private static func end(lifeline: FileHandle, pid: pid_t) {
+        kill(pid, SIGKILL)
+        try? lifeline.close()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while kill(pid, 0) == 0 && ContinuousClock.now < deadline {
+            usleep(2_000)
+        }
+    }
+}
+
+/// One line of `NginxServer`'s access log. Headers the request did not send are nil.
+public struct NginxRequest: Sendable, Equatable, CustomStringConvertible {
+    public let method: String
+    /// The request target as sent: path and query.
+    public let uri: String
+    public let status: Int
+    /// Body bytes sent (`$body_bytes_sent`), headers not counted.
+    public let bodyBytes: Int
+    public let range: String?
+    public let ifRange: String?
+    public let cookie: String?
+    public let userAgent: String?
+    /// The `X-Vodapp-Test` header.
+    public let testHeader: String?
+
+    init?(logLine: Substring) {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(logLine.utf8)) as? [String: String],
+              let method = object["method"], let uri = object["uri"],
+              let status = object["status"].flatMap({ Int($0) }), let bytes = object["bytes"].flatMap({ Int($0) }) else {
+            return nil
+        }
+        func header(_ key: String) -> String? { object[key].flatMap { $0.isEmpty ? nil : $0 } }
+        self.method = method
+        self.uri = uri
+        self.status = status
+        bodyBytes = bytes
+        range = header("range")
+        ifRange = header("ifRange")
+        cookie = header("cookie")
+        userAgent = header("userAgent")
+        testHeader = header("test")
+    }
+
+    public var description: String {
+        "\(method) \(uri) \(status) \(bodyBytes)" + (range.map { " Range: \($0)" } ?? "")
+    }
+}
