@@ -151,7 +151,8 @@ public struct MediaURL: Sendable, Equatable {
     /// libcurl's parse errors, said so that a person knows what to fix.
     private static func explain(_ code: CURLUcode, _ text: String) -> String {
         switch code {
-        case CURLUE_NO_SCHEME, CURLUE_BAD_SCHEME, CURLUE_MALFORMED_INPUT where !text.contains("://"):
+        case CURLUE_NO_SCHEME, CURLUE_BAD_SCHEME,
+             CURLUE_MALFORMED_INPUT where !text.contains("://"):
             "is not an absolute URL: it must start with http:// or https://"
         case CURLUE_NO_HOST: "has no host"
         case CURLUE_BAD_HOSTNAME: "has a host name that is not valid"
