@@ -77,6 +77,7 @@ import VODAppSamples
                 (key: "done", title: "Done", url: server.url("/bytes/1000.mp4")),
                 (key: "cut", title: "Cut", url: server.url("/bytes/\(4 << 20).mp4?rate=\(1 << 20)")),
                 (key: "broken", title: "Broken", url: server.url("/status/404")),
+                (key: "busy", title: "Busy", url: server.url("/status/500")),
             ])
             let run = try await runner.run(["-", "--dir", scratch.path, "--no-notify", "--budget", "1.2"], stdin: payload)
             #expect(run.exitCode == 75)
@@ -92,7 +93,12 @@ import VODAppSamples
             #expect(item("cut")?["etag"] as? String == "\"sample-\(4 << 20)\"")
             #expect(item("broken")?["state"] as? String == "failed")
             #expect(item("broken")?["attempts"] as? Int == 1)
-            #expect(item("broken")?["nextAttemptAt"] != nil)
+            // A 404 is final: no next attempt is worth waiting for.
+            #expect(item("broken")?["final"] as? Bool == true)
+            #expect(item("broken")?["nextAttemptAt"] == nil)
+            #expect(item("busy")?["state"] as? String == "failed")
+            #expect(item("busy")?["final"] as? Bool == false)
+            #expect(item("busy")?["nextAttemptAt"] != nil)
             let deliveries = try #require(status.report?["deliveries"] as? [[String: Any]])
             #expect(deliveries.first?["source"] as? String == "stdin")
             #expect(deliveries.first?["result"] as? String == "newData")
@@ -100,7 +106,9 @@ import VODAppSamples
             let human = try await runner.run(["status", "--dir", scratch.path])
             #expect(human.stdout.contains("In DIR (1):"))
             #expect(human.stdout.contains("Partial, resumed by the next delivery (1):"))
-            #expect(human.stdout.contains("Failed (1):"))
+            #expect(human.stdout.contains("Failed (2):"))
+            #expect(human.stdout.contains("Broken: the server answered HTTP 404 (attempt 1, delivering again will not help)"), "\(human.stdout)")
+            #expect(human.stdout.contains("Busy: the server answered HTTP 500 (attempt 1, next try after "), "\(human.stdout)")
         }
     }
 

@@ -68,7 +68,8 @@ struct DeliveryLedger: Sendable {
                 item.nextAttemptAt = Date()
             } else {
                 item.state = .failed
-                item.nextAttemptAt = outcome.retryAfterSeconds.map { Date(timeIntervalSinceNow: $0) }
+                item.final = report.final == true
+                item.nextAttemptAt = item.final ? nil : outcome.retryAfterSeconds.map { Date(timeIntervalSinceNow: $0) }
             }
         }
         return item

@@ -71,6 +71,11 @@ public final class StateStore: Sendable {
                 table.column("note", .text)
             }
         }
+        migrator.registerMigration("v2: final failures") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "final", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 
@@ -98,7 +103,7 @@ public final class StateStore: Sendable {
                     let earlier = previous.map { $0.state == .failed || $0.state == .partial ? $0.attempts : 0 } ?? 0
                     item.attempts = earlier + 1
                 }
-                if item.state == .failed, item.nextAttemptAt == nil {
+                if item.state == .failed, !item.final, item.nextAttemptAt == nil {
                     let wait = min(6 * 3600, 60 * pow(2, Double(min(item.attempts - 1, 20))))
                     item.nextAttemptAt = Date(timeIntervalSinceNow: wait)
                 }

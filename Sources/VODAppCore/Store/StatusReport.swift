@@ -41,7 +41,8 @@ public struct StatusReport: Sendable, Encodable {
             "\(name($0)): \(ByteSize.format($0.bytes ?? 0)) kept, \($0.validator == nil ? "no validator: starts over" : "resumable")"
         }
         section("Failed", .failed) { item in
-            let next = item.nextAttemptAt.map { ", next try after \(Self.when($0))" } ?? ""
+            let next = item.final ? ", delivering again will not help"
+                : item.nextAttemptAt.map { ", next try after \(Self.when($0))" } ?? ""
             return "\(name(item)): \(ReportRenderer.printable(item.error ?? "?")) (attempt \(item.attempts)\(next))"
         }
         section("Too large", .tooLarge) { "\(name($0)): \(ReportRenderer.printable($0.error ?? ""))" }

@@ -8,7 +8,8 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
         case fetched
         /// Part of the body is kept out of sight, with validators to resume it.
         case partial
-        /// The last attempt failed; `nextAttemptAt` says when another is worth it.
+        /// The last attempt failed; `nextAttemptAt` says when another is worth it, unless the
+        /// failure is `final`.
         case failed
         /// Larger than the limit when last seen.
         case tooLarge
@@ -30,6 +31,9 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// Failed attempts since the last success.
     public var attempts: Int
     public var nextAttemptAt: Date?
+    /// The last failure was one delivering again cannot fix (a 404, a certificate that does not
+    /// verify, a live stream): there is no next attempt to wait for.
+    public var final: Bool = false
     public var updatedAt: Date
 
     /// The value for `If-Range`.
