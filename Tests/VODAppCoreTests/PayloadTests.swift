@@ -111,6 +111,20 @@ import Testing
         #expect(message.contains(reason), "\(message)")
     }
 
+    @Test func aPasswordInAURLIsNeverShownValidOrNot() throws {
+        let payload = try parse(#"""
+        {"aps":{"content-available":1},"playlist":{
+          "good": {"title": "G", "url": "https://me:s3cret@example.com/g.mp4?x=1"},
+          "bad": {"title": "B", "url": "https://me:s3cret@exa mple.com/b.mp4"},
+          "odd": {"title": "O", "url": "ftp://me:s3cret@example.com/o.mp4"}}}
+        """#)
+        let shown = payload.items.map { $0.urlString ?? "" }
+        #expect(shown == ["https://me:***@example.com/g.mp4?x=1", "https://me:***@exa mple.com/b.mp4",
+                          "ftp://me:***@example.com/o.mp4"])
+        #expect(MediaURL.redacting("http://example.com/a@b:c") == "http://example.com/a@b:c")
+        #expect(MediaURL.redacting("not a url") == "not a url")
+    }
+
     @Test(arguments: [
         (#""just a string""#, "item is a string, not an object"),
         (#"{"url":"http://e.com/a"}"#, "title is missing"),

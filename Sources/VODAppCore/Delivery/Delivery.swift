@@ -46,8 +46,8 @@ public struct Delivery: Sendable {
         let index = directory.index()
         for item in payload.items {
             guard case .valid(_, _, let url) = item.validity else {
-                if case .invalid(let reason, let title, let url) = item.validity {
-                    reports[item.key] = ItemReport(key: item.key, title: title, url: url, status: .invalid, error: reason)
+                if case .invalid(let reason, let title, _) = item.validity {
+                    reports[item.key] = ItemReport(key: item.key, title: title, url: item.urlString, status: .invalid, error: reason)
                 }
                 continue
             }

@@ -72,6 +72,16 @@ public struct MediaURL: Sendable, Equatable {
         }
     }
 
+    /// `text` with what looks like a password in its authority (`scheme://user:PASSWORD@host`)
+    /// replaced by `***`: for a URL libcurl could not parse, which is still shown in the report.
+    public static func redacting(_ text: String) -> String {
+        guard let schemeEnd = text.range(of: "://") else { return text }
+        let authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        guard let at = authority.lastIndex(of: "@"),
+              let colon = authority[..<at].firstIndex(of: ":") else { return text }
+        return String(text[..<authority.index(after: colon)]) + "***" + String(text[at...])
+    }
+
     /// What identifies the resource whatever its query: scheme, host, port and path. A signed URL
     /// whose token changes on every push (`…/a.mp4?token=…`) still names the same file, so bytes
     /// kept from one push resume under the next (guarded by `If-Range`, so a changed file comes

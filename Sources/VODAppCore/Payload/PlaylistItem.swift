@@ -33,7 +33,7 @@ public struct PlaylistItem: Sendable, Equatable {
     public var urlString: String? {
         switch validity {
         case .valid(_, _, let url): url.redacted
-        case .invalid(_, _, let url): url
+        case .invalid(_, _, let url): url.map(MediaURL.redacting)
         }
     }
 }
