@@ -1,14 +1,15 @@
 import Foundation
 
 /// libFuzzer's entry point for the code that takes untrusted payload bytes: vodapp's `Payload`
-/// parser (every receiver — file, stdin, UDP, HTTP, poll — goes through it) and `vodapp-push`'s
-/// `PushMessage` compactor, which is hand-written.
+/// parser (every receiver — file, stdin, UDP, HTTP, poll — goes through it, and through its strict
+/// `JSONParser`) and `vodapp-push`'s `PushMessage` compactor, which is hand-written.
 ///
-/// Beyond "does not crash", two properties are checked. Whatever `PushMessage` accepts, it compacts
-/// without changing its meaning, so vodapp must judge the compact text exactly as it judges the
-/// original (same items in the same order, or the same rejection). And for every payload vodapp
-/// accepts, the order scanner (`JSONMemberOrder`) places every playlist key, so the payload's
-/// order is never the sorted fallback. A difference traps, and libFuzzer keeps the input.
+/// Beyond "does not crash", three properties are checked. Whatever `JSONParser` accepts,
+/// Foundation's `JSONSerialization` accepts too: strict means a subset of JSON, never a dialect.
+/// Whatever `PushMessage` accepts, it compacts without changing its meaning, so vodapp must judge
+/// the compact text exactly as it judges the original (same items in the same order, or the same
+/// rejection). And compacting what is compact changes nothing. A difference traps, and libFuzzer
+/// keeps the input.
 ///
 /// Built by `Fuzz/run` with `swiftc -sanitize=fuzzer,address` from these files and the sources
 /// they test; not part of the package.
@@ -16,11 +17,9 @@ import Foundation
 public func fuzzPayload(_ start: UnsafeRawPointer?, _ count: Int) -> CInt {
     let data = start.map { Data(bytes: $0, count: count) } ?? Data()
     let original = verdict(data)
-    if let payload = try? Payload(data: data) {
-        let written = JSONMemberOrder.keys(ofMember: "playlist", in: Array(data))
-        if written.map(Set.init) != Set(payload.items.map(\.key)) {
-            fatalError("the order scanner placed \(written ?? []) of \(payload.items.map(\.key))")
-        }
+    if (try? JSONParser.parse(data)) != nil,
+       (try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])) == nil {
+        fatalError("JSONParser accepted what JSONSerialization refuses")
     }
     if let message = try? PushMessage(data: data) {
         let compact = verdict(message.body)

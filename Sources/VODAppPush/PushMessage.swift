@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(VODAppCore)  // Fuzz/run compiles this file together with VODAppCore's, as one module
+import VODAppCore
+#endif
 
 /// A push as `vodapp-push send` sends it: a JSON object with `aps`, made compact.
 ///
@@ -11,28 +14,31 @@ public struct PushMessage: Sendable, Equatable {
     /// The compact JSON text.
     public let body: Data
 
-    /// - Throws: `PushMessageError` when the text is not a JSON object with an `aps` object.
+    /// - Throws: `PushMessageError` when the text is not a JSON object with an `aps` object. The
+    ///   JSON is judged by vodapp's own parser, so what one refuses as JSON the other refuses too.
     public init(data: Data) throws(PushMessageError) {
-        guard String(data: data, encoding: .utf8) != nil else { throw .notUTF8 }
-        let object: Any
+        guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
+        let root: JSONValue
         do {
-            object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+            root = try JSONParser.parse(data)
         } catch {
-            throw .notJSON(error.localizedDescription)
+            throw .notJSON(error.description)
         }
-        guard let dictionary = object as? [String: Any] else { throw .notAnObject }
-        guard dictionary["aps"] is [String: Any] else { throw .missingAPS }
+        guard case .object(let object) = root else { throw .notAnObject }
+        guard case .object? = object["aps"] else { throw .missingAPS }
         body = Self.compact(data)
     }
 
-    /// Why the message would not wake vodapp, if it would not: a warning, since testing how a
-    /// receiver rejects such a push is a fair use of a sender.
-    public var doesNotWakeTheApp: Bool {
-        guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any],
-              let aps = object["aps"] as? [String: Any],
-              let available = aps["content-available"] as? NSNumber
-        else { return true }
-        return available != 1
+    /// Why vodapp would refuse this push as a whole, if it would: a warning, since testing how a
+    /// receiver rejects a push is a fair use of a sender. It is vodapp's own verdict, so the two
+    /// never disagree (`"content-available": true` is refused by both).
+    public var refusalByVodapp: String? {
+        do {
+            _ = try Payload(data: body)
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// Removes insignificant whitespace from valid JSON text.

@@ -64,8 +64,8 @@ struct Send: AsyncParsableCommand {
             if message.body.count > PushMessage.apnsLimit {
                 Failure.warn("the payload is \(message.body.count) bytes, over APNs' \(PushMessage.apnsLimit)-byte limit: a real push this large would be refused")
             }
-            if message.doesNotWakeTheApp {
-                Failure.warn("aps.content-available is not 1: vodapp will refuse this push")
+            if let refusal = message.refusalByVodapp {
+                Failure.warn("vodapp will refuse this push: \(refusal)")
             }
         }
 

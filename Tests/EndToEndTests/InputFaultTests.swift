@@ -114,21 +114,32 @@ import VODAppSamples
 
     /// RFC 8259 leaves duplicate names to the parser; Foundation's keeps the first, and so one
     /// item, never two files for one key.
-    @Test func theSameKeyTwiceInTheTextIsOneItemTheFirstOne() async throws {
+    @Test func theSameKeyTwiceOrATrailingCommaIsNotJSONAndFetchesNothing() async throws {
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
-            let text = """
+            let twice = """
             {"aps": {"content-available": 1}, "playlist": {
               "twice": {"title": "First", "url": "\(server.url("/bytes/100.mp4"))"},
               "twice": {"title": "Second", "url": "\(server.url("/bytes/200.mp4"))"}
             }}
             """
-            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: Data(text.utf8))
-            #expect(run.exitCode == 0, "\(run.stderr)")
-            #expect(run.items.count == 1)
-            #expect(run.item("twice")?["title"] as? String == "First")
-            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "twice"), count: 100))
-            #expect(server.requests.map(\.target) == ["/bytes/100.mp4"])
+            let trailing = """
+            {"aps": {"content-available": 1}, "playlist": {
+              "once": {"title": "First", "url": "\(server.url("/bytes/100.mp4"))"},
+            }}
+            """
+            for (text, reason) in [(twice, #"the key "twice" appears twice in one object at line 3, column 3"#),
+                                   (trailing, "a comma before }, with no value after it at line 2, column ")] {
+                let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: Data(text.utf8))
+                #expect(run.exitCode == 65)
+                #expect(run.stderr.hasPrefix("vodapp: invalid payload: payload is not valid JSON: \(reason)"), "\(run.stderr)")
+                // vodapp-push judges it with the same parser.
+                let send = try await VODAppRunner(tool: "vodapp-push").run(["send", "-", "--to", "udp://127.0.0.1:9"], stdin: Data(text.utf8))
+                #expect(send.exitCode == 65)
+                #expect(send.stderr.contains(reason), "\(send.stderr)")
+            }
+            #expect(server.requests.isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: scratch.path + "/.vodapp"))
         }
     }
 }

@@ -155,30 +155,64 @@ import Testing
          "play\u006cist": {
            "b\u0032": {"title": "x", "url": "http://e.com/1", "extra": {"k": [{}, {"z": "\u00e9\ud83c\udfac"}]}},
            "a": {"title": "y", "url": "http://e.com/2"},
-           "b\u0032": {"title": "again", "url": "http://e.com/3"},
            "c": 5
-         },
-         "playlist": {"late": {"title": "ignored", "url": "http://e.com/4"}}}
+         }}
         """#
         let payload = try parse(text)
         #expect(payload.items.map(\.key) == ["b2", "a", "c"])
-        // The first of a repeated key wins, as JSONDecoder decides.
         #expect(payload.items.first?.title == "x")
     }
 
-    @Test func theOrderScannerAnswersNilRatherThanGuess() throws {
-        #expect(JSONMemberOrder.keys(ofMember: "playlist", in: Array(#"{"playlist": {"a": tru"#.utf8)) == nil)
-        #expect(JSONMemberOrder.keys(ofMember: "playlist", in: Array(#"{"playlist": 3}"#.utf8)) == nil)
-        #expect(JSONMemberOrder.keys(ofMember: "playlist", in: Array(#"{"x": {}, "playlist": {"q": [1, {"w": 2}], "p": 0}}"#.utf8))
-                == ["q", "p"])
-        // JSONDecoder never decodes the later value of a key written twice, so escapes it would
-        // refuse may sit there, in strings and keys (the fuzzer found both).
-        let lazy = #"{"aps": {"content-available": 1}, "playlist": {"a": {"title": "A", "url": "http://e.com/a"}, "#
-            + #""b": {"title": "B", "url": "http://e.com/b"}, "a": {"t\ud800": "\N"}, "c": {"title": "C", "url": "http://e.com/c"}}}"#
-        #expect(try parse(lazy).items.map(\.key) == ["a", "b", "c"])
-        // JSONDecoder takes trailing commas (the fuzzer found one), so the scanner does too.
-        #expect(JSONMemberOrder.keys(ofMember: "playlist", in: Array(#"{"playlist": {"q": [1, 2,], "p": {"a": 1,},}}"#.utf8))
-                == ["q", "p"])
+    /// RFC 8259 and nothing more: what Foundation's parsers let through (a trailing comma, a key
+    /// written twice, whose second value they never read) would let two receivers read one
+    /// payload two ways.
+    @Test(arguments: [
+        (#"{"aps": {"content-available": 1}, "playlist": {"a": {"title": "A", "url": "http://e.com/a"},}}"#, "a comma before }, with no value after it at line 1, column 92"),
+        (#"{"aps": {"content-available": 1,}, "playlist": {}}"#, "a comma before }"),
+        (#"{"aps": {"content-available": 1}, "playlist": {"a": {"title": "A", "url": "http://e.com/a", "n": [1, 2,]}}}"#, "a comma before ]"),
+        (#"{"aps": {"content-available": 1}, "playlist": {"a": {"title": "A", "url": "http://e.com/a"}, "a": {"t\ud800": "\N"}}}"#,
+         #"the key "a" appears twice in one object at line 1, column 94"#),
+        (#"{"aps": {"content-available": 1}, "aps": {"content-available": 1}, "playlist": {}}"#, #"the key "aps" appears twice"#),
+        ("{\"aps\": {\"content-available\": 1},\n \"playlist\": {\"a\": {\"title\": \"A\", \"title\": \"B\", \"url\": \"http://e.com/a\"}}}",
+         #"the key "title" appears twice in one object at line 2, column 35"#),
+        (#"{"aps": {"content-available": 01}, "playlist": {}}"#, "a number with a leading zero"),
+        (#"{"aps": {"content-available": 1.}, "playlist": {}}"#, "no digit after its decimal point"),
+        (#"{"aps": {"content-available": +1}, "playlist": {}}"#, "'+' where a value should be"),
+        (#"{"aps": {"content-available": NaN}, "playlist": {}}"#, "'N' where a value should be"),
+        (#"{"aps": {"content-available": -1e999}, "playlist": {}}"#, "a number too large to represent at line 1, column 31"),
+        (#"{"aps": {"content-available": 1}, "playlist": {'a': 1}}"#, "''' where a key in quotes should be"),
+        ("{\"aps\": {\"content-available\": 1}, \"playlist\": {\"a\u{1}\": 1}}", "a control character (byte 0x1) inside a string"),
+        (#"{"aps": {"content-available": 1}, "playlist": {"a\x": 1}}"#, #"\x is not an escape JSON has"#),
+        (#"{"aps": {"content-available": 1}, "playlist": {"\udc00": 1}}"#, "half of a surrogate pair"),
+        (#"{"aps": {"content-available": 1}, "playlist": {}} {}"#, "text after the JSON value"),
+        (#"{"aps": {"content-available": 1}, "playlist": {}"#, "the text ends where ',' or '}' after a member should be"),
+        (String(repeating: "[", count: 200) + String(repeating: "]", count: 200), "nested more than 128 deep"),
+    ])
+    func whatRFC8259RefusesIsNotJSON(text: String, reason: String) throws {
+        do {
+            _ = try Payload(data: Data(text.utf8))
+            Issue.record("accepted: \(text)")
+        } catch {
+            guard case .notJSON(let detail) = error else {
+                Issue.record("refused for another reason: \(error)")
+                return
+            }
+            #expect(detail.contains(reason), "\(detail)")
+            #expect(error.description.hasPrefix("payload is not valid JSON: "), "\(error.description)")
+        }
+    }
+
+    @Test func everythingJSONHasIsRead() throws {
+        let value = try JSONParser.parse(Data(#" {"s": "a\"\\\/\b\f\n\r\t\u00e9\ud83c\udfac", "n": [0, -0.5, 12e2, 1E-2, -3], "l": [true, false, null], "o": {}} "#.utf8))
+        guard case .object(let object) = value else {
+            Issue.record("not an object: \(value)")
+            return
+        }
+        #expect(object.members.map(\.key) == ["s", "n", "l", "o"])
+        #expect(object["s"] == .string("a\"\\/\u{8}\u{C}\n\r\té🎬"))
+        #expect(object["n"] == .array([.number(0), .number(-0.5), .number(1200), .number(0.01), .number(-3)]))
+        #expect(object["l"] == .array([.bool(true), .bool(false), .null]))
+        #expect(object["o"] == .object(JSONObject(members: [])))
     }
 
     @Test func fileExtensionComesFromTheURLPathOnlyWhenItIsPlain() throws {

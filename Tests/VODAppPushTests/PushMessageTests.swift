@@ -16,7 +16,7 @@ struct PushMessageTests {
         let message = try PushMessage(data: Data(text.utf8))
         #expect(String(decoding: message.body, as: UTF8.self)
             == #"{"aps":{"content-available":1,"alert":"a  b\" {x}"},"playlist":{"z9":{"title":"Two  spaces\n","url":"http://h/1.0e3"},"a1":{"title":"x","url":"http://h/2","n":1.50}}}"#)
-        #expect(!message.doesNotWakeTheApp)
+        #expect(message.refusalByVodapp == nil)
     }
 
     @Test func aSimctlApnsFileIsAPush() throws {
@@ -26,9 +26,13 @@ struct PushMessageTests {
             == #"{"Simulator Target Bundle":"com.example.VODApp","aps":{"content-available":1},"playlist":{}}"#)
     }
 
-    @Test func aPushThatWouldNotWakeTheAppIsStillAPushButFlagged() throws {
-        #expect(try PushMessage(data: Data(#"{"aps": {"alert": "hi"}}"#.utf8)).doesNotWakeTheApp)
-        #expect(try PushMessage(data: Data(#"{"aps": {"content-available": 0}}"#.utf8)).doesNotWakeTheApp)
+    @Test func aPushVodappWouldRefuseIsStillAPushButFlaggedWithVodappsReason() throws {
+        func refusal(_ text: String) throws -> String? { try PushMessage(data: Data(text.utf8)).refusalByVodapp }
+        #expect(try refusal(#"{"aps": {"alert": "hi"}}"#) == "aps.content-available is missing, not 1: such a push would not wake the app in the background")
+        #expect(try refusal(#"{"aps": {"content-available": 0}, "playlist": {}}"#)?.contains("is 0, not 1") == true)
+        // JSONSerialization reads true as the number 1; vodapp does not, and now neither does the sender.
+        #expect(try refusal(#"{"aps": {"content-available": true}, "playlist": {}}"#)?.contains("is a boolean, not 1") == true)
+        #expect(try refusal(#"{"aps": {"content-available": 1}}"#) != nil)
     }
 
     @Test(arguments: [
@@ -43,6 +47,11 @@ struct PushMessageTests {
     }
 
     @Test func invalidJSONIsRefusedWithTheParsersReason() {
-        #expect(throws: PushMessageError.self) { try PushMessage(data: Data(#"{"aps": "#.utf8)) }
+        #expect(throws: PushMessageError.notJSON("the text ends where a value should be at line 1, column 9")) {
+            try PushMessage(data: Data(#"{"aps": "#.utf8))
+        }
+        #expect(throws: PushMessageError.notJSON("a comma before }, with no value after it at line 1, column 32")) {
+            try PushMessage(data: Data(#"{"aps": {"content-available": 1,}}"#.utf8))
+        }
     }
 }

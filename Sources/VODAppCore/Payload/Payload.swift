@@ -10,8 +10,7 @@ public struct Payload: Sendable, Equatable {
     public static let maximumSize = 1 << 20
 
     /// The playlist items in the payload's order: the order the publisher wrote them, which the
-    /// report, the transfers and the media player's playlist keep. A key written twice counts
-    /// once, with its first value (`JSONDecoder`'s rule).
+    /// report, the transfers and the media player's playlist keep.
     public let items: [PlaylistItem]
 
     public init(items: [PlaylistItem]) {
@@ -31,11 +30,9 @@ public struct Payload: Sendable, Equatable {
 
         let root: JSONValue
         do {
-            root = try JSONDecoder().decode(JSONValue.self, from: data)
-        } catch let error as DecodingError {
-            throw .notJSON(Self.describe(error))
+            root = try JSONParser.parse(data)
         } catch {
-            throw .notJSON("\(error)")
+            throw .notJSON(error.description)
         }
 
         guard case .object(let object) = root else { throw .notAnObject(found: root.typeName) }
@@ -55,8 +52,8 @@ public struct Payload: Sendable, Equatable {
             throw .missingPlaylist(found: playlistValue.typeName)
         }
 
-        let items = Self.order(of: playlist, in: data).map { key in
-            PlaylistItem(key: key, validity: Self.validate(key: key, value: playlist[key] ?? .null))
+        let items = playlist.members.map { member in
+            PlaylistItem(key: member.key, validity: Self.validate(key: member.key, value: member.value))
         }
         if !items.isEmpty, !items.contains(where: \.isValid) {
             let firstReason: String
@@ -68,14 +65,6 @@ public struct Payload: Sendable, Equatable {
             throw .everyItemInvalid(count: items.count, firstReason: firstReason)
         }
         self.items = items
-    }
-
-    /// The playlist's keys as written. Should the text ever defeat the order scanner, the keys it
-    /// missed follow in sorted order: an item is never lost for want of a position.
-    private static func order(of playlist: [String: JSONValue], in data: Data) -> [String] {
-        let written = JSONMemberOrder.keys(ofMember: "playlist", in: Array(data))?.filter { playlist[$0] != nil } ?? []
-        let listed = Set(written)
-        return written + playlist.keys.filter { !listed.contains($0) }.sorted()
     }
 
     /// The item key grammar: it becomes part of a file name, so nothing else may pass.
@@ -129,16 +118,5 @@ public struct Payload: Sendable, Equatable {
 
     private static func format(_ number: Double) -> String {
         number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
-    }
-
-    private static func describe(_ error: DecodingError) -> String {
-        switch error {
-        case .dataCorrupted(let context), .typeMismatch(_, let context),
-             .valueNotFound(_, let context), .keyNotFound(_, let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey]
-            return (underlying as? String) ?? context.debugDescription
-        @unknown default:
-            return "\(error)"
-        }
     }
 }
