@@ -72,6 +72,21 @@ import Testing
         await probe(path, lastsLike: clip.duration)
     }
 
+    /// A key's answer is judged by its status before its size: nginx's 404 page is longer than any
+    /// key, and must read as the 404 it is (final), not as a key too large (temporary).
+    @Test func aKeyThatIsNotThereFailsForGoodWithItsStatus() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let aes = try await MediaFixtures.hlsAES128(from: clip, keyURI: "missing.bin", iv: .explicitFromFFmpeg)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "aes", title: "Locked", url: nginx.url(aes.variants[0].playlist))], into: scratch.path)
+        #expect(run.exitCode == 69, "\(run.stdout) \(run.stderr)")
+        #expect(run.item("aes")?["error"] as? String == "the key failed: the server answered HTTP 404", "\(run.stdout)")
+        #expect(run.item("aes")?["final"] as? Bool == true)
+        #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+    }
+
     @Test func aLivePlaylistAndADASHManifestFailWithTheirReasons() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }

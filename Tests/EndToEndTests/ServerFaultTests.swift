@@ -37,6 +37,11 @@ import VODAppSamples
               requests: 2...6),
         Fault(row: "503 with Retry-After", target: "/bytes/5000.mp4?fail=1&status=503&retry-after=1",
               status: "downloaded", bytes: 5000, requests: 2...2),
+        // Numbers a hostile server sends to overflow a clock: the run must end with its report.
+        Fault(row: "503 with Retry-After: inf", target: "/bytes/5000.mp4?fail=100&status=503&retry-after=inf", budget: "2",
+              status: "failed", reason: "HTTP 503"),
+        Fault(row: "503 with a 25-digit Retry-After", target: "/bytes/5000.mp4?fail=100&status=503&retry-after=9999999999999999999999999",
+              budget: "2", status: "failed", reason: "HTTP 503", requests: 1...1),
         Fault(row: "connection refused", target: "REFUSED", budget: "2", status: "failed", reason: "connect"),
         Fault(row: "reset mid-body, then the rest", target: "/bytes/300000.mp4?fail=1&cut=150000",
               status: "downloaded", bytes: 300_000, requests: 2...2),

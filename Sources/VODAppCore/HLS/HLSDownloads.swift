@@ -33,6 +33,10 @@ final class HLSDownloads: TransferFollowUp {
         }
     }
 
+    func isUnderway(_ id: String) -> Bool {
+        items.withLockedValue { $0[id]?.isUnderway ?? false }
+    }
+
     /// The outcome of the HLS item `key` once the run has ended, its file joined into
     /// `temporaryPath`; nil when the item was not HLS.
     func finish(_ key: String, into temporaryPath: String, attempts: Int, because cut: String?) -> TransferOutcome? {

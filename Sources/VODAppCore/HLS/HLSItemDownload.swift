@@ -48,6 +48,14 @@ struct HLSItemDownload: Sendable {
     private var keys: [String: [UInt8]] = [:]
     private var keyRequests: [String: MediaURL] = [:]
     private var pending: Set<String> = []
+
+    /// Whether requests of this item are still queued or running.
+    var isUnderway: Bool {
+        switch state {
+        case .playlist, .parts: !pending.isEmpty
+        case .failed, .tooLarge: false
+        }
+    }
     private var finalURL: MediaURL?
 
     init(key: String, workPath: String, maximumSize: Int64) {

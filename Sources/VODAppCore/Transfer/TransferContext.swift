@@ -163,9 +163,11 @@ final class TransferContext {
                 abort = .badRange(problem)
                 return 0
             }
-            if request.resume != nil, let total = declaredTotal, total > request.maximumSize {
-                // A resumed request goes without CURLOPT_MAXFILESIZE (a 206's length is only the
-                // rest), so the whole size is checked here, before any body byte.
+            // Too large is decided here, before any body byte, and only for a 2xx: the size of an
+            // error page or a redirect says nothing about the item's. A 206's length is only the
+            // rest, so a resumed response is judged by its Content-Range's total.
+            let size = request.resume != nil ? declaredTotal : (encoded ? nil : declaredLength)
+            if let size, size > sizeLimit {
                 abort = .tooLarge
                 return 0
             }
@@ -195,6 +197,12 @@ final class TransferContext {
             return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
         }
         return nil
+    }
+
+    /// The most body bytes this response may have: the item's limit, or a document's.
+    private var sizeLimit: Int64 {
+        if case .document(let limit) = request.expectation { return min(request.maximumSize, Int64(limit)) }
+        return request.maximumSize
     }
 
     var curlMessage: String {
@@ -365,15 +373,22 @@ final class TransferContext {
         }
     }
 
-    /// `Retry-After` is seconds or an HTTP date.
+    /// `Retry-After` is whole seconds (digits only, RFC 9110) or an HTTP date; nil for anything
+    /// else. A wait longer than `longestRetryAfter` is taken as that: a server's number must
+    /// never overflow a clock (`inf`, `1e300` and 19 digits were all sent to crash it).
     static func seconds(retryAfter value: String) -> Double? {
-        if let seconds = Double(value), seconds >= 0 { return seconds }
+        if !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return min(Double(value) ?? longestRetryAfter, longestRetryAfter)
+        }
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "GMT")
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { max(0, $0.timeIntervalSinceNow) }
+        return formatter.date(from: value).map { min(max(0, $0.timeIntervalSinceNow), longestRetryAfter) }
     }
+
+    /// A day: past any budget, and as far as the store's next-attempt hint needs to look.
+    static let longestRetryAfter: Double = 86_400
 
     /// `bytes START-END/TOTAL`, where TOTAL may be `*`; nils for anything else.
     static func parse(contentRange value: String) -> (start: Int64?, end: Int64?, total: Int64?) {

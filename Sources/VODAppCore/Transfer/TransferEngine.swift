@@ -111,9 +111,13 @@ public struct TransferEngine: Sendable {
         var planner = BandwidthPlanner(enabled: configuration.budgetAware)
         var snapshot = TransferSnapshot()
         var published = ContinuousClock.now
+        // The caller's requests that are done, their follow-ups included.
+        func ended() -> Int {
+            outcomes.keys.count { requested.contains($0) && followUp?.isUnderway($0) != true }
+        }
         defer {
             snapshot.active = []
-            snapshot.ended = outcomes.keys.count(where: requested.contains)
+            snapshot.ended = ended()
             progress?(snapshot)
         }
         // Transfers set aside by the planner, smallest remaining first.
@@ -177,7 +181,7 @@ public struct TransferEngine: Sendable {
                 outcomes[context.request.id] = outcome
             }
             if let progress, published.duration(to: .now) >= Self.progressInterval {
-                snapshot.ended = outcomes.keys.count(where: requested.contains)
+                snapshot.ended = ended()
                 snapshot.active = active.values.sorted { $0.started < $1.started }
                     .map { TransferSnapshot.Transfer(id: $0.request.id, bytes: $0.fileBytes, total: $0.declaredTotal) }
                 progress(snapshot)
@@ -239,6 +243,10 @@ public protocol TransferFollowUp: Sendable {
     /// about to be retried is not final yet).
     /// - Returns: requests to add to the run, and the ids of queued requests no longer wanted.
     func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>)
+
+    /// Whether the request `id` of the caller's has ended but its follow-up requests have not: an
+    /// HLS item whose playlist arrived and whose segments are still coming is not done.
+    func isUnderway(_ id: String) -> Bool
 }
 
 extension TransferEngine {
@@ -338,12 +346,10 @@ extension TransferEngine {
             // failing, and the write callback starts the file over.
             vod_easy_setopt_string(handle, CURLOPT_RANGE, "\(resume.offset)-")
             headerLines.append("If-Range: \(resume.validator)")
-        } else {
-            // Rejects a too-large Content-Length before any body byte is delivered.
-            var limit = request.maximumSize
-            if case .document(let documentLimit) = request.expectation { limit = min(limit, Int64(documentLimit)) }
-            vod_easy_setopt_off(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limit))
         }
+        // No CURLOPT_MAXFILESIZE: libcurl applies it to any response's Content-Length, so an error
+        // page or a redirect longer than a key's 64 bytes would read as "too large". The header
+        // callback checks the length of a 2xx response instead (TransferContext).
         if request.carriesCredentials {
             headerLines += configuration.headers
             if let cookieFile = configuration.cookieFile {
@@ -514,8 +520,6 @@ extension TransferEngine {
                 return Classification(result: .failed(reason: describe(context, code: code)))
             }
             return Self.classify(abort, context: context)
-        case CURLE_FILESIZE_EXCEEDED:
-            return Classification(result: .tooLarge(declaredSize: context.contentLength))
         case CURLE_PARTIAL_FILE:
             let expected = context.contentLength.map { " of \($0)" } ?? ""
             return Classification(result: .failed(reason: "the connection closed after \(context.bodyBytes)\(expected) bytes"),
