@@ -156,6 +156,22 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
                                 "Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"].merging(common) { $1 },
                           context: context)
                 stream(half, from: range.lowerBound, source: source)
+            case .partial(let range) where query["ranges"] == "overflow":
+                // The right Content-Range, no Content-Length, and 50,000 bytes past its end before
+                // the connection closes.
+                var headers = common
+                headers["Connection"] = "close"
+                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/*"
+                writeHead(206, headers, context: context)
+                stream(Int64(range.count) + 50_000, from: range.lowerBound, source: source, closeAfter: true)
+            case .partial(let range) where query["ranges"] == "other-version":
+                // Ignores If-Range: the rest of another version, under that version's ETag.
+                var headers = common
+                headers["ETag"] = "\"another-version\""
+                headers["Content-Length"] = "\(range.count)"
+                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
+                writeHead(206, headers, context: context)
+                stream(Int64(range.count), from: range.lowerBound, source: source)
             case .partial(let range) where query["ranges"] == "lie":
                 // Claims the range starts at 0, whatever was asked: resuming on it would splice
                 // the wrong bytes.

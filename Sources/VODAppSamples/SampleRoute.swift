@@ -21,6 +21,8 @@
 /// 206 whose Content-Range starts at 0), `?ranges=always206` (answer a request for the whole body
 /// with 206), `?ranges=short` (answer a Range with at most its first half and 100,000 bytes, honestly labelled),
 /// `?ranges=lie-length` (a Content-Range for the rest, a Content-Length and body of half of it),
+/// `?ranges=overflow` (the right Content-Range, no Content-Length, 50,000 bytes too many),
+/// `?ranges=other-version` (the rest of another version, under another ETag, If-Range ignored),
 /// `?fail=K&status=S&retry-after=T` (the first K requests
 /// for the same target get status S, 503 by default) and `?fail=K&cut=M` (the first K requests get
 /// the headers and M body bytes, then a TCP reset).

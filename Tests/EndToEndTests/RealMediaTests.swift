@@ -194,6 +194,40 @@ import Testing
         #expect(run.item("idn")?["url"] as? String == "http://xn--bcher-kva.localhost:\(nginx.port)/my%20clip.mp4")
     }
 
+    /// What an HLS playlist names on another host gets none of the user's headers or cookies:
+    /// they belong to the item's URL in the payload, not to whatever its playlist points at.
+    @Test func anHLSPlaylistCannotLeadHeadersOrCookiesToAnotherHost() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        let segments = ts.variants[0].segments
+        // Every other segment on "localhost": the same server, another origin.
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:3", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for (index, segment) in segments.enumerated() {
+            let url = nginx.url(segment)
+            lines += ["#EXTINF:1.0,", index % 2 == 0 ? url : url.replacingOccurrences(of: "127.0.0.1", with: "localhost")]
+        }
+        try (lines + ["#EXT-X-ENDLIST", ""]).joined(separator: "\n").write(toFile: nginx.root + "/cross.m3u8", atomically: true, encoding: .utf8)
+        let scratch = try ScratchDirectory()
+        let cookies = scratch.child("cookies.txt")
+        try "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tcookie-secret\nlocalhost\tFALSE\t/\tFALSE\t0\tsession\tcookie-secret\n"
+            .write(toFile: cookies, atomically: true, encoding: .utf8)
+        let run = try await deliver([(key: "cross", title: "Cross", url: nginx.url("cross.m3u8"))], into: scratch.child("media"),
+                                    ["--header", "X-Vodapp-Test: open-sesame", "--cookies", cookies])
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+
+        let requests = try await nginx.waitForRequests { $0.count >= segments.count + 1 }
+        for (index, segment) in segments.enumerated() {
+            let request = try #require(requests.first { $0.uri == "/" + segment })
+            if index % 2 == 0 {
+                #expect(request.testHeader == "open-sesame" && request.cookie == "session=cookie-secret", "\(request)")
+            } else {
+                #expect(request.testHeader == nil && request.cookie == nil, "\(segment) went to another host with credentials: \(request)")
+            }
+        }
+    }
+
     @Test func headersAndCookiesGoToTheItemsOriginOnlyAndAreNeverShown() async throws {
         let nginx = try await NginxServer(serverDirectives: """
             location = /private.mp4 {

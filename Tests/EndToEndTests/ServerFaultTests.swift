@@ -202,6 +202,23 @@ import VODAppSamples
         }
     }
 
+    /// A resume must be the rest of the version kept, and no more: a 206 of another version (a
+    /// server that ignores If-Range) or one that runs past its Content-Range would splice or
+    /// pad the file.
+    @Test(arguments: [("other-version", "part of another version"), ("overflow", "more than the bytes its Content-Range names")])
+    func aResumeThatIsNotTheRestOfTheSameFileIsNeverPlaced(mode: String, reason: String) async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let run = try await cutThenResume("/bytes/400000.mp4?rate=100000&ranges=\(mode)", in: dir, on: server)
+            #expect(run.exitCode == 75, "\(run.stdout)")
+            #expect(run.item("item")?["status"] as? String == "failed")
+            #expect((run.item("item")?["error"] as? String)?.contains(reason) == true, "\(run.stdout)")
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
+            #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
+        }
+    }
+
     @Test func aSelfSignedCertificateIsRefusedUnlessTrustedWithCacert() async throws {
         let server = try await TLSTestServer()
         defer { server.stop() }

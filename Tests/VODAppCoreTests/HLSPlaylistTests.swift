@@ -31,6 +31,25 @@ import TestSupport
 
     // MARK: Master playlists
 
+    /// An https playlist's segments, keys and variants must be https too, as a redirect from
+    /// https must: otherwise the media (and the key that unlocks it) cross the network in clear.
+    @Test func anHTTPSPlaylistThatNamesPlainHTTPIsFound() throws {
+        let secure = try MediaURL("https://media.test/vod/index.m3u8")
+        func plain(_ lines: [String], from url: MediaURL) throws -> String? {
+            let playlist = try HLSPlaylist.parse(text: lines.joined(separator: "\n") + "\n", url: url)
+            return HLSItemDownload.plainHTTP(in: playlist, from: url)?.absoluteString
+        }
+        let segments = ["#EXTM3U", "#EXT-X-TARGETDURATION:2", "#EXTINF:2,", "a.ts", "#EXTINF:2,", "http://media.test/b.ts", "#EXT-X-ENDLIST"]
+        #expect(try plain(segments, from: secure) == "http://media.test/b.ts")
+        #expect(try plain(segments, from: base) == nil, "over http, nothing is downgraded")
+        let key = ["#EXTM3U", "#EXT-X-TARGETDURATION:2", #"#EXT-X-KEY:METHOD=AES-128,URI="http://keys.test/k""#,
+                   "#EXTINF:2,", "a.ts", "#EXT-X-ENDLIST"]
+        #expect(try plain(key, from: secure) == "http://keys.test/k")
+        let master = ["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=1000", "low.m3u8", "#EXT-X-STREAM-INF:BANDWIDTH=2000", "http://media.test/high.m3u8"]
+        #expect(try plain(master, from: secure) == "http://media.test/high.m3u8")
+        #expect(try plain(Array(master.prefix(3)), from: secure) == nil)
+    }
+
     @Test func masterReadsQuotedCodecsWithCommasAndResolvesEachURI() throws {
         let master = try #require(try parse([
             "#EXTM3U",

@@ -103,7 +103,8 @@ public struct Delivery: Sendable {
                             budget: budget)
             var show: (@Sendable (TransferSnapshot) -> Void)?
             if let progress { show = { progress.update($0) } }
-            let hls = HLSDownloads(workPath: directory.workPath, maximumSize: options.maximumSize)
+            let hls = HLSDownloads(workPath: directory.workPath, maximumSize: options.maximumSize,
+                                   itemURLs: Dictionary(mine.map { ($0.target.item.key, $0.target.url) }, uniquingKeysWith: { first, _ in first }))
             let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop,
                                             completed: syncer.submit, progress: show, followUp: hls)
             progress?.end()

@@ -8,11 +8,16 @@ final class HLSDownloads: TransferFollowUp {
     private let items = NIOLockedValueBox<[String: HLSItemDownload]>([:])
     private let workPath: String
     private let maximumSize: Int64
+    private let itemURLs: [String: MediaURL]
 
-    /// - Parameter workPath: where each item's segments are kept, in a folder of its own.
-    init(workPath: String, maximumSize: Int64) {
+    /// - Parameters:
+    ///   - workPath: where each item's segments are kept, in a folder of its own.
+    ///   - itemURLs: each item's URL in the payload, by key: the scope of the user's headers and
+    ///     cookies for everything the item's playlists name.
+    init(workPath: String, maximumSize: Int64, itemURLs: [String: MediaURL]) {
         self.workPath = workPath
         self.maximumSize = maximumSize
+        self.itemURLs = itemURLs
     }
 
     func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
@@ -21,7 +26,8 @@ final class HLSDownloads: TransferFollowUp {
         return items.withLockedValue { items in
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
-                var download = HLSItemDownload(key: key, workPath: workPath + "/" + key + ".hls", maximumSize: maximumSize)
+                var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: workPath + "/" + key + ".hls",
+                                               maximumSize: maximumSize)
                 let requests = download.begin(playlist: data, from: url)
                 items[key] = download
                 return (requests, [])

@@ -34,6 +34,8 @@ struct HLSItemDownload: Sendable {
     }
 
     let key: String
+    /// The item's URL in the payload: the user's headers and cookies go only to its origin.
+    let itemURL: MediaURL
     let workPath: String
     let maximumSize: Int64
     private var state = State.playlist
@@ -58,8 +60,9 @@ struct HLSItemDownload: Sendable {
     }
     private var finalURL: MediaURL?
 
-    init(key: String, workPath: String, maximumSize: Int64) {
+    init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64) {
         self.key = key
+        self.itemURL = itemURL
         self.workPath = workPath
         self.maximumSize = maximumSize
     }
@@ -169,6 +172,10 @@ struct HLSItemDownload: Sendable {
             state = .failed("the HLS playlist cannot be read: \(error)", final: true)
             return []
         }
+        if let plain = Self.plainHTTP(in: playlist, from: url) {
+            state = .failed("the HLS playlist at \(url.redacted) is on https but names \(plain.redacted), which is not", final: true)
+            return []
+        }
         switch playlist {
         case .master(let found):
             guard master == nil, !found.variants.isEmpty else {
@@ -198,9 +205,21 @@ struct HLSItemDownload: Sendable {
 
     private mutating func playlistRequest(_ url: MediaURL) -> TransferRequest {
         let request = TransferRequest(id: "\(key)/playlist\(playlistsFetched)", url: url, temporaryPath: workPath + "/playlist.part",
-                                      maximumSize: Int64(Self.playlistLimit), expectation: .document(limit: Self.playlistLimit))
+                                      maximumSize: Int64(Self.playlistLimit), expectation: .document(limit: Self.playlistLimit),
+                                      credentialScope: itemURL)
         pending.insert(request.id)
         return request
+    }
+
+    /// The first http URL a playlist fetched over https names, if any: what an https item brings
+    /// must come over https, as its redirects must.
+    static func plainHTTP(in playlist: HLSPlaylist, from url: MediaURL) -> MediaURL? {
+        guard url.isHTTPS else { return nil }
+        let named: [MediaURL?] = switch playlist {
+        case .master(let master): master.variants.map(\.url)
+        case .media(let media): media.segments.flatMap { [$0.url, $0.map?.url, $0.key?.url, $0.map?.key?.url] }
+        }
+        return named.compactMap { $0 }.first { !$0.isHTTPS }
     }
 
     /// Checks a media playlist can become one file, and asks for what is not already in the work
@@ -233,13 +252,13 @@ struct HLSItemDownload: Sendable {
             keyRequests[id] = url
             pending.insert(id)
             requests.append(TransferRequest(id: id, url: url, temporaryPath: workPath + "/key.part", maximumSize: 64,
-                                            expectation: .document(limit: 64)))
+                                            expectation: .document(limit: 64), credentialScope: itemURL))
         }
         state = .parts
         for part in parts where part.bytes == nil {
             pending.insert(part.id)
             requests.append(TransferRequest(id: part.id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
-                                            maximumSize: maximumSize, expectation: .segment))
+                                            maximumSize: maximumSize, expectation: .segment, credentialScope: itemURL))
         }
         if total > maximumSize { return [] }
         return requests

@@ -196,6 +196,11 @@ final class TransferContext {
         if let length = declaredLength, !encoded, length != end - start + 1 {
             return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
         }
+        // If-Range asked for the rest of the version kept; a server that ignores it answers a 206
+        // of another version, whose bytes would be spliced onto the first's.
+        if resume.validator.hasPrefix("\""), let etag, !etag.isEmpty, etag != resume.validator {
+            return "the server sent part of another version (ETag \(etag), not \(resume.validator))"
+        }
         return nil
     }
 
@@ -231,6 +236,12 @@ final class TransferContext {
         if fileBytes + Int64(bytes.count) > request.maximumSize {
             bodyBytes += Int64(bytes.count)
             abort = .tooLarge
+            return 0
+        }
+        // A 206 without a Content-Length is read to the connection's end: its bytes must stop
+        // where its Content-Range says.
+        if status == 206, let end = rangeEnd, fileBytes + Int64(bytes.count) > end + 1 {
+            abort = .badRange("the server sent more than the bytes its Content-Range names (\(rangeStart ?? 0)-\(end))")
             return 0
         }
         bodyBytes += Int64(bytes.count)

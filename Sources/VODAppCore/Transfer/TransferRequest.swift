@@ -49,17 +49,23 @@ public struct TransferRequest: Sendable, Equatable {
     public let expectation: Expectation
     /// Redirects followed so far to reach `url`.
     public let redirects: Int
+    /// The URL whose origin the user's headers and cookies belong to: the payload's URL of the
+    /// item, also for the playlists, keys and segments an HLS item adds.
+    let credentialScope: MediaURL
 
+    /// - Parameter credentialScope: the item's URL, for a request made on an item's behalf (an
+    ///   HLS segment); the request's own URL by default.
     public init(id: String, url: MediaURL, temporaryPath: String, maximumSize: Int64, resume: Resume? = nil,
-                expectation: Expectation = .media) {
+                expectation: Expectation = .media, credentialScope: MediaURL? = nil) {
         self.init(id: id, url: url, originalURL: url, temporaryPath: temporaryPath, maximumSize: maximumSize,
-                  resume: resume, expectation: expectation, redirects: 0)
+                  resume: resume, expectation: expectation, redirects: 0, credentialScope: credentialScope ?? url)
     }
 
     private init(id: String, url: MediaURL, originalURL: MediaURL, temporaryPath: String, maximumSize: Int64,
-                 resume: Resume?, expectation: Expectation, redirects: Int) {
+                 resume: Resume?, expectation: Expectation, redirects: Int, credentialScope: MediaURL) {
         self.id = id
         self.url = url
+        self.credentialScope = credentialScope
         self.originalURL = originalURL
         self.temporaryPath = temporaryPath
         self.maximumSize = maximumSize
@@ -71,16 +77,18 @@ public struct TransferRequest: Sendable, Equatable {
     /// The same request, from the item's own URL again, resuming from `resume`: a retry.
     func resuming(from resume: Resume?) -> TransferRequest {
         TransferRequest(id: id, url: originalURL, originalURL: originalURL, temporaryPath: temporaryPath,
-                        maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: 0)
+                        maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: 0,
+                        credentialScope: credentialScope)
     }
 
     /// The same request sent to where a redirect points.
     func redirected(to target: MediaURL) -> TransferRequest {
         TransferRequest(id: id, url: target, originalURL: originalURL, temporaryPath: temporaryPath,
-                        maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: redirects + 1)
+                        maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: redirects + 1,
+                        credentialScope: credentialScope)
     }
 
     /// Whether the item's own headers and cookies may go with this request: only to the origin
-    /// the item named, never to another host a redirect leads to.
-    var carriesCredentials: Bool { url.isSameOrigin(as: originalURL) }
+    /// the item named, never to another host a redirect or an HLS playlist leads to.
+    var carriesCredentials: Bool { url.isSameOrigin(as: credentialScope) }
 }
