@@ -97,4 +97,28 @@ import VODAppSamples
             #expect(maximumConcurrency(server.requests) == 2)
         }
     }
+    /// An HLS item's segments share its limit as their bytes arrive: two concurrent 200,000-byte
+    /// bodies under a 300,000-byte allowance cannot both land, and the one stopped gives its bytes
+    /// back, so the other completes.
+    @Test func requestsSharingAnAllowanceStopAtItAsTheirBytesArrive() async throws {
+        let dir = try ScratchDirectory()
+        try await withSampleServer { server in
+            let engine = TransferEngine(configuration: .init(jobs: 2), logger: Logger(label: "test"))
+            let allowance = ByteAllowance(300_000)
+            let requests = try (0..<2).map { index in
+                TransferRequest(id: "s\(index)", url: try MediaURL(server.url("/bytes/200000?rate=400000&n=\(index)")),
+                                temporaryPath: dir.child("s\(index).part"), maximumSize: Self.limit, allowance: allowance)
+            }
+            let outcomes = await engine.run(requests, deadline: .now + .seconds(30))
+            let completed = outcomes.filter { $0.result == .completed(bytes: 200_000) }
+            let dropped = outcomes.filter { if case .tooLarge = $0.result { true } else { false } }
+            #expect(completed.count == 1 && dropped.count == 1, "\(outcomes.map(\.result))")
+            for outcome in dropped {
+                #expect(!FileManager.default.fileExists(atPath: dir.child(outcome.id + ".part")))
+            }
+            // What the completed one wrote is still claimed; the dropped one's was given back.
+            #expect(allowance.claim(100_000))
+            #expect(!allowance.claim(1))
+        }
+    }
 }

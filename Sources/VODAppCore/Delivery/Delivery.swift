@@ -263,7 +263,7 @@ public struct Delivery: Sendable {
                                   error: "cannot place the file in \(directory.path): \(reason)")
             }
         case .tooLarge(let declared):
-            let size = declared.map { "it is \($0) bytes" } ?? "its body passed the limit with no Content-Length"
+            let size = declared.map { "it is \($0) bytes" } ?? "it passed the limit as it arrived"
             logger.info("dropped as too large", metadata: ["key": "\(item.key)", "bodyBytesReceived": "\(outcome.bodyBytesReceived)"])
             return ItemReport(key: item.key, title: title, url: url, status: .tooLarge, httpStatus: status,
                               error: "larger than the \(options.maximumSize)-byte limit: \(size)")

@@ -50,6 +50,8 @@ struct HLSItemDownload: Sendable {
     private var keys: [String: [UInt8]] = [:]
     private var keyRequests: [String: MediaURL] = [:]
     private var pending: Set<String> = []
+    /// What the segments still to come may write between them: the limit is the item's whole.
+    private var allowance: ByteAllowance?
 
     /// Whether requests of this item are still queued or running.
     var isUnderway: Bool {
@@ -255,12 +257,21 @@ struct HLSItemDownload: Sendable {
                                             expectation: .document(limit: 64), credentialScope: itemURL))
         }
         state = .parts
+        // Segments kept by an earlier delivery (under a larger --max-size, perhaps) may already
+        // be too much.
+        guard total <= maximumSize else {
+            state = .tooLarge
+            pending = []
+            return []
+        }
+        let allowance = ByteAllowance(maximumSize - total)
+        self.allowance = allowance
         for part in parts where part.bytes == nil {
             pending.insert(part.id)
             requests.append(TransferRequest(id: part.id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
-                                            maximumSize: maximumSize, expectation: .segment, credentialScope: itemURL))
+                                            maximumSize: maximumSize, expectation: .segment, credentialScope: itemURL,
+                                            allowance: allowance))
         }
-        if total > maximumSize { return [] }
         return requests
     }
 

@@ -34,6 +34,10 @@ final class TransferContext {
     let started = ContinuousClock.now
     /// Body bytes received in this response.
     private(set) var bodyBytes: Int64 = 0
+    /// Bytes taken from `request.allowance` by this response.
+    private var claimed: Int64 = 0
+    /// Whether the resumed-from bytes were given back to the allowance (the file started over).
+    private var baseReleased = false
     /// Bytes the file already held when this response's body began: the resume offset on a 206.
     private(set) var baseOffset: Int64 = 0
     /// The Content-Length of the latest response, as its header arrived: libcurl does not report
@@ -238,6 +242,14 @@ final class TransferContext {
             abort = .tooLarge
             return 0
         }
+        if let allowance = request.allowance {
+            // The item's whole is limited too, across the requests it is fetched in.
+            guard allowance.claim(Int64(bytes.count)) else {
+                abort = .tooLarge
+                return 0
+            }
+            claimed += Int64(bytes.count)
+        }
         // A 206 without a Content-Length is read to the connection's end: its bytes must stop
         // where its Content-Range says.
         if status == 206, let end = rangeEnd, fileBytes + Int64(bytes.count) > end + 1 {
@@ -323,6 +335,11 @@ final class TransferContext {
         } else {
             flags |= O_TRUNC
         }
+        if !appending, let resume = request.resume {
+            // The bytes an earlier response kept are overwritten: the item has them no more.
+            request.allowance?.release(resume.offset)
+            baseReleased = true
+        }
         fd = Foundation.open(request.temporaryPath, flags, 0o644)
         if fd < 0 {
             abort = .fileError("cannot create \(request.temporaryPath): \(String(cString: strerror(errno)))")
@@ -350,6 +367,17 @@ final class TransferContext {
     /// - Returns: what was kept, if anything.
     func settle(keep: Bool) -> TransferOutcome.Partial? {
         closeFile()
+        let partial = settledPartial(keep: keep)
+        if partial == nil, let allowance = request.allowance {
+            // Nothing of this request stays on disk: what it claimed is the item's again.
+            allowance.release(claimed + (baseReleased ? 0 : request.resume?.offset ?? 0))
+            claimed = 0
+            baseReleased = true
+        }
+        return partial
+    }
+
+    private func settledPartial(keep: Bool) -> TransferOutcome.Partial? {
         guard case .file = sink, fileOpened else {
             // This response wrote nothing (or only bytes held to judge it, which are let go): an
             // earlier partial is untouched and still resumable.

@@ -52,20 +52,27 @@ public struct TransferRequest: Sendable, Equatable {
     /// The URL whose origin the user's headers and cookies belong to: the payload's URL of the
     /// item, also for the playlists, keys and segments an HLS item adds.
     let credentialScope: MediaURL
+    /// Bytes this request shares with others of the same item (an HLS item's segments), on top
+    /// of its own `maximumSize`.
+    let allowance: ByteAllowance?
 
-    /// - Parameter credentialScope: the item's URL, for a request made on an item's behalf (an
-    ///   HLS segment); the request's own URL by default.
+    /// - Parameters:
+    ///   - credentialScope: the item's URL, for a request made on an item's behalf (an HLS
+    ///     segment); the request's own URL by default.
+    ///   - allowance: the bytes the item's requests share, for a request made on its behalf.
     public init(id: String, url: MediaURL, temporaryPath: String, maximumSize: Int64, resume: Resume? = nil,
-                expectation: Expectation = .media, credentialScope: MediaURL? = nil) {
+                expectation: Expectation = .media, credentialScope: MediaURL? = nil, allowance: ByteAllowance? = nil) {
         self.init(id: id, url: url, originalURL: url, temporaryPath: temporaryPath, maximumSize: maximumSize,
-                  resume: resume, expectation: expectation, redirects: 0, credentialScope: credentialScope ?? url)
+                  resume: resume, expectation: expectation, redirects: 0, credentialScope: credentialScope ?? url,
+                  allowance: allowance)
     }
 
     private init(id: String, url: MediaURL, originalURL: MediaURL, temporaryPath: String, maximumSize: Int64,
-                 resume: Resume?, expectation: Expectation, redirects: Int, credentialScope: MediaURL) {
+                 resume: Resume?, expectation: Expectation, redirects: Int, credentialScope: MediaURL, allowance: ByteAllowance?) {
         self.id = id
         self.url = url
         self.credentialScope = credentialScope
+        self.allowance = allowance
         self.originalURL = originalURL
         self.temporaryPath = temporaryPath
         self.maximumSize = maximumSize
@@ -78,14 +85,14 @@ public struct TransferRequest: Sendable, Equatable {
     func resuming(from resume: Resume?) -> TransferRequest {
         TransferRequest(id: id, url: originalURL, originalURL: originalURL, temporaryPath: temporaryPath,
                         maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: 0,
-                        credentialScope: credentialScope)
+                        credentialScope: credentialScope, allowance: allowance)
     }
 
     /// The same request sent to where a redirect points.
     func redirected(to target: MediaURL) -> TransferRequest {
         TransferRequest(id: id, url: target, originalURL: originalURL, temporaryPath: temporaryPath,
                         maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: redirects + 1,
-                        credentialScope: credentialScope)
+                        credentialScope: credentialScope, allowance: allowance)
     }
 
     /// Whether the item's own headers and cookies may go with this request: only to the origin
