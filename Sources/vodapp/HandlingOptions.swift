@@ -37,6 +37,11 @@ struct HandlingOptions: ParsableArguments {
                                valueName: "header"))
     var headers: [String] = []
 
+    @Option(name: .customLong("header-host"),
+            help: ArgumentHelp("Send --header only to items on this host (repeatable; '.example.com' is it and its subdomains). Required by listen, whose pushes name their own hosts.",
+                               valueName: "host"))
+    var headerHosts: [String] = []
+
     @Option(help: ArgumentHelp("A cookie file in the Netscape format (curl's, or a browser exporter's); its cookies go to each item's own origin only.",
                                valueName: "file"))
     var cookies: String?
@@ -71,6 +76,12 @@ struct HandlingOptions: ParsableArguments {
             if let problem = RequestHeader.problem(with: header) {
                 throw ValidationError("--header '\(RequestHeader.shownName(of: header))': \(problem)")
             }
+        }
+        if !headerHosts.isEmpty, headers.isEmpty {
+            throw ValidationError("--header-host limits --header, and there is none")
+        }
+        for host in headerHosts where Self.scope(of: host) == nil {
+            throw ValidationError("--header-host must be a host name or address, or .domain for it and its subdomains, not '\(host)'")
         }
         if let cookies {
             var info = stat()
@@ -113,6 +124,15 @@ struct HandlingOptions: ParsableArguments {
         return signals.exitCode ?? report.exitStatus.rawValue
     }
 
+    /// A `--header-host` as the engine compares it: lowercased, in punycode, a leading dot kept.
+    static func scope(of host: String) -> String? {
+        let subdomains = host.hasPrefix(".")
+        let name = subdomains ? String(host.dropFirst()) : host
+        guard !name.isEmpty, !name.contains(where: { "/?#@ ".contains($0) }),
+              let url = try? MediaURL("http://" + name + "/"), url.path == "/" else { return nil }
+        return (subdomains ? "." : "") + url.host
+    }
+
     var deliveryOptions: DeliveryOptions {
         var options = DeliveryOptions(
             directory: dir ?? DeliveryOptions.defaultDirectory(),
@@ -125,6 +145,7 @@ struct HandlingOptions: ParsableArguments {
             naming: name
         )
         options.headers = headers
+        options.headerHosts = headerHosts.compactMap(Self.scope(of:))
         // libcurl's cookie engine wants an absolute path: a relative one would be read from
         // wherever the process happens to be.
         options.cookieFile = cookies.map { URL(fileURLWithPath: $0).standardizedFileURL.path }

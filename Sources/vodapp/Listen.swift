@@ -70,6 +70,11 @@ struct Listen: AsyncParsableCommand {
         guard (1...10_000).contains(queue) else { throw ValidationError("--queue must be between 1 and 10000, not \(queue)") }
         guard (1...64).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 64, not \(parallel)") }
         if let secret, secret.isEmpty { throw ValidationError("--secret must not be empty") }
+        if !handling.headers.isEmpty, handling.headerHosts.isEmpty {
+            // A push names its own URLs, and UDP pushes come from any local process: without a
+            // list of hosts, any of them could send the headers to a server it runs.
+            throw ValidationError("--header needs --header-host HOST with listen: a push names its own URLs, so it could collect the headers")
+        }
     }
 
     func run() async throws {

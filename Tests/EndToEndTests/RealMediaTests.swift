@@ -228,6 +228,31 @@ import Testing
         }
     }
 
+    /// A payload names its own URLs: `--header-host` keeps `--header` for the hosts the user
+    /// meant, and `listen`, whose pushes may come from anyone, will not run without it.
+    @Test func headerHostKeepsHeadersForTheHostsNamedAndListenRequiresIt() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        _ = try await MediaFixtures.clip(seconds: 1, root: nginx.root, name: "mine.mp4")
+        _ = try await MediaFixtures.clip(seconds: 1, root: nginx.root, name: "theirs.mp4")
+        let scratch = try ScratchDirectory()
+        let theirs = nginx.url("theirs.mp4").replacingOccurrences(of: "127.0.0.1", with: "localhost")
+        let run = try await deliver([(key: "mine", title: "Mine", url: nginx.url("mine.mp4")), (key: "theirs", title: "Theirs", url: theirs)],
+                                    into: scratch.child("media"), ["--header", "X-Vodapp-Test: open-sesame", "--header-host", "127.0.0.1"])
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        let requests = try await nginx.waitForRequests { $0.count >= 2 }
+        #expect(requests.first { $0.uri == "/mine.mp4" }?.testHeader == "open-sesame", "\(requests)")
+        #expect(requests.first { $0.uri == "/theirs.mp4" }.map { $0.testHeader == nil } == true, "\(requests)")
+
+        let listen = try await runner.run(["listen", "--dir", scratch.child("listen"), "--header", "X-Vodapp-Test: open-sesame"])
+        #expect(listen.exitCode == 64)
+        #expect(listen.stderr.contains("--header needs --header-host"), "\(listen.stderr)")
+        #expect(!listen.stderr.contains("open-sesame"))
+        let nameless = try await runner.run(["-", "--header", ": open-sesame"], stdin: Data())
+        #expect(nameless.exitCode == 64)
+        #expect(!nameless.stderr.contains("open-sesame"), "\(nameless.stderr)")
+    }
+
     @Test func headersAndCookiesGoToTheItemsOriginOnlyAndAreNeverShown() async throws {
         let nginx = try await NginxServer(serverDirectives: """
             location = /private.mp4 {

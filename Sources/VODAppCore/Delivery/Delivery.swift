@@ -95,7 +95,8 @@ public struct Delivery: Sendable {
             let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: options.userAgent,
                                                            budgetAware: options.budgetAware,
                                                            certificateAuthorities: options.certificateAuthorities,
-                                                           headers: options.headers, cookieFile: options.cookieFile),
+                                                           headers: options.headers, cookieFile: options.cookieFile,
+                                                           headerHosts: options.headerHosts),
                                         logger: logger)
             let syncer = FileSyncer()
             progress?.begin(titles: Dictionary(mine.map { ($0.target.item.key, $0.target.item.title ?? $0.target.item.key) },

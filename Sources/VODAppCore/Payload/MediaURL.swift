@@ -17,6 +17,8 @@ public struct MediaURL: Sendable, Equatable {
     /// `scheme://host:port`, lowercased, the port always written: what headers and cookies are
     /// scoped to.
     public let origin: String
+    /// The host name, lowercased and in punycode, or the IP address.
+    public let host: String
     /// The URL with a password in it replaced by `***`: what reports, logs and the store show.
     public let redacted: String
 
@@ -63,7 +65,8 @@ public struct MediaURL: Sendable, Equatable {
         isHTTPS = scheme == "https"
         path = Self.part(handle, CURLUPART_PATH) ?? "/"
         let port = Self.part(handle, CURLUPART_PORT, flags: CURLU_DEFAULT_PORT) ?? (isHTTPS ? "443" : "80")
-        origin = scheme + "://" + host.lowercased() + ":" + port
+        self.host = host.lowercased()
+        origin = scheme + "://" + self.host + ":" + port
         if Self.part(handle, CURLUPART_PASSWORD) != nil, curl_url_set(handle, CURLUPART_PASSWORD, "***", 0) == CURLUE_OK,
            let shown = Self.part(handle, CURLUPART_URL) {
             redacted = shown

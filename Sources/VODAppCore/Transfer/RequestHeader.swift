@@ -25,7 +25,9 @@ public enum RequestHeader {
 
     /// The name of a header line, for an error message that must not show its value (a token).
     public static func shownName(of line: String) -> String {
-        let name = line.split(separator: ":", maxSplits: 1).first.map(String.init) ?? line
-        return String(name.prefix(60)) + (line.contains(":") ? ": …" : "")
+        guard let colon = line.firstIndex(of: ":") else { return "(no colon)" }
+        let name = line[..<colon]
+        guard !name.isEmpty else { return "(no name): …" }
+        return String(name.prefix(60)) + ": …"
     }
 }

@@ -23,12 +23,15 @@ public struct TransferEngine: Sendable {
         public var headers: [String]
         /// A Netscape cookie file whose cookies go to each item's own origin only (`--cookies`).
         public var cookieFile: String?
+        /// The hosts `headers` may go to (`--header-host`): a name, or `.example.com` for it and
+        /// its subdomains; empty for every item's own origin.
+        public var headerHosts: [String] = []
 
         public static let defaultJobs = 16
 
         public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp",
                     budgetAware: Bool = true, certificateAuthorities: String? = nil,
-                    headers: [String] = [], cookieFile: String? = nil) {
+                    headers: [String] = [], cookieFile: String? = nil, headerHosts: [String] = []) {
             self.jobs = max(1, jobs)
             self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
@@ -36,6 +39,14 @@ public struct TransferEngine: Sendable {
             self.certificateAuthorities = certificateAuthorities
             self.headers = headers
             self.cookieFile = cookieFile
+            self.headerHosts = headerHosts
+        }
+
+        /// Whether `--header` may go to `host`.
+        func allowsHeaders(to host: String) -> Bool {
+            headerHosts.isEmpty || headerHosts.contains { scope in
+                scope.hasPrefix(".") ? host == scope.dropFirst() || host.hasSuffix(scope) : host == scope
+            }
         }
     }
 
@@ -351,7 +362,7 @@ extension TransferEngine {
         // page or a redirect longer than a key's 64 bytes would read as "too large". The header
         // callback checks the length of a 2xx response instead (TransferContext).
         if request.carriesCredentials {
-            headerLines += configuration.headers
+            if configuration.allowsHeaders(to: request.url.host) { headerLines += configuration.headers }
             if let cookieFile = configuration.cookieFile {
                 // libcurl's cookie engine reads the file for this transfer and sends the cookies
                 // that match this URL; a hop to another origin gets no cookie engine at all.
