@@ -69,7 +69,11 @@ import Testing
         #expect(try ext("http://h/a.mp4", "application/octet-stream") == "mp4")
         #expect(try ext("http://h/a", "video/webm") == "webm")
         #expect(try ext("http://h/watch.php?id=3", "video/mp4; charset=binary") == "mp4")
-        #expect(try ext("http://h/watch.php", "text/html") == "php")
+        // Never an extension a file manager or a browser would run or render.
+        #expect(try ext("http://h/watch.php", "text/html") == nil)
+        #expect(try ext("http://h/run.sh", "application/octet-stream") == nil)
+        #expect(try ext("http://h/app.desktop", nil) == nil)
+        #expect(try ext("http://h/page.html", "video/mp4") == "mp4")
         #expect(try ext("http://h/a", "VIDEO/X-MATROSKA") == "mkv")
         #expect(try ext("http://h/a", nil) == nil)
     }

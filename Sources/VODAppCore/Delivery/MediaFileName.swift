@@ -118,12 +118,13 @@ public struct MediaFileName: Sendable, Equatable {
     }
 
     /// The extension an item's file gets: the URL's when it names a media type, else the one the
-    /// Content-Type names, else the URL's whatever it is (`.php` is better than a guess).
+    /// Content-Type names, else none. Never another: a payload or a server must not make vodapp
+    /// write `.html`, `.sh` or `.desktop` files, which a file manager or a browser would open as
+    /// what they say (players read the bytes, and need no extension).
     static func fileExtension(url: MediaURL, contentType: String?) -> String? {
-        let fromURL = url.fileExtension
-        if let fromURL, mediaExtensions.contains(fromURL) { return fromURL }
+        if let fromURL = url.fileExtension, mediaExtensions.contains(fromURL) { return fromURL }
         let mime = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        return mime.flatMap { Self.extensionsByType[$0] } ?? fromURL
+        return mime.flatMap { Self.extensionsByType[$0] }
     }
 
     private static let extensionsByType: [String: String] = [

@@ -5,13 +5,17 @@ import Foundation
 ///
 /// What counts as media is decided by exclusion, because no list of containers is complete: a
 /// body is media unless its Content-Type names a page, a document or a manifest (`text/*`,
-/// HTML, JSON, XML, JavaScript, DASH; not `text/plain`, see `describe`), or its first bytes are text (valid UTF-8 with no control
-/// character but tab, CR, LF and form feed). Every audio and video container starts with binary
-/// bytes within its first 512: box sizes (MP4, MOV, 3GP), EBML (Matroska, WebM), sync bytes and
-/// PIDs (MPEG-TS, MPEG-PS), `RIFF` sizes (AVI, WAV), `OggS\0`, `fLaC\0`, `FLV\1`, `ID3` tag
-/// headers. So `video/*`, `audio/*`, `application/octet-stream`, a missing Content-Type and a
-/// wrong one (`image/jpeg` for an MP4) are all judged by their bytes, and a login page served as
-/// `application/octet-stream` is still caught.
+/// HTML, JSON, XML, JavaScript, DASH; not `text/plain`, see `describe`), or its first bytes are
+/// text: at most one in a hundred of them a control character other than tab, CR, LF and form
+/// feed, and UTF-8 or mostly ASCII (Latin-1 and other 8-bit charsets), or UTF-16 (with a
+/// byte-order mark, or ASCII with every other byte zero); or they start like markup, JSON, a
+/// script or a desktop entry, whatever follows. Every audio and video container starts with many
+/// binary bytes within its first 512: box sizes (MP4, MOV, 3GP), EBML (Matroska, WebM), sync
+/// bytes and PIDs (MPEG-TS, MPEG-PS), `RIFF` sizes (AVI, WAV), `OggS\0`, `fLaC\0`, `FLV\1`,
+/// `ID3` tag headers. So `video/*`, `audio/*`, `application/octet-stream`, a missing Content-Type and a wrong one (`image/jpeg` for an MP4)
+/// are all judged by their bytes, and a login page served as `application/octet-stream` is still
+/// caught. What a hostile server slips past this is still never named as a page or a script:
+/// `MediaFileName.fileExtension` gives a file only a media extension, or none.
 public enum MediaSniffer {
     public enum Verdict: Sendable, Equatable {
         case media
@@ -41,10 +45,19 @@ public enum MediaSniffer {
         if type == "application/dash+xml" { return dash }
         if let reason = reason(forType: type) { return .notMedia(reason) }
         guard head.count >= headLength || complete else { return .undecided }
-        let text = head.drop { $0 == 0x20 || $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF }
-        let start = String(decoding: text.prefix(64), as: UTF8.self).lowercased()
+        let utf16 = utf16Text(head)
+        let decoded = utf16 ?? String(decoding: head.prefix(256), as: UTF8.self)
+        // Whitespace, byte-order marks, stray control bytes and undecodable bytes before the
+        // first sign are skipped: a page does not become media by starting with one.
+        let start = String(decoded.drop { character in
+            character.isWhitespace || character.unicodeScalars.allSatisfy { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FEFF}" || $0 == "\u{FFFD}" }
+        }.prefix(64)).lowercased()
         if start.hasPrefix("#extm3u") { return .hlsPlaylist }
-        guard isText(head, complete: complete) else { return .media }
+        // What no container starts with: markup, JSON, a script's #!, a desktop entry.
+        let signs = ["<!doctype", "<html", "<head", "<body", "<script", "<?xml", "<!--", "<svg", "#!", "[desktop entry]"]
+        let afterBracket = start.dropFirst().first { !$0.isWhitespace }
+        let looksLikeJSON = (start.first == "{" || start.first == "[") && afterBracket.map { "\"{[}]".contains($0) } == true
+        guard signs.contains(where: { start.hasPrefix($0) }) || looksLikeJSON || utf16 != nil || isText(head, complete: complete) else { return .media }
         if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<head") || start.hasPrefix("<body")
             || start.hasPrefix("<!--") || start.hasPrefix("<script") {
             return .notMedia(htmlPage)
@@ -80,12 +93,15 @@ public enum MediaSniffer {
         }
     }
 
-    /// Whether `bytes` read as text: UTF-8 (a character cut at the end of an incomplete head is
-    /// allowed) with no control character but tab, LF, CR and form feed.
-    static func isText(_ bytes: [UInt8], complete: Bool) -> Bool {
-        if bytes.contains(where: { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }) {
-            return false
-        }
+    /// Whether `bytes` read as text: at most one in a hundred is a control character other than
+    /// tab, LF, CR and form feed, and they are UTF-8 (a character cut at the end of an incomplete
+    /// head is allowed) or mostly ASCII, as a page in Latin-1 or another 8-bit charset is. A
+    /// container's first bytes hold many more control bytes, and random ones half non-ASCII.
+    static func isText(_ bytes: [UInt8], complete: Bool = true) -> Bool {
+        let binary = bytes.count { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }
+        guard binary * 100 <= bytes.count else { return false }
+        let ascii = bytes.count { $0 < 0x80 }
+        if ascii * 4 >= bytes.count * 3 { return true }
         var checked = bytes[...]
         if !complete {
             // Up to 3 trailing bytes may be the start of a character the head cut in two.
@@ -97,5 +113,29 @@ public enum MediaSniffer {
             }
         }
         return String(validating: checked, as: UTF8.self) != nil
+    }
+
+    /// The text of `bytes` if they are UTF-16: a byte-order mark, or ASCII text with every other
+    /// byte zero (no container looks like that).
+    static func utf16Text(_ bytes: [UInt8]) -> String? {
+        let pairs = bytes.count / 2
+        guard pairs >= 2 else { return nil }
+        let bigEndian: Bool
+        if bytes[0] == 0xFE && bytes[1] == 0xFF {
+            bigEndian = true
+        } else if bytes[0] == 0xFF && bytes[1] == 0xFE {
+            bigEndian = false
+        } else {
+            let evenZero = stride(from: 0, to: pairs * 2, by: 2).count { bytes[$0] == 0 }
+            let oddZero = stride(from: 1, to: pairs * 2, by: 2).count { bytes[$0] == 0 }
+            guard max(evenZero, oddZero) * 10 >= pairs * 9, min(evenZero, oddZero) == 0 else { return nil }
+            bigEndian = evenZero > oddZero
+        }
+        let units = (0..<pairs).map { index in
+            let high = UInt16(bytes[index * 2 + (bigEndian ? 0 : 1)]), low = UInt16(bytes[index * 2 + (bigEndian ? 1 : 0)])
+            return high << 8 | low
+        }
+        let text = String(decoding: units, as: UTF16.self)
+        return isText(Array(text.unicodeScalars.prefix(256).map { UInt8(truncatingIfNeeded: min($0.value, 0xFF)) })) ? text : nil
     }
 }
