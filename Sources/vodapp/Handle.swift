@@ -12,7 +12,8 @@ struct Handle: AsyncParsableCommand {
            "playlist": {"<key>": {"title": "…", "subtitle": "…", "url": "https://…"}}}
 
         Exit codes: 0 every valid item is in DIR or was too large; 75 an item failed or timed \
-        out (try again later); 64 bad command line; 65 invalid payload; 66 payload unreadable; \
+        out and may pass later (try again); 69 items failed for good ("final": a 404, a live \
+        stream; delivering again will not help); 64 bad command line; 65 invalid payload; 66 payload unreadable; \
         73 DIR unusable; 130/143 stopped by SIGINT/SIGTERM (what was cut is resumed next time).
 
         Example:

@@ -25,6 +25,11 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let options = DeliveryOptions(directory: dir ?? DeliveryOptions.defaultDirectory())
+        var info = stat()
+        if dir != nil, stat(options.directory, &info) != 0 {
+            // A DIR named on purpose that is not there is a typo more often than a fresh start.
+            throw Failure.report("cannot read \(options.directory): \(String(cString: strerror(errno)))", status: .directoryUnusable)
+        }
         let status: StatusReport
         do {
             status = try StatusReport(directory: options.directory)

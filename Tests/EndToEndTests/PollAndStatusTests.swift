@@ -109,6 +109,11 @@ import VODAppSamples
             #expect(human.stdout.contains("Failed (2):"))
             #expect(human.stdout.contains("Broken: the server answered HTTP 404 (attempt 1, delivering again will not help)"), "\(human.stdout)")
             #expect(human.stdout.contains("Busy: the server answered HTTP 500 (attempt 1, next try after "), "\(human.stdout)")
+
+            // A DIR named that is not there is said so, not shown as an empty history.
+            let typo = try await runner.run(["status", "--dir", scratch.child("no-such")])
+            #expect(typo.exitCode == 73)
+            #expect(typo.stderr.contains("No such file or directory"), "\(typo.stderr)")
         }
     }
 

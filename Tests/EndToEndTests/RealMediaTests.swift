@@ -179,6 +179,40 @@ import Testing
         #expect(ScratchDirectory.contents(ScratchDirectory.media(dir, "m")) == bytes)
     }
 
+    /// A login page answering the resume of a cut video (a session that expired between pushes)
+    /// is not the video: the bytes kept stay, and the next delivery with the session resumes.
+    @Test func aLoginPageAnsweringAResumeKeepsTheBytesAlreadyKept() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location /wall/ {
+                if ($http_user_agent ~ logged-out) { return 200 '<!DOCTYPE html><html><body>Sign in</body></html>'; }
+                limit_rate 150k;
+            }
+            """)
+        defer { nginx.stop() }
+        let bytes = (0..<1_200_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        try FileManager.default.createDirectory(atPath: nginx.root + "/wall", withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: nginx.root + "/wall/movie.mp4"))
+        let scratch = try ScratchDirectory()
+        let dir = scratch.path
+        let item = [(key: "m", title: "Movie", url: nginx.url("wall/movie.mp4"))]
+
+        let cut = try await deliver(item, into: dir, ["--budget", "2"])
+        #expect(cut.item("m")?["status"] as? String == "timedOut", "\(cut.stdout)")
+        let kept = try FileManager.default.attributesOfItem(atPath: dir + "/.vodapp/partial/m.part")[.size] as? Int ?? 0
+        #expect(kept > 0)
+
+        let walled = try await deliver(item, into: dir, ["--user-agent", "logged-out"])
+        #expect(walled.exitCode == 75)
+        #expect((walled.item("m")?["error"] as? String)?.contains("HTML page") == true, "\(walled.stdout)")
+        #expect(try FileManager.default.attributesOfItem(atPath: dir + "/.vodapp/partial/m.part")[.size] as? Int == kept)
+
+        let resumed = try await deliver(item, into: dir)
+        #expect(resumed.exitCode == 0, "\(resumed.stdout)")
+        #expect(ScratchDirectory.contents(ScratchDirectory.media(dir, "m")) == bytes)
+        let requests = try await nginx.waitForRequests { $0.count >= 3 }
+        #expect(requests.last?.range == "bytes=\(kept)-", "\(requests)")
+    }
+
     @Test func anIDNHostAndARawSpaceInThePathArrive() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }

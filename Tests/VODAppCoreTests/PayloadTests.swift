@@ -92,6 +92,9 @@ import Testing
         ("/media/a.mp4", "not an absolute URL"),
         ("media/a.mp4", "not an absolute URL"),
         ("http://", "has no host"),
+        ("127.0.0.1:8080/a.mp4", "not an absolute URL: it must start with http:// or https://"),
+        ("localhost:8080/a.mp4", "not an absolute URL: it must start with http:// or https://"),
+        ("http://example.com:0/a.mp4", "has a port that is not a number from 1 to 65535"),
         ("http://exa mple.com/a", "host name that is not valid"),
         // IDNA refuses a right-to-left override; libcurl 7.88 leaks the host it fails to convert
         // unless vodapp frees it (Fuzz/run finds that leak).

@@ -396,7 +396,7 @@ struct HLSItemDownload: Sendable {
                     do {
                         bytes = try HLSSegmentDecryption.decrypt(bytes, key: keyBytes, iv: key.iv)
                     } catch {
-                        return .failure(JoinFailure(text: "\(part.kind == .segment ? "segment \(segmentNumber(piece))" : "the init section") \(error)",
+                        return .failure(JoinFailure(text: "\(part.kind == .segment ? "segment \(segmentNumber(piece))" : "the init section"): \(error)",
                                                     isFinal: true))
                     }
                 }

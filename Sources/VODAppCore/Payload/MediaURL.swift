@@ -65,6 +65,7 @@ public struct MediaURL: Sendable, Equatable {
         isHTTPS = scheme == "https"
         path = Self.part(handle, CURLUPART_PATH) ?? "/"
         let port = Self.part(handle, CURLUPART_PORT, flags: CURLU_DEFAULT_PORT) ?? (isHTTPS ? "443" : "80")
+        guard port != "0" else { throw .malformed("has a port that is not a number from 1 to 65535") }
         self.host = host.lowercased()
         origin = scheme + "://" + self.host + ":" + port
         if Self.part(handle, CURLUPART_PASSWORD) != nil, curl_url_set(handle, CURLUPART_PASSWORD, "***", 0) == CURLUE_OK,
@@ -165,7 +166,8 @@ public struct MediaURL: Sendable, Equatable {
     private static func explain(_ code: CURLUcode, _ text: String) -> String {
         switch code {
         case CURLUE_NO_SCHEME, CURLUE_BAD_SCHEME,
-             CURLUE_MALFORMED_INPUT where !text.contains("://"):
+             CURLUE_MALFORMED_INPUT where !text.contains("://"),
+             CURLUE_BAD_SLASHES where !text.contains("://"):
             "is not an absolute URL: it must start with http:// or https://"
         case CURLUE_NO_HOST: "has no host"
         case CURLUE_BAD_HOSTNAME: "has a host name that is not valid"

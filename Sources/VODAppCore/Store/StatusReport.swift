@@ -52,7 +52,7 @@ public struct StatusReport: Sendable, Encodable {
             for entry in deliveries {
                 let origin = entry.origin.map { " " + ReportRenderer.printable($0) } ?? ""
                 let note = entry.note.map { " (\(ReportRenderer.printable($0)))" } ?? ""
-                lines.append("  \(Self.when(entry.startedAt))  \(entry.source)\(origin): \(entry.result), \(entry.items) items, "
+                lines.append("  \(Self.when(entry.startedAt))  \(entry.source)\(origin): \(entry.result), \(entry.items) item\(entry.items == 1 ? "" : "s"), "
                              + "\(entry.downloaded) downloaded, \(entry.failed) failed or timed out, "
                              + String(format: "%.2f s", entry.elapsedSeconds) + note)
             }

@@ -571,7 +571,9 @@ extension TransferEngine {
             // A server that resumed at the wrong byte cannot be trusted with this file.
             return Classification(result: .failed(reason: text), keep: false)
         case .rejected(let text, let isFinal):
-            return Classification(result: .failed(reason: text), isFinal: isFinal, keep: false)
+            // Judged before a byte of it reached the file: bytes an earlier response kept (a login
+            // page answering the resume of a cut video) are still the video's, and stay.
+            return Classification(result: .failed(reason: text), isFinal: isFinal, keep: true)
         }
     }
 
