@@ -87,6 +87,24 @@ import Testing
         #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
     }
 
+    /// fMP4 fragments listed without their `#EXT-X-MAP` would be joined into a file no player
+    /// reads: the item fails for good, saying why, and nothing is placed.
+    @Test func fragmentsWithoutTheirInitSectionAreNotJoinedIntoABrokenFile() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let fmp4 = try await MediaFixtures.hlsFMP4(from: clip)
+        let playlist = nginx.root + "/" + fmp4.variants[0].playlist
+        let text = try String(contentsOfFile: playlist, encoding: .utf8)
+        try text.split(separator: "\n").filter { !$0.hasPrefix("#EXT-X-MAP") }.joined(separator: "\n")
+            .appending("\n").write(toFile: playlist, atomically: true, encoding: .utf8)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "nomap", title: "No map", url: nginx.url(fmp4.variants[0].playlist))], into: scratch.path)
+        #expect(run.exitCode == 69, "\(run.stdout)")
+        #expect((run.item("nomap")?["error"] as? String)?.contains("no init section (#EXT-X-MAP)") == true, "\(run.stdout)")
+        #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+    }
+
     @Test func aLivePlaylistAndADASHManifestFailWithTheirReasons() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }

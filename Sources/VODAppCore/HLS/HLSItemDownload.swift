@@ -148,8 +148,10 @@ struct HLSItemDownload: Sendable {
         let whole = parts.filter { $0.bytes != nil }.count
         guard whole == parts.count, keyRequests.values.allSatisfy({ keys[$0.absoluteString] != nil }) else {
             removeLeftovers()
-            let kept = whole > 0 ? "; \(whole) are kept for the next delivery" : ""
-            return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(whole) of \(parts.count) HLS segments\(kept)"))
+            // Counted as a person reads the playlist: its segments, not the init sections.
+            let segments = parts.filter { $0.kind == .segment && $0.bytes != nil }.count
+            let kept = whole > 0 ? "; they are kept for the next delivery" : ""
+            return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) HLS segments\(kept)"))
         }
         switch join(into: temporaryPath) {
         case .success(let bytes):
@@ -399,6 +401,15 @@ struct HLSItemDownload: Sendable {
                         return .failure(JoinFailure(text: "\(part.kind == .segment ? "segment \(segmentNumber(piece))" : "the init section"): \(error)",
                                                     isFinal: true))
                     }
+                }
+                if part.kind == .segment, media?.segmentFormat == .mpegTS, let first = bytes.first,
+                   first != 0x47, first != 0xFF, !bytes.starts(with: Array("ID3".utf8)) {
+                    // Joined as they are, segments that are not MPEG-TS (or packed audio) would
+                    // make a file no player reads: fMP4 fragments without their #EXT-X-MAP, or a
+                    // segment decrypted with the wrong key or IV.
+                    let why = part.key != nil ? "decrypted, it is not MPEG-TS: wrong key or IV?"
+                                              : "it is not MPEG-TS, and the playlist names no init section (#EXT-X-MAP) for it"
+                    return .failure(JoinFailure(text: "segment \(segmentNumber(piece)): \(why)", isFinal: true))
                 }
                 guard written + Int64(bytes.count) <= maximumSize else {
                     return .failure(JoinFailure(text: "its HLS segments passed the \(maximumSize)-byte limit", isFinal: false))
