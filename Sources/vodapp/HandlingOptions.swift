@@ -9,7 +9,10 @@ struct HandlingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Where media goes. Default: $VODAPP_DIR, else the XDG videos folder + /VODApp.", valueName: "dir"))
     var dir: String?
 
-    @Option(help: ArgumentHelp("Wall-clock budget of a delivery, from its arrival to its report, in seconds.", valueName: "seconds"))
+    // .unconditional: "--budget -1" reaches validate(), which says what is wrong with it, instead
+    // of being read as a missing value followed by an option "-1".
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Wall-clock budget of a delivery, from its arrival to its report, in seconds.", valueName: "seconds"))
     var budget: Double = DeliveryOptions.defaultBudgetSeconds
 
     @Option(help: ArgumentHelp("Drop items strictly larger than this: bytes, or K/M/G for KiB/MiB/GiB.", valueName: "size"))
@@ -91,6 +94,12 @@ struct HandlingOptions: ParsableArguments {
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw ValidationError("--cookies \(cookies): not a regular file")
             }
+            // libcurl skips lines it cannot read without a word: a file of none (a JSON export,
+            // a browser's database) would send no cookie and say nothing.
+            guard let text = FileManager.default.contents(atPath: cookies).map({ String(decoding: $0, as: UTF8.self) }),
+                  text.split(whereSeparator: \.isNewline).contains(where: Self.isNetscapeCookie) else {
+                throw ValidationError("--cookies \(cookies): no cookie in the Netscape format (seven tab-separated fields: domain, subdomains, path, secure, expiry, name, value)")
+            }
         }
         if let userAgent, userAgent.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) {
             throw ValidationError("--user-agent must be one line of printable text")
@@ -122,6 +131,12 @@ struct HandlingOptions: ParsableArguments {
         fflush(nil)
         await notifier.settle()
         return signals.exitCode ?? report.exitStatus.rawValue
+    }
+
+    /// A line of a Netscape cookie file that holds a cookie (`#HttpOnly_` lines do; comments do not).
+    static func isNetscapeCookie(_ line: Substring) -> Bool {
+        let cookie = line.hasPrefix("#HttpOnly_") ? line.dropFirst("#HttpOnly_".count) : line
+        return !cookie.hasPrefix("#") && cookie.split(separator: "\t", omittingEmptySubsequences: false).count == 7
     }
 
     /// A `--header-host` as the engine compares it: lowercased, in punycode, a leading dot kept.

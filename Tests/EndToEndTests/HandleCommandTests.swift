@@ -194,6 +194,20 @@ import VODAppSamples
         #expect(run.stdout.isEmpty)
     }
 
+    /// What is wrong with an option is said in words, not as a parser's confusion: a negative
+    /// budget is not "a missing value", and a cookie file libcurl would skip silently is refused.
+    @Test func badOptionValuesAreNamedWithWhatIsWrong() async throws {
+        let scratch = try ScratchDirectory()
+        let negative = try await runner.run(["-", "--budget", "-1"], stdin: Data())
+        #expect(negative.exitCode == 64)
+        #expect(negative.stderr.contains("--budget must be a number of seconds above 0"), "\(negative.stderr)")
+        let notCookies = scratch.child("cookies.json")
+        try #"{"cookies": [{"name": "session", "value": "x"}]}"#.write(toFile: notCookies, atomically: true, encoding: .utf8)
+        let cookies = try await runner.run(["-", "--cookies", notCookies], stdin: Data())
+        #expect(cookies.exitCode == 64)
+        #expect(cookies.stderr.contains("no cookie in the Netscape format"), "\(cookies.stderr)")
+    }
+
     @Test func unusableDirectoryExits73() async throws {
         let scratch = try ScratchDirectory()
         let blocker = scratch.child("file")

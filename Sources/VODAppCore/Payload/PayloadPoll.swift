@@ -6,15 +6,17 @@ public struct PayloadPoll: Sendable {
     /// Why no payload came.
     public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
         /// 401 or 403: the token is missing, wrong or expired.
-        case tokenRejected(status: Int, host: String)
+        case tokenRejected(status: Int, host: String, sentToken: Bool)
         /// The endpoint could not be reached or answered with an error; later may work.
         case unavailable(String)
         case invalid(PayloadError)
 
         public var description: String {
             switch self {
-            case .tokenRejected(let status, let host):
+            case .tokenRejected(let status, let host, true):
                 "\(host) rejected the token (HTTP \(status)): check --token or VODAPP_TOKEN"
+            case .tokenRejected(let status, let host, false):
+                "\(host) wants a token (HTTP \(status)), and none was given: set --token or VODAPP_TOKEN"
             case .unavailable(let reason):
                 reason
             case .invalid(let error):
@@ -60,7 +62,7 @@ public struct PayloadPoll: Sendable {
                 throw .invalid(error)
             }
         case 401, 403:
-            throw .tokenRejected(status: answer.status, host: url.host ?? url.absoluteString)
+            throw .tokenRejected(status: answer.status, host: url.host ?? url.absoluteString, sentToken: token != nil)
         default:
             throw .unavailable("\(url.absoluteString) answered HTTP \(answer.status)")
         }
