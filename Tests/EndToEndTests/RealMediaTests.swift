@@ -305,6 +305,24 @@ import Testing
         #expect(!nameless.stderr.contains("open-sesame"), "\(nameless.stderr)")
     }
 
+    /// Credentials held back on purpose are said so when the other host refuses: otherwise its
+    /// 403 reads like a wrong token.
+    @Test func aRefusalWhereCredentialsWereHeldBackSaysSo() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location = /private.mp4 { if ($http_x_vodapp_test != "open-sesame") { return 403; } }
+            location = /away.mp4 { return 302 http://localhost:$server_port/private.mp4; }
+            """)
+        defer { nginx.stop() }
+        _ = try await MediaFixtures.clip(seconds: 1, root: nginx.root, name: "private.mp4")
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "away", title: "Away", url: nginx.url("away.mp4"))], into: scratch.path,
+                                    ["--header", "X-Vodapp-Test: open-sesame"])
+        #expect(run.exitCode == 69, "\(run.stdout)")
+        #expect((run.item("away")?["error"] as? String)?.hasPrefix("the server answered HTTP 403 (--header and --cookies go to http://127.0.0.1:") == true,
+                "\(run.stdout)")
+        #expect(!run.stdout.contains("open-sesame"))
+    }
+
     @Test func headersAndCookiesGoToTheItemsOriginOnlyAndAreNeverShown() async throws {
         let nginx = try await NginxServer(serverDirectives: """
             location = /private.mp4 {

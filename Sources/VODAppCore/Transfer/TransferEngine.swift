@@ -306,9 +306,11 @@ extension TransferEngine {
             curl_multi_remove_handle(multi, handle)
             let partial = context.settle(keep: true)
             let status = context.responseCode
-            let kept = partial.map { "; \($0.bytes) bytes are kept to resume" } ?? ""
+            let kept = partial.map { "; \($0.bytes) bytes in all are kept to resume" } ?? ""
+            let arrived = context.baseOffset > 0 ? "\(context.bodyBytes) more bytes (from byte \(context.baseOffset))"
+                                                 : "\(context.bodyBytes) bytes"
             outcomes.append(TransferOutcome(
-                id: context.request.id, result: .timedOut(reason: "\(reason) after \(context.bodyBytes) bytes\(kept)"),
+                id: context.request.id, result: .timedOut(reason: "\(reason) after \(arrived)\(kept)"),
                 httpStatus: status == 0 ? nil : status, bodyBytesReceived: context.bodyBytes,
                 etag: context.etag, lastModified: context.lastModified, partial: partial, attempts: context.attempt))
             curl_easy_cleanup(handle)
@@ -435,7 +437,14 @@ extension TransferEngine {
                                 again: .no)
             }
         }
-        let classification = classify(context, code: code, status: status)
+        var classification = classify(context, code: code, status: status)
+        if status == 401 || status == 403, case .failed(let reason) = classification.result, !context.request.carriesCredentials,
+           !configuration.headers.isEmpty || configuration.cookieFile != nil {
+            // The user gave credentials, and they were held back on purpose: say so, or a 403 from a
+            // CDN a redirect led to reads like a wrong token.
+            classification.result = .failed(reason: reason + " (--header and --cookies go to \(context.request.credentialScope.origin) only, "
+                                            + "not to \(context.request.url.origin), where a redirect or a playlist led)")
+        }
         var partial: TransferOutcome.Partial?
         switch classification.result {
         case .completed, .captured:
