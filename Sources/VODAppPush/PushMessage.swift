@@ -17,7 +17,11 @@ public struct PushMessage: Sendable, Equatable {
     /// - Throws: `PushMessageError` when the text is not a JSON object with an `aps` object. The
     ///   JSON is judged by vodapp's own parser, so what one refuses as JSON the other refuses too.
     public init(data: Data) throws(PushMessageError) {
+        // In vodapp's order, with vodapp's words: a file read up to the limit is judged by its
+        // size, not as JSON cut short.
+        guard data.count <= Payload.maximumSize else { throw .tooLarge(limit: Payload.maximumSize) }
         guard String(validating: data, as: UTF8.self) != nil else { throw .notUTF8 }
+        guard data.contains(where: { !" \t\r\n".utf8.contains($0) }) else { throw .notJSON("the payload is empty") }
         let root: JSONValue
         do {
             root = try JSONParser.parse(data)
@@ -75,6 +79,7 @@ public struct PushMessage: Sendable, Equatable {
 
 /// Why a file is not a push. Each renders as one line.
 public enum PushMessageError: Error, Equatable, Sendable, CustomStringConvertible {
+    case tooLarge(limit: Int)
     case notUTF8
     case notJSON(String)
     case notAnObject
@@ -82,6 +87,7 @@ public enum PushMessageError: Error, Equatable, Sendable, CustomStringConvertibl
 
     public var description: String {
         switch self {
+        case .tooLarge(let limit): "the " + PayloadError.tooLarge(limit: limit).description
         case .notUTF8: "the payload is not UTF-8 text"
         case .notJSON(let detail): "the payload is not valid JSON: \(detail)"
         case .notAnObject: "the payload must be a JSON object"

@@ -164,6 +164,35 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
                 headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/*"
                 writeHead(206, headers, context: context)
                 stream(Int64(range.count) + 50_000, from: range.lowerBound, source: source, closeAfter: true)
+            case .partial(let range) where query["ranges"] == "huge-end":
+                // An end at Int64's last value, no length, a few bytes: numbers to overflow on.
+                var headers = common
+                headers["Connection"] = "close"
+                headers["Content-Range"] = "bytes \(range.lowerBound)-9223372036854775807/*"
+                writeHead(206, headers, context: context)
+                stream(5_000, from: range.lowerBound, source: source, closeAfter: true)
+            case .partial(let range) where query["ranges"] == "truncated":
+                // The right Content-Range with an unknown total, no length, and 5,000 bytes of it.
+                var headers = common
+                headers["Connection"] = "close"
+                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/*"
+                writeHead(206, headers, context: context)
+                stream(min(5_000, Int64(range.count)), from: range.lowerBound, source: source, closeAfter: true)
+            case .partial(let range) where query["ranges"] == "no-etag":
+                // The rest, without the ETag a 200 would carry: nothing shows it is the same version.
+                var headers = common
+                headers["ETag"] = nil
+                headers["Content-Length"] = "\(range.count)"
+                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
+                writeHead(206, headers, context: context)
+                stream(Int64(range.count), from: range.lowerBound, source: source)
+            case .partial(let range) where query["ranges"] == "other-size":
+                // The same ETag, and a total that is not the file's.
+                var headers = common
+                headers["Content-Length"] = "\(range.count)"
+                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size * 3 / 2)"
+                writeHead(206, headers, context: context)
+                stream(Int64(range.count), from: range.lowerBound, source: source)
             case .partial(let range) where query["ranges"] == "other-version":
                 // Ignores If-Range: the rest of another version, under that version's ETag.
                 var headers = common

@@ -23,6 +23,8 @@
 /// `?ranges=lie-length` (a Content-Range for the rest, a Content-Length and body of half of it),
 /// `?ranges=overflow` (the right Content-Range, no Content-Length, 50,000 bytes too many),
 /// `?ranges=other-version` (the rest of another version, under another ETag, If-Range ignored),
+/// `?ranges=huge-end` (`bytes N-9223372036854775807/*`), `?ranges=truncated` (`/*`, 5,000 bytes,
+/// closed), `?ranges=no-etag` (the rest without its ETag), `?ranges=other-size` (another total),
 /// `?fail=K&status=S&retry-after=T` (the first K requests
 /// for the same target get status S, 503 by default) and `?fail=K&cut=M` (the first K requests get
 /// the headers and M body bytes, then a TCP reset).

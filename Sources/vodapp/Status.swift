@@ -30,6 +30,9 @@ struct Status: ParsableCommand {
             // A DIR named on purpose that is not there is a typo more often than a fresh start.
             throw Failure.report("cannot read \(options.directory): \(String(cString: strerror(errno)))", status: .directoryUnusable)
         }
+        if dir != nil, (info.st_mode & S_IFMT) != S_IFDIR {
+            throw Failure.report("cannot read \(options.directory): Not a directory", status: .directoryUnusable)
+        }
         let status: StatusReport
         do {
             status = try StatusReport(directory: options.directory)

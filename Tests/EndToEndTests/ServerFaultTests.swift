@@ -205,7 +205,9 @@ import VODAppSamples
     /// A resume must be the rest of the version kept, and no more: a 206 of another version (a
     /// server that ignores If-Range) or one that runs past its Content-Range would splice or
     /// pad the file.
-    @Test(arguments: [("other-version", "part of another version"), ("overflow", "more than the bytes its Content-Range names")])
+    @Test(arguments: [("other-version", "part of another version (ETag"), ("overflow", "more than the bytes its Content-Range names"),
+                      ("no-etag", "has no ETag to show it is the rest"), ("other-size", "part of another version (a 600000-byte file, not 400000)"),
+                      ("huge-end", "without a usable Content-Range")])
     func aResumeThatIsNotTheRestOfTheSameFileIsNeverPlaced(mode: String, reason: String) async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
@@ -216,6 +218,19 @@ import VODAppSamples
             #expect((run.item("item")?["error"] as? String)?.contains(reason) == true, "\(run.stdout)")
             #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
             #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
+        }
+    }
+
+    /// A 206 with no length ends where the connection does: short of its Content-Range's end, it
+    /// is not the whole file, however the item stood before.
+    @Test func a206CutShortOfItsContentRangeIsNotPlaced() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let run = try await cutThenResume("/bytes/400000.mp4?rate=100000&ranges=truncated", in: dir, on: server)
+            #expect(run.exitCode == 75, "\(run.stdout)")
+            #expect((run.item("item")?["error"] as? String)?.contains("the connection closed after 5000 of the") == true, "\(run.stdout)")
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
         }
     }
 

@@ -188,6 +188,7 @@ import Testing
         (#"{"aps": {"content-available": 1}, "playlist": {"a\x": 1}}"#, #"\x is not an escape JSON has"#),
         (#"{"aps": {"content-available": 1}, "playlist": {"\udc00": 1}}"#, "half of a surrogate pair"),
         (#"{"aps": {"content-available": 1}, "playlist": {}} {}"#, "text after the JSON value"),
+        ("\u{FEFF}{\"aps\": {\"content-available\": 1}, \"playlist\": {}}", "a byte-order mark (EF BB BF) before the JSON"),
         (#"{"aps": {"content-available": 1}, "playlist": {}"#, "the text ends where ',' or '}' after a member should be"),
         (String(repeating: "[", count: 200) + String(repeating: "]", count: 200), "nested more than 128 deep"),
     ])

@@ -3,6 +3,14 @@ import Testing
 import VODAppPush
 
 struct PushMessageTests {
+    /// Valid JSON, one byte over vodapp's limit once read.
+    static let overOneMebibyte: Data = {
+        var data = Data(#"{"aps": {}, "pad": ""#.utf8)
+        data.append(Data(repeating: UInt8(ascii: "x"), count: 1 << 20))
+        data.append(Data(#""}"#.utf8))
+        return data
+    }()
+
     @Test func compactingKeepsKeyOrderStringsAndNumbersExactly() throws {
         let text = """
         {
@@ -37,6 +45,9 @@ struct PushMessageTests {
 
     @Test(arguments: [
         (Data([0x7B, 0xFF, 0x7D]), PushMessageError.notUTF8),
+        // Judged as vodapp judges it: by its size first, not as JSON cut at the limit.
+        (Self.overOneMebibyte, .tooLarge(limit: 1 << 20)),
+        (Data(" \n".utf8), .notJSON("the payload is empty")),
         (Data("[1]".utf8), .notAnObject),
         (Data("\"aps\"".utf8), .notAnObject),
         (Data(#"{"playlist": {}}"#.utf8), .missingAPS),

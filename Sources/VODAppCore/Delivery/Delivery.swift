@@ -196,7 +196,7 @@ public struct Delivery: Sendable {
             // `If-Range` with the recorded validator makes a changed file come whole.
             if let known, known.state == .partial, (try? MediaURL(known.url))?.resource == target.url.resource,
                let validator = known.validator {
-                resume = TransferRequest.Resume(offset: offset, validator: validator)
+                resume = TransferRequest.Resume(offset: offset, validator: validator, total: known.total)
                 logger.info("resuming", metadata: ["key": "\(key)", "offset": "\(offset)"])
             } else {
                 // Bytes of unknown origin (a crash before they were recorded): not worth the risk.

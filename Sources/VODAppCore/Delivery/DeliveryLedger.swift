@@ -57,6 +57,7 @@ struct DeliveryLedger: Sendable {
             if let partial = outcome.partial {
                 item.state = .partial
                 item.bytes = partial.bytes
+                item.total = partial.total ?? known?.total
                 // A partial body this run did not touch keeps the validators it was fetched under.
                 if partial.etag == nil && partial.lastModified == nil {
                     item.etag = known?.etag
@@ -65,7 +66,10 @@ struct DeliveryLedger: Sendable {
                     item.etag = partial.etag
                     item.lastModified = partial.lastModified
                 }
-                item.nextAttemptAt = Date()
+                // The bytes stay for a resume, but the failure that stopped them may be for good
+                // (a 403 on the resume): status says so, as the report did.
+                item.final = report.final == true
+                item.nextAttemptAt = item.final ? nil : Date()
             } else {
                 item.state = .failed
                 item.final = report.final == true

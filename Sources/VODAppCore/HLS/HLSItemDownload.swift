@@ -105,7 +105,10 @@ struct HLSItemDownload: Sendable {
         if let keyURL = keyRequests[outcome.id] {
             guard case .captured(let data) = outcome.result else { return failing(because: outcome, what: "the key") }
             guard data.count == 16 else {
-                state = .failed("the key at \(keyURL.redacted) is \(data.count) bytes, not 16", final: true)
+                // A page where the key should be (a portal, a login) may go away; 16 bytes of
+                // something else will not change.
+                let page = MediaSniffer.isText(data)
+                state = .failed("the key at \(keyURL.redacted) is \(data.count) bytes, not 16\(page ? ": a page, not a key" : "")", final: !page)
                 return ([], cancelAll())
             }
             keys[keyURL.absoluteString] = data

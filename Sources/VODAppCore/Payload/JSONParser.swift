@@ -16,6 +16,10 @@ public struct JSONParser {
     /// The value `bytes` hold: one JSON text, whitespace around it allowed.
     public static func parse(_ bytes: some Collection<UInt8>) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: Array(bytes))
+        if parser.bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            // RFC 8259 lets a parser refuse it; the editor that wrote it can leave it out.
+            throw parser.error("a byte-order mark (EF BB BF) before the JSON: save the file as UTF-8 without one")
+        }
         parser.skipWhitespace()
         let value = try parser.value()
         parser.skipWhitespace()

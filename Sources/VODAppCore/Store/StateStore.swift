@@ -76,6 +76,11 @@ public final class StateStore: Sendable {
                 table.add(column: "final", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v3: the size of a partial's file") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "total", .integer)
+            }
+        }
         return migrator
     }
 

@@ -37,8 +37,11 @@ public struct StatusReport: Sendable, Encodable {
             ReportRenderer.printable(item.title ?? item.key)
         }
         section("In DIR", .fetched) { "\(name($0)) (\(ByteSize.format($0.bytes ?? 0))) -> \($0.path ?? "?"), \(Self.when($0.updatedAt))" }
-        section("Partial, resumed by the next delivery", .partial) {
-            "\(name($0)): \(ByteSize.format($0.bytes ?? 0)) kept, \($0.validator == nil ? "no validator: starts over" : "resumable")"
+        section("Partial, resumed by the next delivery", .partial) { item in
+            let kept = "\(name(item)): \(ByteSize.format(item.bytes ?? 0)) kept, \(item.validator == nil ? "no validator: starts over" : "resumable")"
+            // Why the last attempt stopped, when it was not simply cut: a refusal for good is news.
+            guard item.final, let error = item.error else { return kept }
+            return kept + "; the last attempt failed for good: \(ReportRenderer.printable(error))"
         }
         section("Failed", .failed) { item in
             let next = item.final ? ", delivering again will not help"

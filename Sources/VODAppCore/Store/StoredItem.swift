@@ -34,6 +34,9 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// The last failure was one delivering again cannot fix (a 404, a certificate that does not
     /// verify, a live stream): there is no next attempt to wait for.
     public var final: Bool = false
+    /// For a partial: the whole file's size as the server gave it, so that a resume answering
+    /// with another size is known for another version.
+    public var total: Int64? = nil
     public var updatedAt: Date
 
     /// The value for `If-Range`.

@@ -9,8 +9,7 @@ public enum RequestHeader {
     public static func problem(with line: String) -> String? {
         guard let colon = line.firstIndex(of: ":") else { return "must be 'Name: value'" }
         let name = line[..<colon]
-        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-        guard !name.isEmpty, name.allSatisfy({ tokenCharacters.contains($0) }) else {
+        guard isName(name) else {
             return "the name must be letters, digits and -, with no space before the colon"
         }
         let value = line[line.index(after: colon)...]
@@ -24,10 +23,20 @@ public enum RequestHeader {
     }
 
     /// The name of a header line, for an error message that must not show its value (a token).
+    /// What is not a header name is not shown either: `Authorization Bearer abc:x` or
+    /// `X-Key=abc` hold the secret before their colon.
     public static func shownName(of line: String) -> String {
         guard let colon = line.firstIndex(of: ":") else { return "(no colon)" }
         let name = line[..<colon]
         guard !name.isEmpty else { return "(no name): …" }
+        guard isName(name) else { return "(not a header name): …" }
         return String(name.prefix(60)) + ": …"
+    }
+
+    private static let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+
+    /// An HTTP field name: one token (RFC 9110).
+    static func isName(_ name: Substring) -> Bool {
+        !name.isEmpty && name.allSatisfy { tokenCharacters.contains($0) }
     }
 }

@@ -197,13 +197,30 @@ final class TransferContext {
         if let total = rangeTotal, end >= total {
             return "the server's Content-Range ends at byte \(end) of a \(total)-byte file"
         }
+        if let kept = resume.total {
+            // The size of the version whose start is kept: another size is another version.
+            if let total = rangeTotal, total != kept {
+                return "the server sent part of another version (a \(total)-byte file, not \(kept))"
+            }
+            if end >= kept {
+                return "the server's Content-Range ends at byte \(end) of the \(kept)-byte file it resumes"
+            }
+        }
         if let length = declaredLength, !encoded, length != end - start + 1 {
             return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
         }
         // If-Range asked for the rest of the version kept; a server that ignores it answers a 206
-        // of another version, whose bytes would be spliced onto the first's.
-        if resume.validator.hasPrefix("\""), let etag, !etag.isEmpty, etag != resume.validator {
-            return "the server sent part of another version (ETag \(etag), not \(resume.validator))"
+        // of another version, whose bytes would be spliced onto the first's. A 206 carries the
+        // ETag a 200 would (RFC 9110, 15.3.7), so one without it cannot show it is the same.
+        if resume.validator.hasPrefix("\"") || resume.validator.hasPrefix("W/") {
+            guard let etag, !etag.isEmpty else {
+                return "the server's 206 has no ETag to show it is the rest of the version kept"
+            }
+            if etag != resume.validator {
+                return "the server sent part of another version (ETag \(etag), not \(resume.validator))"
+            }
+        } else if let lastModified, lastModified != resume.validator {
+            return "the server sent part of another version (Last-Modified \(lastModified), not \(resume.validator))"
         }
         return nil
     }
@@ -252,7 +269,7 @@ final class TransferContext {
         }
         // A 206 without a Content-Length is read to the connection's end: its bytes must stop
         // where its Content-Range says.
-        if status == 206, let end = rangeEnd, fileBytes + Int64(bytes.count) > end + 1 {
+        if status == 206, let end = rangeEnd, fileBytes + Int64(bytes.count) - 1 > end {
             abort = .badRange("the server sent more than the bytes its Content-Range names (\(rangeStart ?? 0)-\(end))")
             return 0
         }
@@ -382,7 +399,7 @@ final class TransferContext {
             // This response wrote nothing (or only bytes held to judge it, which are let go): an
             // earlier partial is untouched and still resumable.
             if keep, let resume = request.resume {
-                return TransferOutcome.Partial(bytes: resume.offset, etag: nil, lastModified: nil)
+                return TransferOutcome.Partial(bytes: resume.offset, etag: nil, lastModified: nil, total: resume.total)
             }
             if !keep { unlink(request.temporaryPath) }
             return nil
@@ -392,7 +409,8 @@ final class TransferContext {
             unlink(request.temporaryPath)
             return nil
         }
-        return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified)
+        return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified,
+                                       total: declaredTotal ?? request.resume?.total)
     }
 
     /// This transfer's request again, resuming from `partial` when it has bytes and a validator:
@@ -400,7 +418,7 @@ final class TransferContext {
     func request(resuming partial: TransferOutcome.Partial?) -> TransferRequest {
         let resume = partial.flatMap { partial in
             (TransferRequest.Resume.validator(etag: partial.etag, lastModified: partial.lastModified) ?? request.resume?.validator)
-                .map { TransferRequest.Resume(offset: partial.bytes, validator: $0) }
+                .map { TransferRequest.Resume(offset: partial.bytes, validator: $0, total: partial.total ?? request.resume?.total) }
         }
         return request.resuming(from: resume)
     }
@@ -434,10 +452,17 @@ final class TransferContext {
         guard value.lowercased().hasPrefix("bytes ") else { return (nil, nil, nil) }
         let parts = value.dropFirst(6).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
         let bounds = parts.first?.split(separator: "-", omittingEmptySubsequences: false) ?? []
-        guard bounds.count == 2, let start = Int64(bounds[0]), let end = Int64(bounds[1]), start >= 0 else {
+        // Digits only, and far below Int64's end: a server's numbers are added to and compared,
+        // and must never overflow (bytes N-9223372036854775807 was sent to crash it).
+        func number(_ text: Substring) -> Int64? {
+            guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+            return Int64(text)
+        }
+        guard bounds.count == 2, parts.count == 2, let start = number(bounds[0]), let end = number(bounds[1]) else {
             return (nil, nil, nil)
         }
-        let total = parts.count == 2 ? Int64(parts[1]) : nil
+        if parts[1] == "*" { return (start, end, nil) }
+        guard let total = number(parts[1]) else { return (nil, nil, nil) }
         return (start, end, total)
     }
 }

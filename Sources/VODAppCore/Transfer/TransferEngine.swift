@@ -520,7 +520,13 @@ extension TransferEngine {
             if let abort = context.finishBody() {
                 return Self.classify(abort, context: context)
             }
-            if status == 206, let total = context.rangeTotal, context.fileBytes != total {
+            if status == 206, let end = context.rangeEnd, context.fileBytes != end + 1 {
+                // Without a Content-Length, libcurl takes the connection's end for the body's.
+                return Classification(
+                    result: .failed(reason: "the connection closed after \(context.bodyBytes) of the \(end + 1 - context.baseOffset) bytes its Content-Range names"),
+                    again: .later)
+            }
+            if status == 206, let total = context.rangeTotal ?? context.request.resume?.total, context.fileBytes != total {
                 guard context.fileBytes < total else {
                     return Classification(result: .failed(reason: "the server sent \(context.fileBytes) bytes of a \(total)-byte file"),
                                           keep: false)

@@ -22,6 +22,8 @@ public struct TransferOutcome: Sendable, Equatable {
         public let bytes: Int64
         public let etag: String?
         public let lastModified: String?
+        /// The whole file's size, when the response said it.
+        public var total: Int64? = nil
     }
 
     public let id: String

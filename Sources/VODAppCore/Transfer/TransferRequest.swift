@@ -7,10 +7,14 @@ public struct TransferRequest: Sendable, Equatable {
         public let offset: Int64
         /// Sent as `If-Range`: the server answers 206 only if the resource has not changed.
         public let validator: String
+        /// The size of the version kept, when a response said it: a 206 of another size is of
+        /// another version, whatever its validators claim.
+        public let total: Int64?
 
-        public init(offset: Int64, validator: String) {
+        public init(offset: Int64, validator: String, total: Int64? = nil) {
             self.offset = offset
             self.validator = validator
+            self.total = total
         }
 
         /// What `If-Range` can carry for a response: its ETag when it is strong (RFC 9110 allows
