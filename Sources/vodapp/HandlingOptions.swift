@@ -41,8 +41,8 @@ struct HandlingOptions: ParsableArguments {
     var headers: [String] = []
 
     @Option(name: .customLong("header-host"),
-            help: ArgumentHelp("Send --header only to items on this host (repeatable; '.example.com' is it and its subdomains). Required by listen, whose pushes name their own hosts.",
-                               valueName: "host"))
+            help: ArgumentHelp("Send --header only to this origin, [http://|https://]HOST[:PORT] (repeatable; https and its default port unless given; '.example.com' is it and its subdomains). Required by listen, whose pushes name their own hosts.",
+                               valueName: "origin"))
     var headerHosts: [String] = []
 
     @Option(help: ArgumentHelp("A cookie file in the Netscape format (curl's, or a browser exporter's); its cookies go to each item's own origin only.",
@@ -84,7 +84,7 @@ struct HandlingOptions: ParsableArguments {
             throw ValidationError("--header-host limits --header, and there is none")
         }
         for host in headerHosts where Self.scope(of: host) == nil {
-            throw ValidationError("--header-host must be a host name or address, or .domain for it and its subdomains, not '\(host)'")
+            throw ValidationError("--header-host must be [http://|https://]HOST[:PORT], HOST a name, an address or .domain for it and its subdomains, not '\(host)'")
         }
         if let cookies {
             var info = stat()
@@ -139,13 +139,23 @@ struct HandlingOptions: ParsableArguments {
         return !cookie.hasPrefix("#") && cookie.split(separator: "\t", omittingEmptySubsequences: false).count == 7
     }
 
-    /// A `--header-host` as the engine compares it: lowercased, in punycode, a leading dot kept.
-    static func scope(of host: String) -> String? {
-        let subdomains = host.hasPrefix(".")
-        let name = subdomains ? String(host.dropFirst()) : host
-        guard !name.isEmpty, !name.contains(where: { "/?#@ ".contains($0) }),
-              let url = try? MediaURL("http://" + name + "/"), url.path == "/" else { return nil }
-        return (subdomains ? "." : "") + url.host
+    /// A `--header-host` as the engine compares it, an origin: `scheme://host:port`, lowercased,
+    /// the host in punycode (a leading dot kept), https and its default port unless given. The
+    /// port and the scheme count: a payload naming another port of the same host, or plain http,
+    /// must not receive what the user meant for one server.
+    static func scope(of text: String) -> String? {
+        var rest = Substring(text)
+        var scheme = "https"
+        if let separator = rest.range(of: "://") {
+            scheme = rest[..<separator.lowerBound].lowercased()
+            rest = rest[separator.upperBound...]
+        }
+        guard scheme == "http" || scheme == "https" else { return nil }
+        let subdomains = rest.hasPrefix(".")
+        if subdomains { rest = rest.dropFirst() }
+        guard !rest.isEmpty, !rest.contains(where: { "/?#@ ".contains($0) }),
+              let url = try? MediaURL(scheme + "://" + rest + "/"), url.path == "/" else { return nil }
+        return subdomains ? url.origin.replacingOccurrences(of: "://", with: "://.") : url.origin
     }
 
     var deliveryOptions: DeliveryOptions {

@@ -300,11 +300,19 @@ import Testing
         let scratch = try ScratchDirectory()
         let theirs = nginx.url("theirs.mp4").replacingOccurrences(of: "127.0.0.1", with: "localhost")
         let run = try await deliver([(key: "mine", title: "Mine", url: nginx.url("mine.mp4")), (key: "theirs", title: "Theirs", url: theirs)],
-                                    into: scratch.child("media"), ["--header", "X-Vodapp-Test: open-sesame", "--header-host", "127.0.0.1"])
+                                    into: scratch.child("media"), ["--header", "X-Vodapp-Test: open-sesame", "--header-host", "http://127.0.0.1:\(nginx.port)"])
         #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
         let requests = try await nginx.waitForRequests { $0.count >= 2 }
         #expect(requests.first { $0.uri == "/mine.mp4" }?.testHeader == "open-sesame", "\(requests)")
         #expect(requests.first { $0.uri == "/theirs.mp4" }.map { $0.testHeader == nil } == true, "\(requests)")
+        // An origin is scheme, host and port: the same host's plain http, or another port, is not it.
+        for (index, scope) in ["127.0.0.1", "http://127.0.0.1:\(nginx.port + 1)", "https://127.0.0.1:\(nginx.port)"].enumerated() {
+            let other = try await deliver([(key: "mine", title: "Mine", url: nginx.url("mine.mp4?scope=\(index)"))],
+                                          into: scratch.child("other-\(index)"), ["--header", "X-Vodapp-Test: open-sesame", "--header-host", scope])
+            #expect(other.exitCode == 0, "\(scope): \(other.stderr)")
+            let sent = try await nginx.waitForRequests { $0.contains { $0.uri == "/mine.mp4?scope=\(index)" } }
+            #expect(sent.last { $0.uri == "/mine.mp4?scope=\(index)" }?.testHeader == nil, "\(scope)")
+        }
 
         let listen = try await runner.run(["listen", "--dir", scratch.child("listen"), "--header", "X-Vodapp-Test: open-sesame"])
         #expect(listen.exitCode == 64)

@@ -23,8 +23,8 @@ public struct TransferEngine: Sendable {
         public var headers: [String]
         /// A Netscape cookie file whose cookies go to each item's own origin only (`--cookies`).
         public var cookieFile: String?
-        /// The hosts `headers` may go to (`--header-host`): a name, or `.example.com` for it and
-        /// its subdomains; empty for every item's own origin.
+        /// The origins `headers` may go to (`--header-host`), `scheme://host:port`, the host
+        /// `.example.com` for it and its subdomains; empty for every item's own origin.
         public var headerHosts: [String] = []
 
         public static let defaultJobs = 16
@@ -42,10 +42,14 @@ public struct TransferEngine: Sendable {
             self.headerHosts = headerHosts
         }
 
-        /// Whether `--header` may go to `host`.
-        func allowsHeaders(to host: String) -> Bool {
+        /// Whether `--header` may go to `url`: its scheme, host and port match an entry.
+        func allowsHeaders(to url: MediaURL) -> Bool {
             headerHosts.isEmpty || headerHosts.contains { scope in
-                scope.hasPrefix(".") ? host == scope.dropFirst() || host.hasSuffix(scope) : host == scope
+                guard let separator = scope.range(of: "://"), let colon = scope.lastIndex(of: ":"), colon > separator.upperBound,
+                      url.origin.hasPrefix(scope[..<separator.upperBound]), url.origin.hasSuffix(scope[colon...]) else { return false }
+                let domain = scope[separator.upperBound..<colon]
+                guard domain.hasPrefix(".") else { return url.origin == scope }
+                return url.host == domain.dropFirst() || url.host.hasSuffix(domain)
             }
         }
     }
@@ -364,7 +368,7 @@ extension TransferEngine {
         // page or a redirect longer than a key's 64 bytes would read as "too large". The header
         // callback checks the length of a 2xx response instead (TransferContext).
         if request.carriesCredentials {
-            if configuration.allowsHeaders(to: request.url.host) { headerLines += configuration.headers }
+            if configuration.allowsHeaders(to: request.url) { headerLines += configuration.headers }
             if let cookieFile = configuration.cookieFile {
                 // libcurl's cookie engine reads the file for this transfer and sends the cookies
                 // that match this URL; a hop to another origin gets no cookie engine at all.
