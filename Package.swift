@@ -147,7 +147,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VODAppPushTests",
-            dependencies: ["VODAppPush", "VODAppCore"]
+            dependencies: ["VODAppPush", "VODAppCore", "CommandSupport", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -10,7 +10,7 @@ public enum LogSetup {
                                  normal: Logger.Level = .warning) -> Logger {
         let level: Logger.Level = chosen ?? (quiet ? .error : verbose ? .debug : normal)
         LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
+            var handler = SanitizingLogHandler(wrapped: StreamLogHandler.standardError(label: label))
             handler.logLevel = level
             return handler
         }
