@@ -241,6 +241,19 @@ import Testing
         #expect(requests.last?.range == "bytes=\(kept)-", "\(requests)")
     }
 
+    /// A video behind `watch.php` served as `application/octet-stream` is named by its bytes:
+    /// `.mp4`, never `.php`.
+    @Test func aVideoAVagueServerLabelsIsNamedByItsBytes() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        _ = try await MediaFixtures.clip(seconds: 1, root: nginx.root, name: "w.mp4")
+        try FileManager.default.copyItem(atPath: nginx.root + "/w.mp4", toPath: nginx.root + "/watch.php")
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "php", title: "Watch", url: nginx.url("watch.php?id=3"))], into: scratch.path)
+        #expect(run.exitCode == 0, "\(run.stdout)")
+        #expect(ScratchDirectory.visibleMedia(scratch.path) == ["Watch [php].mp4"])
+    }
+
     @Test func anIDNHostAndARawSpaceInThePathArrive() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }

@@ -31,6 +31,20 @@ import Testing
         #expect(isNotMedia(verdict(Array(#"{"error": "expired"}"#.utf8) + [0x1B])))
     }
 
+    /// What a CDN sends in place of an expired video is not one, whatever its URL or type says.
+    @Test func imagesDocumentsAndArchivesAreNotMedia() {
+        let heads: [String: [UInt8]] = [
+            "JPEG": [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1],
+            "PNG": [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array("IHDR".utf8),
+            "PDF": Array("%PDF-1.4\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A, 0x00, 0x01],
+            "gzip": [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03],
+            "WebP": Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8),
+        ]
+        for (name, head) in heads {
+            #expect(isNotMedia(verdict(head, type: "video/mp4")), "\(name)")
+        }
+    }
+
     @Test func containersAreMedia() {
         let heads: [String: [UInt8]] = [
             "MP4": [0, 0, 0, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2avc1mp41".utf8) + [0, 0, 0, 8] + Array("free".utf8),
@@ -44,6 +58,16 @@ import Testing
         for (name, head) in heads {
             #expect(verdict(head) == .media, "\(name)")
         }
+    }
+
+    /// A file the server labelled vaguely is named by what its bytes show.
+    @Test func containersAreNamedByTheirFirstBytes() {
+        #expect(MediaSniffer.containerType([0, 0, 0, 0x20] + Array("ftypisom".utf8)) == "video/mp4")
+        #expect(MediaSniffer.containerType([0, 0, 0, 0x14] + Array("ftypqt  ".utf8)) == "video/quicktime")
+        #expect(MediaSniffer.containerType((0..<2).flatMap { _ in [0x47, 0x40, 0x00, 0x10] + Array(repeating: UInt8(0xFF), count: 184) }) == "video/mp2t")
+        #expect(MediaSniffer.containerType([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x84] + Array("webm".utf8)) == "video/webm")
+        #expect(MediaSniffer.containerType(Array("ID3".utf8) + [4, 0, 0]) == "audio/mpeg")
+        #expect(MediaSniffer.containerType(Array(repeating: 0x55, count: 64)) == nil)
     }
 
     @Test func playlistsAndManifestsAreRecognised() {

@@ -53,6 +53,7 @@ public enum MediaSniffer {
             character.isWhitespace || character.unicodeScalars.allSatisfy { $0.value < 0x20 || $0.value == 0x7F || $0 == "\u{FEFF}" || $0 == "\u{FFFD}" }
         }.prefix(64)).lowercased()
         if start.hasPrefix("#extm3u") { return .hlsPlaylist }
+        if let other = notMediaSignature(head) { return .notMedia("the server answered with \(other), not a video") }
         // What no container starts with: markup, JSON, a script's #!, a desktop entry.
         let signs = ["<!doctype", "<html", "<head", "<body", "<script", "<?xml", "<!--", "<svg", "#!", "[desktop entry]"]
         let afterBracket = start.dropFirst().first { !$0.isWhitespace }
@@ -91,6 +92,40 @@ public enum MediaSniffer {
         case let text where text.hasPrefix("text/"): "the server answered with a text page (\(type)), not media"
         default: nil
         }
+    }
+
+    /// The media type a container's first bytes show, for a file the server labelled vaguely
+    /// (`application/octet-stream`, `text/plain`, nothing): its name then gets the right extension.
+    public static func containerType(_ head: [UInt8]) -> String? {
+        func at(_ offset: Int, _ text: String) -> Bool {
+            head.count >= offset + text.utf8.count && head[offset..<offset + text.utf8.count].elementsEqual(text.utf8)
+        }
+        if at(4, "ftyp") { return at(8, "qt  ") ? "video/quicktime" : at(8, "M4A ") ? "audio/mp4" : "video/mp4" }
+        if head.starts(with: [0x1A, 0x45, 0xDF, 0xA3]) {
+            return head.prefix(64).starts(with: [0x1A, 0x45, 0xDF, 0xA3]) && String(decoding: head.prefix(64), as: UTF8.self).contains("webm")
+                ? "video/webm" : "video/x-matroska"
+        }
+        if head.count >= 189, head[0] == 0x47, head[188] == 0x47 { return "video/mp2t" }
+        if at(0, "RIFF"), at(8, "AVI ") { return "video/x-msvideo" }
+        if at(0, "RIFF"), at(8, "WAVE") { return "audio/wav" }
+        if at(0, "OggS") { return "audio/ogg" }
+        if at(0, "fLaC") { return "audio/flac" }
+        if at(0, "FLV") { return "video/x-flv" }
+        if at(0, "ID3") { return "audio/mpeg" }
+        return nil
+    }
+
+    /// Binary files that are not audio or video, by their first bytes: what a CDN sends in place of
+    /// an expired video (a placeholder image, a PDF notice), or what should never be fetched.
+    static func notMediaSignature(_ head: [UInt8]) -> String? {
+        let signatures: [(bytes: [UInt8], what: String)] = [
+            ([0xFF, 0xD8, 0xFF], "a JPEG image"), ([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "a PNG image"),
+            (Array("GIF87a".utf8), "a GIF image"), (Array("GIF89a".utf8), "a GIF image"), (Array("%PDF-".utf8), "a PDF document"),
+            ([0x1F, 0x8B], "a gzip archive"), ([0x50, 0x4B, 0x03, 0x04], "a zip archive"), ([0x7F, 0x45, 0x4C, 0x46], "a program (ELF)"),
+        ]
+        if let match = signatures.first(where: { head.starts(with: $0.bytes) }) { return match.what }
+        if head.count >= 12, head.starts(with: Array("RIFF".utf8)), Array(head[8..<12]) == Array("WEBP".utf8) { return "a WebP image" }
+        return nil
     }
 
     /// Whether `bytes` read as text: at most one in a hundred is a control character other than

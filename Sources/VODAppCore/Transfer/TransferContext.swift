@@ -50,6 +50,17 @@ final class TransferContext {
     private(set) var etag: String?
     private(set) var lastModified: String?
     private(set) var contentType: String?
+    /// The container the body's first bytes show, when they show one.
+    private(set) var sniffedType: String?
+
+    /// The type the file is named by: the server's, unless it says nothing useful
+    /// (`application/octet-stream`, `text/plain`, none) and the bytes say more.
+    var effectiveContentType: String? {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let vague = ["", "application/octet-stream", "binary/octet-stream", "text/plain", "application/x-download",
+                     "application/force-download"].contains(type)
+        return vague ? sniffedType ?? contentType : contentType
+    }
     /// The response had a Content-Encoding: the file holds decoded bytes, which no byte range of
     /// the encoded representation can extend.
     private(set) var encoded = false
@@ -296,6 +307,7 @@ final class TransferContext {
         case (.undecided, _):
             return true
         case (.media, _):
+            sniffedType = MediaSniffer.containerType(held)
             guard open(appending: false) else { return false }
             head = []
             return held.withUnsafeBytes { writeToFile($0) }

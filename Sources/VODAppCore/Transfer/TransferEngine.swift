@@ -466,7 +466,7 @@ extension TransferEngine {
         let outcome = TransferOutcome(
             id: context.request.id, result: classification.result, httpStatus: status == 0 ? nil : status,
             bodyBytesReceived: context.bodyBytes, etag: context.etag, lastModified: context.lastModified,
-            contentType: context.contentType, partial: partial, attempts: context.attempt,
+            contentType: context.effectiveContentType, partial: partial, attempts: context.attempt,
             retryAfterSeconds: context.retryAfterSeconds, isFinal: classification.isFinal, finalURL: context.request.url)
         return .outcome(outcome, again: classification.again)
     }
