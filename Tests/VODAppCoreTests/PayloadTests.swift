@@ -126,6 +126,8 @@ import Testing
                           "ftp://me:***@example.com/o.mp4"])
         #expect(MediaURL.redacting("http://example.com/a@b:c") == "http://example.com/a@b:c")
         #expect(MediaURL.redacting("not a url") == "not a url")
+        #expect(MediaURL.redacting("//alice:pw@host/x") == "//alice:***@host/x")
+        #expect(MediaURL.redacting("alice:pw@host/x") == "alice:***@host/x")
     }
 
     @Test(arguments: [

@@ -79,8 +79,10 @@ public struct MediaURL: Sendable, Equatable {
     /// `text` with what looks like a password in its authority (`scheme://user:PASSWORD@host`)
     /// replaced by `***`: for a URL libcurl could not parse, which is still shown in the report.
     public static func redacting(_ text: String) -> String {
-        guard let schemeEnd = text.range(of: "://") else { return text }
-        let authority = text[schemeEnd.upperBound...].prefix { !"/?#".contains($0) }
+        // After "scheme://", or "//", or from the start: a URL pasted without its scheme
+        // (`alice:pw@host/x`) carries its password all the same.
+        let start = text.range(of: "://")?.upperBound ?? (text.hasPrefix("//") ? text.index(text.startIndex, offsetBy: 2) : text.startIndex)
+        let authority = text[start...].prefix { !"/?#".contains($0) }
         guard let at = authority.lastIndex(of: "@"),
               let colon = authority[..<at].firstIndex(of: ":") else { return text }
         return String(text[..<authority.index(after: colon)]) + "***" + String(text[at...])

@@ -67,6 +67,8 @@ public enum MediaSniffer {
             if String(decoding: head, as: UTF8.self).contains("<MPD") { return dash }
             return .notMedia("the server answered with an XML document, not media")
         }
+        if start.hasPrefix("#!") { return .notMedia("the server answered with a script, not media") }
+        if start.hasPrefix("[desktop entry]") { return .notMedia("the server answered with a desktop entry (a launcher), not media") }
         if start.hasPrefix("{") || start.hasPrefix("[") {
             return .notMedia(json)
         }
