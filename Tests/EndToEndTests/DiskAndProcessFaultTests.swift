@@ -85,6 +85,36 @@ import VODAppSamples
         }
     }
 
+    /// exFAT (USB sticks, SD cards) refuses `link(2)`: files are placed with a rename that cannot
+    /// replace, and a file a person put there during the run is still never overwritten.
+    @Test(.enabled(if: ExfatMount.isAllowed, "exFAT cannot be mounted here (root, a loop device and /dev/fuse are needed)"))
+    func aDirOnExFATGetsItsFilesAndKeepsAPersonsFile() async throws {
+        let mount = try ExfatMount()
+        defer { mount.unmount() }
+        let dir = mount.path + "/Videos"
+        try await withSampleServer { server in
+            let mine = Data("my own video\n".utf8)
+            let payload = PayloadBuilder.json([
+                (key: "clip", title: "Clip", url: server.url("/media/tulips.mp4")),
+                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=400000")),
+            ])
+            async let run = runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+            try await waitUntil("100 kB on the wire") { server.requests.contains { $0.bodyBytesSent > 100_000 } }
+            _ = FileManager.default.createFile(atPath: dir + "/During [during].mp4", contents: mine)
+            let first = try await run
+            #expect(first.exitCode == 0, "\(first.stdout) \(first.stderr)")
+            #expect(first.item("clip")?["status"] as? String == "downloaded")
+            #expect(first.item("during")?["status"] as? String == "alreadyPresent")
+            #expect(FileManager.default.contents(atPath: ScratchDirectory.media(dir, "clip")).map([UInt8].init) == SampleMedia.bytes(named: "tulips.mp4"))
+            #expect(FileManager.default.contents(atPath: ScratchDirectory.media(dir, "during")) == mine)
+
+            let again = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+            #expect(again.exitCode == 0)
+            #expect(again.items.allSatisfy { $0["status"] as? String == "alreadyPresent" }, "\(again.stdout)")
+            #expect(server.requests.count == 2, "\(server.requests.map(\.target))")
+        }
+    }
+
     @Test func aSecondSignalEndsTheRunAtOnce() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")

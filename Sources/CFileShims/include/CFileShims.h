@@ -11,4 +11,8 @@
    SYNC_FILE_RANGE_WRITE). Returns 0, or -1 with errno set. */
 int vod_start_writeback(int fd, int64_t offset, int64_t length);
 
+/* Renames from to to unless to exists (renameat2 with RENAME_NOREPLACE). Returns 0, or -1 with
+   errno set: EEXIST when to exists; EINVAL or ENOSYS where the file system cannot promise it. */
+int vod_rename_noreplace(const char *from, const char *to);
+
 #endif

@@ -1,3 +1,4 @@
+import CFileShims
 import Foundation
 
 /// DIR on disk: where finished media is placed, and the hidden work area beside it.
@@ -132,11 +133,23 @@ struct MediaDirectory: Sendable {
 
     /// Moves a finished temporary file to its final name without ever replacing a file that is
     /// already there: `link` fails with EEXIST where `rename` would overwrite.
+    ///
+    /// Where `link` is refused (exFAT and FAT, the file systems of USB sticks and SD cards, answer
+    /// EPERM), `renameat2` with RENAME_NOREPLACE does the same in one step; where that is refused
+    /// too (exfat-fuse answers EINVAL), a `rename` after checking the name is free. The caller
+    /// holds the item's lock, so no other vodapp can take the name in between; only a person could.
     func place(_ temporary: String, at final: String) -> Placement {
         defer { unlink(temporary) }
         if link(temporary, final) == 0 { return .placed }
         if errno == EEXIST { return .alreadyThere }
-        return .failed(String(cString: strerror(errno)))
+        guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) else { return .failed(String(cString: strerror(errno))) }
+        if vod_rename_noreplace(temporary, final) == 0 { return .placed }
+        if errno == EEXIST { return .alreadyThere }
+        guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return .failed(String(cString: strerror(errno))) }
+        var info = stat()
+        if lstat(final, &info) == 0 { return .alreadyThere }
+        guard errno == ENOENT else { return .failed(String(cString: strerror(errno))) }
+        return rename(temporary, final) == 0 ? .placed : .failed(String(cString: strerror(errno)))
     }
 
     /// Makes the new names durable: one fsync of DIR after all renames.
