@@ -111,8 +111,10 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         /// bytes`, one Range honoured (If-Range too), and the faults `?fail`, `?ranges` ask for.
         /// `/bytes/N` and `/media/NAME` are both answered by it.
         func representation(size: Int64, etag: String, source: BodySource) {
-            let common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
+            // `?etag=none`: validated by its Last-Modified alone.
+            var common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
                           "Content-Type": mediaType]
+            if query["etag"] == "none" { common["ETag"] = nil }
             let failing = query["fail"].flatMap(Int.init).map { log.count(target: head.uri) <= $0 } ?? false
             // `?fail=K&cut=M`: the first K requests get M bytes of a whole body, then a reset.
             if failing, let cut = query["cut"].flatMap(Int64.init) {
@@ -178,6 +180,21 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
                 headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/*"
                 writeHead(206, headers, context: context)
                 stream(min(5_000, Int64(range.count)), from: range.lowerBound, source: source, closeAfter: true)
+            case .partial(let range) where query["ranges"] == "no-date":
+                // The rest, without the Last-Modified the first answer was validated by.
+                var headers = common
+                headers["Last-Modified"] = nil
+                headers["Content-Length"] = "\(range.count)"
+                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
+                writeHead(206, headers, context: context)
+                stream(Int64(range.count), from: range.lowerBound, source: source)
+            case .partial(let range) where query["ranges"] == "trickle":
+                // 100 bytes of the rest each time, honestly labelled.
+                let piece = range.lowerBound..<min(range.upperBound, range.lowerBound + 100)
+                writeHead(206, ["Content-Length": "\(piece.count)",
+                                "Content-Range": "bytes \(piece.lowerBound)-\(piece.upperBound - 1)/\(size)"].merging(common) { $1 },
+                          context: context)
+                stream(Int64(piece.count), from: piece.lowerBound, source: source)
             case .partial(let range) where query["ranges"] == "no-etag":
                 // The rest, without the ETag a 200 would carry: nothing shows it is the same version.
                 var headers = common

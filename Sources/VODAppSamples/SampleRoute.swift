@@ -25,6 +25,8 @@
 /// `?ranges=other-version` (the rest of another version, under another ETag, If-Range ignored),
 /// `?ranges=huge-end` (`bytes N-9223372036854775807/*`), `?ranges=truncated` (`/*`, 5,000 bytes,
 /// closed), `?ranges=no-etag` (the rest without its ETag), `?ranges=other-size` (another total),
+/// `?ranges=no-date` (the rest without its Last-Modified), `?ranges=trickle` (100 bytes at a time),
+/// `?etag=none` (no ETag at all: Last-Modified is the validator),
 /// `?fail=K&status=S&retry-after=T` (the first K requests
 /// for the same target get status S, 503 by default) and `?fail=K&cut=M` (the first K requests get
 /// the headers and M body bytes, then a TCP reset).

@@ -207,7 +207,8 @@ import VODAppSamples
     /// pad the file.
     @Test(arguments: [("other-version", "part of another version (ETag"), ("overflow", "more than the bytes its Content-Range names"),
                       ("no-etag", "has no ETag to show it is the rest"), ("other-size", "part of another version (a 600000-byte file, not 400000)"),
-                      ("huge-end", "without a usable Content-Range")])
+                      ("huge-end", "without a usable Content-Range"),
+                      ("no-date&etag=none", "has no Last-Modified to show it is the rest")])
     func aResumeThatIsNotTheRestOfTheSameFileIsNeverPlaced(mode: String, reason: String) async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
@@ -223,6 +224,23 @@ import VODAppSamples
 
     /// A 206 with no length ends where the connection does: short of its Content-Range's end, it
     /// is not the whole file, however the item stood before.
+    /// A server that sends a few bytes per answer gets them asked for with backoff, not hundreds
+    /// of times a second.
+    @Test func aTrickleOf206sIsNotAskedForAtOnceEachTime() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/400000.mp4?rate=100000&ranges=trickle"))])
+            _ = try await runner.run(["-", "--dir", dir, "--budget", "1.5", "--json", "--no-notify"], stdin: payload)
+            let fast = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/400000.mp4?ranges=trickle"))])
+            let run = try await runner.run(["-", "--dir", dir, "--budget", "3", "--json", "--no-notify"], stdin: fast)
+            #expect(run.exitCode == 75, "\(run.stdout)")
+            let ranged = server.requests.filter { $0.header("range") != nil }
+            #expect(ranged.count <= 8, "\(ranged.count) ranged requests in 3 s")
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
+        }
+    }
+
     @Test func a206CutShortOfItsContentRangeIsNotPlaced() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")

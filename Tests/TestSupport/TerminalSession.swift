@@ -32,9 +32,17 @@ public final class TerminalSession: Sendable {
         for pid in processes where pid > 0 { kill(pid, SIGKILL) }
     }
 
+    /// The tmux server is gone: what it said, for the test's report.
+    public struct Gone: Error, CustomStringConvertible {
+        public let description: String
+    }
+
     /// The screen as it is now, one string per line, trailing blanks and blank lines removed.
+    /// - Throws: `Gone` when tmux cannot show it (its server has ended).
     public func screen() async throws -> [String] {
-        let text = try await Self.run("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p"])
+        let capture = try await runTool("/usr/bin/tmux", ["-S", socket, "capture-pane", "-p"])
+        guard capture.exitCode == 0 else { throw Gone(description: "tmux capture-pane exited \(capture.exitCode): \(capture.stderr)") }
+        let text = capture.stdout
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0.reversed().drop { $0 == " " }.reversed()) }
         return Array(lines.reversed().drop { $0.isEmpty }.reversed())

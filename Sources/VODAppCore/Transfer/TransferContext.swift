@@ -223,15 +223,21 @@ final class TransferContext {
         // If-Range asked for the rest of the version kept; a server that ignores it answers a 206
         // of another version, whose bytes would be spliced onto the first's. A 206 carries the
         // ETag a 200 would (RFC 9110, 15.3.7), so one without it cannot show it is the same.
-        if resume.validator.hasPrefix("\"") || resume.validator.hasPrefix("W/") {
+        if TransferRequest.Resume.isStrongETag(resume.validator) {
             guard let etag, !etag.isEmpty else {
                 return "the server's 206 has no ETag to show it is the rest of the version kept"
             }
             if etag != resume.validator {
                 return "the server sent part of another version (ETag \(etag), not \(resume.validator))"
             }
-        } else if let lastModified, lastModified != resume.validator {
-            return "the server sent part of another version (Last-Modified \(lastModified), not \(resume.validator))"
+        } else {
+            // The version was known by its date alone: the 206 must show the same one.
+            guard let lastModified, !lastModified.isEmpty else {
+                return "the server's 206 has no Last-Modified to show it is the rest of the version kept"
+            }
+            if lastModified != resume.validator {
+                return "the server sent part of another version (Last-Modified \(lastModified), not \(resume.validator))"
+            }
         }
         return nil
     }
@@ -416,7 +422,9 @@ final class TransferContext {
             if !keep { unlink(request.temporaryPath) }
             return nil
         }
+        // Resumable needs a validator and the whole file's size (a chunked body has none).
         let resumable = keep && fileBytes > 0 && !encoded && TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil
+            && (declaredTotal ?? request.resume?.total) != nil
         guard resumable else {
             unlink(request.temporaryPath)
             return nil
@@ -431,6 +439,9 @@ final class TransferContext {
         let resume = partial.flatMap { partial in
             (TransferRequest.Resume.validator(etag: partial.etag, lastModified: partial.lastModified) ?? request.resume?.validator)
                 .map { TransferRequest.Resume(offset: partial.bytes, validator: $0, total: partial.total ?? request.resume?.total) }
+        }.flatMap { resume in
+            // Without the whole file's size, a 206 that ends early cannot be told from the end.
+            resume.total == nil ? nil : resume
         }
         return request.resuming(from: resume)
     }

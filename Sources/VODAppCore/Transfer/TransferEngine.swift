@@ -536,10 +536,13 @@ extension TransferEngine {
                                           keep: false)
                 }
                 // Honest about what it sent, but not all of it: the bytes are good, and the rest
-                // is asked for again.
+                // is asked for again, at once when the answer was worth a request (64 KiB, or an
+                // eighth of what was missing); a server that sends a few bytes each time waits its
+                // turn like any failure, or it would get hundreds of requests a second.
+                let worthIt = context.bodyBytes >= 64 * 1024 || context.bodyBytes * 8 >= total - context.baseOffset
                 return Classification(
                     result: .failed(reason: "the server sent bytes \(context.baseOffset)-\(context.fileBytes - 1) of \(total), not the rest"),
-                    again: .now)
+                    again: worthIt ? .now : .later)
             }
             if context.isCaptured {
                 return Classification(result: .captured(context.captured))

@@ -17,11 +17,17 @@ public struct TransferRequest: Sendable, Equatable {
             self.total = total
         }
 
-        /// What `If-Range` can carry for a response: its ETag when it is strong (RFC 9110 allows
-        /// no weak one there), else its Last-Modified.
+        /// What `If-Range` can carry for a response: its ETag when it is strong and well formed
+        /// (quoted; RFC 9110 allows no weak one there), else its Last-Modified.
         public static func validator(etag: String?, lastModified: String?) -> String? {
-            if let etag, !etag.hasPrefix("W/") { return etag }
+            if let etag, isStrongETag(etag) { return etag }
             return lastModified
+        }
+
+        /// `"…"`: a strong entity tag. An unquoted one is malformed, and cannot be told from a
+        /// date once stored.
+        static func isStrongETag(_ text: String) -> Bool {
+            text.count >= 2 && text.hasPrefix("\"") && text.hasSuffix("\"")
         }
     }
 
