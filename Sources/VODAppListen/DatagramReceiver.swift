@@ -33,8 +33,9 @@ public struct DatagramReceiver: Service {
     public func run() async throws {
         let channel: any Channel
         do {
+            // No SO_REUSEADDR: UDP has no TIME_WAIT to wait out, and with it another process (another
+            // user's) could bind the same port beside the listener and take its pushes.
             channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-                .channelOption(.socketOption(.so_reuseaddr), value: 1)
                 .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(Self.socketBufferSize))
                 .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.readCapacity))
                 .channelInitializer { [queue, logger] channel in

@@ -232,6 +232,25 @@ import VODAppSamples
         }
     }
 
+    /// Another process cannot bind the listener's UDP port beside it, even asking to share it,
+    /// and so cannot take the pushes meant for it.
+    @Test func theUDPPortCannotBeSharedWithAnotherProcess() async throws {
+        let scratch = try ScratchDirectory()
+        let listener = try await ListenerUnderTest(dir: scratch.path)
+        let bind = try await runTool("/usr/bin/python3", ["-c", """
+            import socket, sys
+            s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+            s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                s.bind(("127.0.0.1", int(sys.argv[1])))
+                print("bound")
+            except OSError as error:
+                print(error.strerror)
+            """, "\(listener.udpPort)"])
+        #expect(bind.stdout == "Address already in use\n", "\(bind.stdout) \(bind.stderr)")
+        _ = try await listener.stop()
+    }
+
     @Test func aPortInUseIsAOneLineErrorAndExit69() async throws {
         let scratch = try ScratchDirectory()
         let first = try await ListenerUnderTest(dir: scratch.path)
