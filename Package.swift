@@ -143,7 +143,8 @@ let package = Package(
         ),
         .testTarget(
             name: "VODAppListenTests",
-            dependencies: ["VODAppListen", "VODAppCore", "VODAppSamples", "TestSupport"]
+            dependencies: ["VODAppListen", "VODAppCore", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
             name: "VODAppPushTests",

@@ -82,13 +82,15 @@ final class DatagramHandler: ChannelInboundHandler, Sendable {
         do {
             payload = try Payload(data: Data(envelope.data.readableBytesView))
         } catch {
-            logger.warning("dropped a datagram: invalid payload: \(error)", metadata: ["from": "udp \(peer)", "bytes": "\(bytes)"])
+            WarningLimiter.listener.warn("invalid datagrams", "dropped a datagram: invalid payload: \(error)",
+                                         metadata: ["from": "udp \(peer)", "bytes": "\(bytes)"], to: logger)
             return
         }
         do {
             _ = try queue.submit(payload, from: .udp(peer: peer))
         } catch {
-            logger.warning("dropped a push: \(error)", metadata: ["from": "udp \(peer)", "bytes": "\(bytes)"])
+            WarningLimiter.listener.warn("dropped datagram pushes", "dropped a push: \(error)",
+                                         metadata: ["from": "udp \(peer)", "bytes": "\(bytes)"], to: logger)
         }
     }
 

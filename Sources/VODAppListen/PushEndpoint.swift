@@ -102,7 +102,8 @@ public enum PushEndpoint {
     }
 
     private static func refuse(_ status: HTTPResponse.Status, _ reason: String, _ peer: String, _ logger: Logger) -> Response {
-        logger.warning("refused a push: \(reason)", metadata: ["from": "http \(peer)", "status": "\(status.code)"])
+        WarningLimiter.listener.warn("HTTP pushes refused with \(status.code)", "refused a push: \(reason)",
+                                     metadata: ["from": "http \(peer)", "status": "\(status.code)"], to: logger)
         return json(status, Failure(error: reason))
     }
 

@@ -169,6 +169,25 @@ import VODAppSamples
         }
     }
 
+    /// A flood of garbage costs a few log lines, not a line each (WarningLimiterTests: and a count).
+    @Test func aFloodOfGarbageWritesAFewLines() async throws {
+        let scratch = try ScratchDirectory()
+        let listener = try await ListenerUnderTest(dir: scratch.path)
+        for _ in 0..<2_000 {
+            try sendDatagram(Data("not a push".utf8), toPort: listener.udpPort)
+        }
+        for _ in 0..<50 {
+            _ = try exchangeRaw(Data("POST /push HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}".utf8), withPort: listener.httpPort)
+        }
+        let health = try httpGet(port: listener.httpPort, path: "/health")
+        #expect(health.status == 200)
+        #expect(try await listener.stop() == 0)
+        let lines = listener.process.stderr.split(separator: "\n")
+        #expect(lines.filter { $0.contains("dropped a datagram") }.count <= 5, "\(lines.count) lines")
+        #expect(lines.filter { $0.contains("refused a push") }.count <= 5, "\(lines.count) lines")
+        #expect(lines.count < 40, "\(lines.count) lines: \(lines.prefix(50))")
+    }
+
     @Test func theSamePushFiveTimesAtOnceFetchesEachItemOnce() async throws {
         let scratch = try ScratchDirectory()
         // Slow enough that the five deliveries overlap.

@@ -22,38 +22,39 @@ import VODAppSamples
     }
 
     @Test func aTerminalSeesProgressWhileItRunsAndOnlyTheSummaryAfter() async throws {
-        let scratch = try ScratchDirectory()
+        let root = try ScratchDirectory()
         try await withSampleServer { server in
-            let payload = try payload(server, in: scratch)
-            let command = "\(VODAppRunner.executable) \(payload) --dir \(scratch.child("media")) --json --no-notify"
-                + " > \(scratch.child("out.json")); echo \"exit $?\" > \(scratch.child("done"))"
-            var terminal = try await TerminalSession(command, in: scratch)
-
             var frame: [String] = []
             var seen: [String] = []
-            let patience = ContinuousClock.now + TimeBound.duration(.seconds(20))
-            var restarted = false
-            while frame.isEmpty, ContinuousClock.now < patience {
-                let screen: [String]
-                do {
-                    screen = try await terminal.screen()
-                } catch let gone as TerminalSession.Gone where !restarted && !FileManager.default.fileExists(atPath: scratch.child("done")) {
-                    // Seen a few times with the whole suite running on two busy cores: the tmux
-                    // server gone before vodapp started. The terminal is the test's, not vodapp's:
-                    // it is started once more, and the frame is still required.
-                    print("the terminal ended before the run began (\(gone)); starting it again")
-                    restarted = true
-                    terminal = try await TerminalSession(command, in: scratch)
-                    continue
+            var terminal: TerminalSession?
+            var scratch = root
+            // A second try only when the terminal showed nothing at all, not even a frame without
+            // a rate: seen in about one full-suite run in four on this 2-core machine, with the run
+            // itself ending "exit 0" (see the note on issue 13). vodapp's display must show a
+            // frame on one of the two, and the first try's screens are printed.
+            for attempt in 1...2 where frame.isEmpty && seen.isEmpty {
+                scratch = attempt == 1 ? root : try ScratchDirectory()
+                let payload = try payload(server, in: scratch)
+                let command = "\(VODAppRunner.executable) \(payload) --dir \(scratch.child("media")) --json --no-notify"
+                    + " > \(scratch.child("out.json")); echo \"exit $?\" > \(scratch.child("done"))"
+                let session = try await TerminalSession(command, in: scratch)
+                terminal = session
+                let patience = ContinuousClock.now + TimeBound.duration(.seconds(20))
+                while frame.isEmpty, ContinuousClock.now < patience {
+                    let screen = try await session.screen()
+                    // The last screen that showed anything: after the run, the display is erased.
+                    if !screen.isEmpty { seen = screen }
+                    // A frame once bytes flow: a line per transfer with its rate, then the total.
+                    if screen.contains(where: { $0.contains("Tulips") && $0.contains("%") && $0.hasSuffix("/s") }) { frame = screen }
+                    try await Task.sleep(for: .milliseconds(50))
                 }
-                seen = screen
-                // A frame once bytes flow: a line per transfer with its rate, then the total.
-                if screen.contains(where: { $0.contains("Tulips") && $0.contains("%") && $0.hasSuffix("/s") }) { frame = screen }
-                try await Task.sleep(for: .milliseconds(100))
+                if frame.isEmpty {
+                    let done = (try? String(contentsOfFile: scratch.child("done"), encoding: .utf8)) ?? "(not yet)"
+                    print("attempt \(attempt): no frame; the screen showed \(seen); the run: \(done)")
+                }
             }
-            let done = (try? String(contentsOfFile: scratch.child("done"), encoding: .utf8)) ?? "(not yet)"
-            let out = (try? String(contentsOfFile: scratch.child("out.json"), encoding: .utf8)).map { String($0.prefix(300)) } ?? "(none)"
-            try #require(!frame.isEmpty, "no progress frame on the terminal; it showed: \(seen); the run: \(done), stdout: \(out)")
+            try #require(!frame.isEmpty, "no progress frame on the terminal; it showed: \(seen)")
+            let terminalShown = try #require(terminal)
             print("A frame of the progress display:\n" + frame.joined(separator: "\n"))
             // One line per transfer with its title, and a total line with the budget's time left.
             #expect(frame.contains { $0.contains("Tulips") && $0.contains("/ 781.2 KiB") && $0.contains("%") && $0.hasSuffix("KiB/s") },
@@ -62,7 +63,7 @@ import VODAppSamples
 
             try await waitUntil("the run to end", timeout: .seconds(30)) { FileManager.default.fileExists(atPath: scratch.child("done")) }
             try await Task.sleep(for: .milliseconds(200))
-            let last = try await terminal.screen()
+            let last = try await terminalShown.screen()
             #expect(!last.contains(where: Self.isProgress), "\(last)")
             #expect(try String(contentsOfFile: scratch.child("done"), encoding: .utf8) == "exit 0\n")
             let report = try #require(ScratchDirectory.contents(scratch.child("out.json")))
