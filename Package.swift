@@ -134,7 +134,8 @@ let package = Package(
         .target(
             name: "TestSupport",
             dependencies: ["VODAppSamples", "VODAppPush", "VODAppCore",
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")],
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
         .testTarget(
@@ -148,7 +149,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VODAppPushTests",
-            dependencies: ["VODAppPush", "VODAppCore", "CommandSupport", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["VODAppPush", "VODAppCore", "CommandSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(

@@ -115,6 +115,20 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             var common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
                           "Content-Type": mediaType]
             if query["etag"] == "none" { common["ETag"] = nil }
+
+            /// A 206 sending `sent` (offsets in the body), labelled `bytes FIRST-LAST/SIZE` unless
+            /// `label` says otherwise, with a Content-Length, or without one (`lengthless`: the
+            /// connection closes after `extra` bytes more), and `common` with `changing` applied
+            /// (nil removes a header): every `?ranges` fault is one of these.
+            func partial(_ sent: Range<Int64>, label: String? = nil, lengthless: Bool = false, extra: Int64 = 0,
+                         changing: [String: String?] = [:]) {
+                var headers = common
+                for (name, value) in changing { headers[name] = value }
+                headers["Content-Range"] = label ?? "bytes \(sent.lowerBound)-\(sent.upperBound - 1)/\(size)"
+                if lengthless { headers["Connection"] = "close" } else { headers["Content-Length"] = "\(sent.count)" }
+                writeHead(206, headers, context: context)
+                stream(Int64(sent.count) + extra, from: sent.lowerBound, source: source, closeAfter: lengthless)
+            }
             let failing = query["fail"].flatMap(Int.init).map { log.count(target: head.uri) <= $0 } ?? false
             // `?fail=K&cut=M`: the first K requests get M bytes of a whole body, then a reset.
             if failing, let cut = query["cut"].flatMap(Int64.init) {
@@ -144,92 +158,47 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             case .whole:
                 writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
                 stream(size, source: source)
-            case .partial(let range) where query["ranges"] == "short" && range.count > 1:
-                // Honest about what it sends, but sends at most 100,000 bytes of what was asked.
-                let half = range.lowerBound..<(range.lowerBound + min(Int64(range.count) / 2, 100_000))
-                writeHead(206, ["Content-Length": "\(half.count)",
-                                "Content-Range": "bytes \(half.lowerBound)-\(half.upperBound - 1)/\(size)"].merging(common) { $1 },
-                          context: context)
-                stream(Int64(half.count), from: half.lowerBound, source: source)
-            case .partial(let range) where query["ranges"] == "lie-length":
-                // A Content-Range for the rest, and a Content-Length (and body) of half of it.
-                let half = Int64(range.count) / 2
-                writeHead(206, ["Content-Length": "\(half)",
-                                "Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"].merging(common) { $1 },
-                          context: context)
-                stream(half, from: range.lowerBound, source: source)
-            case .partial(let range) where query["ranges"] == "overflow":
-                // The right Content-Range, no Content-Length, and 50,000 bytes past its end before
-                // the connection closes.
-                var headers = common
-                headers["Connection"] = "close"
-                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/*"
-                writeHead(206, headers, context: context)
-                stream(Int64(range.count) + 50_000, from: range.lowerBound, source: source, closeAfter: true)
-            case .partial(let range) where query["ranges"] == "huge-end":
-                // An end at Int64's last value, no length, a few bytes: numbers to overflow on.
-                var headers = common
-                headers["Connection"] = "close"
-                headers["Content-Range"] = "bytes \(range.lowerBound)-9223372036854775807/*"
-                writeHead(206, headers, context: context)
-                stream(5_000, from: range.lowerBound, source: source, closeAfter: true)
-            case .partial(let range) where query["ranges"] == "truncated":
-                // The right Content-Range with an unknown total, no length, and 5,000 bytes of it.
-                var headers = common
-                headers["Connection"] = "close"
-                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/*"
-                writeHead(206, headers, context: context)
-                stream(min(5_000, Int64(range.count)), from: range.lowerBound, source: source, closeAfter: true)
-            case .partial(let range) where query["ranges"] == "no-date":
-                // The rest, without the Last-Modified the first answer was validated by.
-                var headers = common
-                headers["Last-Modified"] = nil
-                headers["Content-Length"] = "\(range.count)"
-                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
-                writeHead(206, headers, context: context)
-                stream(Int64(range.count), from: range.lowerBound, source: source)
-            case .partial(let range) where query["ranges"] == "trickle":
-                // 100 bytes of the rest each time, honestly labelled.
-                let piece = range.lowerBound..<min(range.upperBound, range.lowerBound + 100)
-                writeHead(206, ["Content-Length": "\(piece.count)",
-                                "Content-Range": "bytes \(piece.lowerBound)-\(piece.upperBound - 1)/\(size)"].merging(common) { $1 },
-                          context: context)
-                stream(Int64(piece.count), from: piece.lowerBound, source: source)
-            case .partial(let range) where query["ranges"] == "no-etag":
-                // The rest, without the ETag a 200 would carry: nothing shows it is the same version.
-                var headers = common
-                headers["ETag"] = nil
-                headers["Content-Length"] = "\(range.count)"
-                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
-                writeHead(206, headers, context: context)
-                stream(Int64(range.count), from: range.lowerBound, source: source)
-            case .partial(let range) where query["ranges"] == "other-size":
-                // The same ETag, and a total that is not the file's.
-                var headers = common
-                headers["Content-Length"] = "\(range.count)"
-                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size * 3 / 2)"
-                writeHead(206, headers, context: context)
-                stream(Int64(range.count), from: range.lowerBound, source: source)
-            case .partial(let range) where query["ranges"] == "other-version":
-                // Ignores If-Range: the rest of another version, under that version's ETag.
-                var headers = common
-                headers["ETag"] = "\"another-version\""
-                headers["Content-Length"] = "\(range.count)"
-                headers["Content-Range"] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"
-                writeHead(206, headers, context: context)
-                stream(Int64(range.count), from: range.lowerBound, source: source)
-            case .partial(let range) where query["ranges"] == "lie":
-                // Claims the range starts at 0, whatever was asked: resuming on it would splice
-                // the wrong bytes.
-                writeHead(206, ["Content-Length": "\(range.count)",
-                                "Content-Range": "bytes 0-\(range.count - 1)/\(size)"].merging(common) { $1 },
-                          context: context)
-                stream(Int64(range.count), source: source)
             case .partial(let range):
-                writeHead(206, ["Content-Length": "\(range.count)",
-                                "Content-Range": "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(size)"].merging(common) { $1 },
-                          context: context)
-                stream(Int64(range.count), from: range.lowerBound, source: source)
+                let (first, last) = (range.lowerBound, range.upperBound - 1)
+                switch query["ranges"] {
+                case "short" where range.count > 1:
+                    // Honest about what it sends, but sends at most 100,000 bytes of what was asked.
+                    partial(first..<(first + min(Int64(range.count) / 2, 100_000)))
+                case "lie-length":
+                    // A Content-Range for the rest, and a Content-Length (and body) of half of it.
+                    partial(first..<(first + Int64(range.count) / 2), label: "bytes \(first)-\(last)/\(size)")
+                case "overflow":
+                    // The right Content-Range, no Content-Length, and 50,000 bytes past its end
+                    // before the connection closes.
+                    partial(range, label: "bytes \(first)-\(last)/*", lengthless: true, extra: 50_000)
+                case "huge-end":
+                    // An end at Int64's last value, no length, a few bytes: numbers to overflow on.
+                    partial(first..<(first + min(5_000, Int64(range.count))), label: "bytes \(first)-9223372036854775807/*", lengthless: true)
+                case "truncated":
+                    // The right Content-Range with an unknown total, no length, and 5,000 bytes of it.
+                    partial(first..<(first + min(5_000, Int64(range.count))), label: "bytes \(first)-\(last)/*", lengthless: true)
+                case "no-date":
+                    // The rest, without the Last-Modified the first answer was validated by.
+                    partial(range, changing: ["Last-Modified": nil])
+                case "trickle":
+                    // 100 bytes of the rest each time, honestly labelled.
+                    partial(first..<min(range.upperBound, first + 100))
+                case "no-etag":
+                    // The rest, without the ETag a 200 would carry: nothing shows it is the same version.
+                    partial(range, changing: ["ETag": nil])
+                case "other-size":
+                    // The same ETag, and a total that is not the file's.
+                    partial(range, label: "bytes \(first)-\(last)/\(size * 3 / 2)")
+                case "other-version":
+                    // Ignores If-Range: the rest of another version, under that version's ETag.
+                    partial(range, changing: ["ETag": "\"another-version\""])
+                case "lie":
+                    // Claims the range starts at 0, whatever was asked, and sends the start:
+                    // resuming on it would splice the wrong bytes.
+                    partial(0..<Int64(range.count))
+                default:
+                    partial(range)
+                }
             case .unsatisfiable:
                 writeHead(416, ["Content-Length": "0", "Content-Range": "bytes */\(size)"], context: context)
                 finish(context: context, record: record, close: false)

@@ -1,28 +1,15 @@
 import Logging
 import NIOConcurrencyHelpers
 import Testing
+import TestSupport
 @testable import VODAppListen
 
 /// The first few warnings of a kind are written, the rest counted, and the count written when the
 /// next window begins.
 struct WarningLimiterTests {
-    struct Capture: LogHandler {
-        let lines: NIOLockedValueBox<[String]>
-        var metadata: Logger.Metadata = [:]
-        var metadataProvider: Logger.MetadataProvider?
-        var logLevel: Logger.Level = .trace
-        subscript(metadataKey key: String) -> Logger.Metadata.Value? {
-            get { metadata[key] }
-            set { metadata[key] = newValue }
-        }
-        func log(event: LogEvent) {
-            lines.withLockedValue { $0.append(event.message.description) }
-        }
-    }
-
     @Test func aFloodIsAFewLinesAndThenItsCount() async throws {
         let lines = NIOLockedValueBox<[String]>([])
-        let logger = Logger(label: "test") { _ in Capture(lines: lines) }
+        let logger = Logger(label: "test") { _ in CapturingLogHandler(into: lines) }
         let limiter = WarningLimiter(perWindow: 3, length: .milliseconds(200))
         for index in 0..<100 {
             limiter.warn("bad datagrams", "bad \(index)", to: logger)

@@ -194,11 +194,10 @@ public struct Delivery: Sendable {
         if let offset = directory.partialBytes(key: key), offset > 0 {
             // The same file whatever the query: a signed URL's token changes on every push.
             // `If-Range` with the recorded validator makes a changed file come whole.
-            // Resumed only when the whole file's size is known: without it, a 206 that ends early
-            // (`bytes N-M/*`) cannot be told from the file's end.
+            // A resume needs the whole file's size too (`Resume.total`).
             if let known, known.state == .partial, (try? MediaURL(known.url))?.resource == target.url.resource,
-               let validator = known.validator, known.total != nil {
-                resume = TransferRequest.Resume(offset: offset, validator: validator, total: known.total)
+               let validator = known.validator, let total = known.total {
+                resume = TransferRequest.Resume(offset: offset, validator: validator, total: total)
                 logger.info("resuming", metadata: ["key": "\(key)", "offset": "\(offset)"])
             } else {
                 // Bytes of unknown origin (a crash before they were recorded): not worth the risk.

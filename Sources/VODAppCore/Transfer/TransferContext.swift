@@ -208,14 +208,12 @@ final class TransferContext {
         if let total = rangeTotal, end >= total {
             return "the server's Content-Range ends at byte \(end) of a \(total)-byte file"
         }
-        if let kept = resume.total {
-            // The size of the version whose start is kept: another size is another version.
-            if let total = rangeTotal, total != kept {
-                return "the server sent part of another version (a \(total)-byte file, not \(kept))"
-            }
-            if end >= kept {
-                return "the server's Content-Range ends at byte \(end) of the \(kept)-byte file it resumes"
-            }
+        // The size of the version whose start is kept: another size is another version.
+        if let total = rangeTotal, total != resume.total {
+            return "the server sent part of another version (a \(total)-byte file, not \(resume.total))"
+        }
+        if end >= resume.total {
+            return "the server's Content-Range ends at byte \(end) of the \(resume.total)-byte file it resumes"
         }
         if let length = declaredLength, !encoded, length != end - start + 1 {
             return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
@@ -436,12 +434,10 @@ final class TransferContext {
     /// This transfer's request again, resuming from `partial` when it has bytes and a validator:
     /// the one this response sent, or, when it wrote nothing, the one the request resumed under.
     func request(resuming partial: TransferOutcome.Partial?) -> TransferRequest {
-        let resume = partial.flatMap { partial in
-            (TransferRequest.Resume.validator(etag: partial.etag, lastModified: partial.lastModified) ?? request.resume?.validator)
-                .map { TransferRequest.Resume(offset: partial.bytes, validator: $0, total: partial.total ?? request.resume?.total) }
-        }.flatMap { resume in
-            // Without the whole file's size, a 206 that ends early cannot be told from the end.
-            resume.total == nil ? nil : resume
+        let resume = partial.flatMap { partial -> TransferRequest.Resume? in
+            guard let validator = TransferRequest.Resume.validator(etag: partial.etag, lastModified: partial.lastModified) ?? request.resume?.validator,
+                  let total = partial.total ?? request.resume?.total else { return nil }
+            return TransferRequest.Resume(offset: partial.bytes, validator: validator, total: total)
         }
         return request.resuming(from: resume)
     }

@@ -320,7 +320,7 @@ extension TransferEngine {
             curl_easy_cleanup(handle)
         }
         for next in waiting {
-            let partial = next.request.resume.map { TransferOutcome.Partial(bytes: $0.offset, etag: nil, lastModified: nil) }
+            let partial = next.request.resume.map { TransferOutcome.Partial(bytes: $0.offset, etag: nil, lastModified: nil, total: $0.total) }
             outcomes.append(TransferOutcome(
                 id: next.request.id, result: .timedOut(reason: "\(reason) before the transfer could start"),
                 partial: partial, attempts: next.attempt - 1))

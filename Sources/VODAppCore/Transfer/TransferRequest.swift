@@ -7,11 +7,12 @@ public struct TransferRequest: Sendable, Equatable {
         public let offset: Int64
         /// Sent as `If-Range`: the server answers 206 only if the resource has not changed.
         public let validator: String
-        /// The size of the version kept, when a response said it: a 206 of another size is of
-        /// another version, whatever its validators claim.
-        public let total: Int64?
+        /// The size of the version kept: a 206 of another size is of another version, whatever its
+        /// validators claim. Required: without it, a 206 that ends early (`bytes N-M/*`) cannot be
+        /// told from the file's end, so bytes kept without a known size are never resumed.
+        public let total: Int64
 
-        public init(offset: Int64, validator: String, total: Int64? = nil) {
+        public init(offset: Int64, validator: String, total: Int64) {
             self.offset = offset
             self.validator = validator
             self.total = total
