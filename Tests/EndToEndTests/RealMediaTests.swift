@@ -199,6 +199,39 @@ import Testing
 
     /// A login page answering the resume of a cut video (a session that expired between pushes)
     /// is not the video: the bytes kept stay, and the next delivery with the session resumes.
+    /// nginx made to answer 206 where it must not: to a request that asked for no range, and to a
+    /// resume with a Content-Range that starts at 0. Neither becomes a file.
+    @Test func nginxsLying206sAreNeverPlaced() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location /ranges/ {
+                limit_rate 150k;
+                if ($arg_mode = always206) { add_header Content-Range "bytes 0-9/10" always; return 206 "0123456789"; }
+                if ($http_range) { add_header Content-Range "bytes 0-9/1200000" always; return 206 "0123456789"; }
+            }
+            """)
+        defer { nginx.stop() }
+        let bytes = (0..<1_200_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        try FileManager.default.createDirectory(atPath: nginx.root + "/ranges", withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: nginx.root + "/ranges/movie.mp4"))
+        let scratch = try ScratchDirectory()
+        let dir = scratch.path
+
+        let unasked = try await deliver([(key: "whole", title: "Whole", url: nginx.url("ranges/movie.mp4?mode=always206"))], into: dir)
+        #expect((unasked.item("whole")?["error"] as? String)?.contains("206 Partial Content to a request for the whole file") == true,
+                "\(unasked.stdout)")
+
+        let item = [(key: "m", title: "Movie", url: nginx.url("ranges/movie.mp4"))]
+        let cut = try await deliver(item, into: dir, ["--budget", "2"])
+        #expect(cut.item("m")?["status"] as? String == "timedOut", "\(cut.stdout)")
+        let lied = try await deliver(item, into: dir)
+        #expect(lied.exitCode == 75, "\(lied.stdout)")
+        #expect((lied.item("m")?["error"] as? String)?.contains("the server resumed at byte 0, not") == true, "\(lied.stdout)")
+        #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
+        #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/m.part"))
+        let requests = try await nginx.waitForRequests { $0.count >= 3 }
+        #expect(requests.last?.range?.hasPrefix("bytes=") == true, "\(requests)")
+    }
+
     @Test func aLoginPageAnsweringAResumeKeepsTheBytesAlreadyKept() async throws {
         let nginx = try await NginxServer(serverDirectives: """
             location /wall/ {
