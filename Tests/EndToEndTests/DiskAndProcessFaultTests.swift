@@ -35,7 +35,7 @@ import VODAppSamples
             let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/1000.mp4"))])
             let run = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
             #expect(run.exitCode == 73)
-            #expect(run.stderr == "vodapp: cannot use \(dir) for media: \(dir)/.vodapp is not a directory\n", "\(run.stderr)")
+            #expect(run.stderr == "vodapp: cannot use \(dir) for media: \(dir)/.vodapp is a symbolic link; vodapp's work area must be a directory inside DIR\n", "\(run.stderr)")
             #expect(ScratchDirectory.allEntries(elsewhere).isEmpty)
             #expect(server.requests.isEmpty)
         }

@@ -130,7 +130,7 @@ import VODAppSamples
         }
     }
 
-    @Test func afterSIGKILLMidTransferTheNextDeliveryGetsItRight() async throws {
+    @Test func afterSIGKILLMidTransferTheNextDeliveryResumesIt() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
         let size: Int64 = 4 << 20
@@ -144,11 +144,18 @@ import VODAppSamples
             process.signal(SIGKILL)
             _ = try await process.exitStatus()
             #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
+            let kept = try #require(FileManager.default.attributesOfItem(atPath: dir + "/.vodapp/partial/k.part")[.size] as? Int64)
 
             let next = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
             #expect(next.exitCode == 0, "\(next.stderr)")
             #expect(next.item("k")?["status"] as? String == "downloaded")
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "k"), count: size))
+            // The store heard the transfer was resumable as its body began, not only when it
+            // ended: the killed process's bytes were resumed, not fetched again.
+            let requests = server.requests
+            try #require(requests.count == 2, "\(requests.map(\.target))")
+            #expect(requests[1].header("range") == "bytes=\(kept)-", "kept \(kept): \(requests[1].headers)")
+            #expect(requests[1].bodyBytesSent == size - kept)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 
 /// Handles one payload from start to report: plan, fetch, place, record, notify.
 ///
@@ -43,6 +44,9 @@ public struct Delivery: Sendable {
         var reports: [String: ItemReport] = [:]
         var missing: [Target] = []
 
+        // Checked before anything in it is used, on every path: a work area that is a link would
+        // send partial bodies, locks and the store outside DIR.
+        var hasWorkArea = try directory.checkWorkArea()
         let index = directory.index()
         for item in payload.items {
             guard case .valid(_, _, let url) = item.validity else {
@@ -59,97 +63,58 @@ public struct Delivery: Sendable {
             }
         }
 
-        if !missing.isEmpty { try directory.prepare() }
+        if !missing.isEmpty {
+            try directory.prepare()
+            hasWorkArea = true
+        }
         // A run with nothing to fetch records itself only where vodapp has worked before: it
-        // creates nothing in a DIR it found without a work area.
-        let ledger = directory.hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger) : nil
-        let known = ledger?.items(missing.map(\.item.key)) ?? [:]
+        // creates nothing in a DIR it found without a work area. The store may not hold up the
+        // transfers for more than a quarter of the budget: a busy store costs a warning.
+        let early = min(budget.transferDeadline, .now + budget.duration / 4)
+        let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, until: early) : nil
+        let known = ledger?.items(missing.map(\.item.key), until: early) ?? [:]
+        // One descriptor for every lock this delivery takes, however long the playlist.
+        let locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
+        defer { locks?.releaseAll() }
 
-        var locked: [(target: Target, lock: ItemLock)] = []
         var othersFetching: [Target] = []
+        var locked: [Target] = []
         for target in missing {
-            guard let lock = ItemLock.take(target.item.key, in: directory.lockPath) else {
+            if locks?.take(target.item.key) == true {
+                locked.append(target)
+            } else {
                 othersFetching.append(target)
-                continue
             }
-            locked.append((target, lock))
         }
         // Another delivery may have placed some between the look and the locks.
         let relooked = locked.isEmpty ? index : directory.index()
-        var mine: [(target: Target, lock: ItemLock)] = []
-        for (target, lock) in locked {
+        var mine: [Target] = []
+        for target in locked {
             if let found = relooked.file(for: target.item.key, urlExtension: target.url.fileExtension),
                let known = present(target, at: found, in: directory) {
-                lock.release()
+                locks?.release(target.item.key)
                 reports[target.item.key] = known
             } else {
-                mine.append((target, lock))
+                mine.append(target)
             }
         }
 
         // Items another delivery is fetching are waited for while this one fetches its own.
-        async let waited = outcomes(ofOthersFetching: othersFetching, directory: directory, ledger: ledger,
+        async let waited = outcomes(ofOthersFetching: othersFetching, directory: directory, ledger: ledger, locks: locks,
                                     since: startedAt, until: budget.transferDeadline, stop: stop)
-        if !mine.isEmpty {
-            let requests = mine.map { request(for: $0.target, known: known[$0.target.item.key], directory: directory) }
-            let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: options.userAgent,
-                                                           budgetAware: options.budgetAware,
-                                                           certificateAuthorities: options.certificateAuthorities,
-                                                           headers: options.headers, cookieFile: options.cookieFile,
-                                                           headerHosts: options.headerHosts),
-                                        logger: logger)
-            let syncer = FileSyncer()
-            progress?.begin(titles: Dictionary(mine.map { ($0.target.item.key, $0.target.item.title ?? $0.target.item.key) },
-                                               uniquingKeysWith: { first, _ in first }),
-                            budget: budget)
-            var show: (@Sendable (TransferSnapshot) -> Void)?
-            if let progress { show = { progress.update($0) } }
-            let hls = HLSDownloads(workPath: directory.workPath, maximumSize: options.maximumSize,
-                                   itemURLs: Dictionary(mine.map { ($0.target.item.key, $0.target.url) }, uniquingKeysWith: { first, _ in first }))
-            let outcomes = await engine.run(requests, deadline: budget.transferDeadline, stop: stop,
-                                            completed: syncer.submit, progress: show, followUp: hls)
-            progress?.end()
-            var byKey = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
-            for (target, _) in mine {
-                let key = target.item.key
-                guard let outcome = byKey[key], case .captured = outcome.result else { continue }
-                let variant = hls.variant(of: key)
-                guard let joined = hls.finish(key, into: target.temporary, attempts: outcome.attempts,
-                                              because: stop?.reason ?? "the budget ran out") else { continue }
-                logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
-                                              "result": "\(joined.result)"])
-                if case .completed = joined.result { syncer.submit(target.temporary) }
-                byKey[key] = joined
-            }
-            let unsynced = syncer.wait()
-            var records: [StoredItem] = []
-            for (target, _) in mine {
-                let key = target.item.key
-                // The engine answers for every request; should it ever not, the item still gets
-                // a report (and, below, its lock is still released).
-                var outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
-                if let error = unsynced[target.temporary] {
-                    unlink(target.temporary)
-                    outcome = TransferOutcome(id: key, result: .failed(reason: "cannot write the file: \(error)"),
-                                              httpStatus: outcome.httpStatus, bodyBytesReceived: outcome.bodyBytesReceived)
-                }
-                let itemReport = report(for: outcome, target: target, directory: directory)
+        if let locks, !mine.isEmpty {
+            for (key, itemReport) in await fetch(mine, known: known, directory: directory, ledger: ledger, locks: locks,
+                                                 budget: budget, stop: stop) {
                 reports[key] = itemReport
-                records.append(DeliveryLedger.item(for: outcome, as: itemReport, known: known[key]))
             }
-            directory.sync()
-            // Recorded before the locks go, so that a delivery waiting for one of these items
-            // finds how it ended.
-            ledger?.record(records)
-            for (_, lock) in mine { lock.release() }
         }
         for itemReport in await waited {
             reports[itemReport.key] = itemReport
         }
 
         let items = payload.items.compactMap { reports[$0.key] }
-        if directory.hasWorkArea {
-            await updatePlaylist(of: directory, with: payload, reports: reports, until: budget.end)
+        if let locks {
+            await updatePlaylist(of: directory, with: payload, reports: reports, locks: locks, until: budget.end)
         }
         let notification: NotificationReport
         if let reason = stop?.reason {
@@ -159,8 +124,100 @@ public struct Delivery: Sendable {
         }
         let report = DeliveryReport(elapsed: budget.elapsed, budget: budget.duration, directory: options.directory,
                                     items: items, notification: notification)
-        ledger?.log(report, from: source, startedAt: startedAt, stoppedBecause: stop?.reason)
+        ledger?.log(report, from: source, startedAt: startedAt, stoppedBecause: stop?.reason, until: budget.end)
         return report
+    }
+
+    /// Fetches the items this delivery holds the locks of. Each is placed, recorded and let go
+    /// as soon as its body is whole and durable, while the others are still arriving: a small
+    /// item is never hidden behind a large one, and a process killed mid-playlist keeps every
+    /// file it finished.
+    private func fetch(_ mine: [Target], known: [String: StoredItem], directory: MediaDirectory, ledger: DeliveryLedger?,
+                       locks: ItemLocks, budget: Budget, stop: StopRequest?) async -> [String: ItemReport] {
+        let targets = Dictionary(mine.map { ($0.item.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let requests = mine.map { request(for: $0, known: known[$0.item.key], directory: directory) }
+        let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: options.userAgent,
+                                                       budgetAware: options.budgetAware,
+                                                       certificateAuthorities: options.certificateAuthorities,
+                                                       headers: options.headers, cookieFile: options.cookieFile,
+                                                       headerHosts: options.headerHosts),
+                                    logger: logger)
+        let syncer = FileSyncer()
+        let finished = NIOLockedValueBox<[String: ItemReport]>([:])
+        // Runs on a syncer thread once the body is on disk.
+        let finish: @Sendable (Target, TransferOutcome, String?) -> Void = { target, outcome, unsynced in
+            let key = target.item.key
+            var outcome = outcome
+            if let unsynced {
+                unlink(target.temporary)
+                outcome = TransferOutcome(id: key, result: .failed(reason: "cannot write the file: \(unsynced)"),
+                                          httpStatus: outcome.httpStatus, bodyBytesReceived: outcome.bodyBytesReceived)
+            }
+            let itemReport = report(for: outcome, target: target, directory: directory)
+            // The new name is durable before the store says the file is there.
+            if itemReport.status == .downloaded { directory.sync() }
+            ledger?.record([DeliveryLedger.item(for: outcome, as: itemReport, known: known[key])], until: budget.end)
+            finished.withLockedValue { $0[key] = itemReport }
+            locks.release(key)
+        }
+
+        progress?.begin(titles: targets.mapValues { $0.item.title ?? $0.item.key }, budget: budget)
+        var show: (@Sendable (TransferSnapshot) -> Void)?
+        if let progress { show = { progress.update($0) } }
+        let hls = HLSDownloads(workPath: directory.workPath, maximumSize: options.maximumSize,
+                               itemURLs: targets.mapValues(\.url))
+        let outcomes = await engine.run(
+            requests, deadline: budget.transferDeadline, stop: stop,
+            completed: { request, outcome in
+                guard let target = targets[request.id], request.temporaryPath == target.temporary else {
+                    // An HLS segment: durable before it is joined.
+                    syncer.submit(request.temporaryPath)
+                    return
+                }
+                syncer.submit(target.temporary) { unsynced in finish(target, outcome, unsynced) }
+            },
+            checkpoint: { id, partial in
+                guard let target = targets[id], let ledger else { return }
+                ledger.checkpoint(StoredItem(key: id, title: target.item.title, url: target.item.urlString ?? "", state: .partial,
+                                             bytes: partial.bytes, etag: partial.etag, lastModified: partial.lastModified,
+                                             attempts: 0, nextAttemptAt: Date(), total: partial.total, updatedAt: Date()),
+                                  until: budget.end)
+            },
+            progress: show, followUp: hls)
+        progress?.end()
+
+        var byKey: [String: TransferOutcome] = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        for target in mine {
+            let key = target.item.key
+            guard let outcome = byKey[key], case .captured = outcome.result else { continue }
+            let variant = hls.variant(of: key)
+            guard let joined = hls.finish(key, into: target.temporary, attempts: outcome.attempts,
+                                          because: stop?.reason ?? "the budget ran out") else { continue }
+            logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
+                                          "result": "\(joined.result)"])
+            if case .completed = joined.result {
+                syncer.submit(target.temporary) { unsynced in finish(target, joined, unsynced) }
+            }
+            byKey[key] = joined
+        }
+        syncer.wait()
+
+        // What did not complete is recorded in one transaction, before its locks go, so that a
+        // delivery waiting for one of these items finds how it ended.
+        var reports = finished.withLockedValue { $0 }
+        var records: [StoredItem] = []
+        for target in mine where reports[target.item.key] == nil {
+            let key = target.item.key
+            // The engine answers for every request; should it ever not, the item still gets a
+            // report, and its lock is still released.
+            let outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
+            let itemReport = report(for: outcome, target: target, directory: directory)
+            reports[key] = itemReport
+            records.append(DeliveryLedger.item(for: outcome, as: itemReport, known: known[key]))
+        }
+        ledger?.record(records, until: budget.end)
+        for target in mine { locks.release(target.item.key) }
+        return reports
     }
 
     /// One item to fetch: streamed out of sight, then placed under a name made when its response
@@ -211,21 +268,22 @@ public struct Delivery: Sendable {
     /// How the items that other deliveries were fetching ended, seen from this one: each is
     /// waited for, within this delivery's own deadline, until its lock comes free.
     private func outcomes(ofOthersFetching targets: [Target], directory: MediaDirectory, ledger: DeliveryLedger?,
-                          since startedAt: Date, until deadline: ContinuousClock.Instant,
+                          locks: ItemLocks?, since startedAt: Date, until deadline: ContinuousClock.Instant,
                           stop: StopRequest?) async -> [ItemReport] {
         await withTaskGroup(of: ItemReport.self) { group in
             for target in targets {
                 group.addTask {
-                    guard let lock = await ItemLock.wait(for: target.item.key, in: directory.lockPath, until: deadline, stop: stop) else {
+                    let key = target.item.key
+                    guard let locks, await locks.wait(for: key, until: deadline, stop: stop) else {
                         let why = stop?.reason ?? "the budget ran out"
                         return target.report(.timedOut, error: "another vodapp delivery was still fetching it when \(why)")
                     }
-                    defer { lock.release() }
+                    defer { locks.release(key) }
                     if let found = directory.index().file(for: target.item.key, urlExtension: target.url.fileExtension),
                        let known = present(target, at: found, in: directory) {
                         return known
                     }
-                    guard let record = ledger?.items([target.item.key])[target.item.key], record.updatedAt >= startedAt else {
+                    guard let record = ledger?.items([key], until: deadline)[key], record.updatedAt >= startedAt else {
                         return target.report(.failed, error: "another vodapp delivery was fetching it and stopped without a word; the next delivery tries again")
                     }
                     let theirs = "fetched at the same time by another vodapp delivery: \(record.error ?? record.state.rawValue)"
@@ -286,7 +344,7 @@ public struct Delivery: Sendable {
     /// Brings `DIR/playlist.m3u8` up to date with what this payload left in DIR. Deliveries that
     /// end together take turns, so that neither loses the other's entries.
     private func updatePlaylist(of directory: MediaDirectory, with payload: Payload, reports: [String: ItemReport],
-                                until deadline: ContinuousClock.Instant) async {
+                                locks: ItemLocks, until deadline: ContinuousClock.Instant) async {
         let latest: [MediaPlaylist.Entry] = payload.items.compactMap { item in
             guard case .valid(let title, let subtitle, _) = item.validity, let report = reports[item.key],
                   report.status == .downloaded || report.status == .alreadyPresent,
@@ -294,11 +352,11 @@ public struct Delivery: Sendable {
             return MediaPlaylist.entry(title: title, subtitle: subtitle, path: path)
         }
         // Not an item key (those have no dot), so no item's lock.
-        guard let lock = await ItemLock.wait(for: ".playlist", in: directory.lockPath, until: deadline, stop: nil) else {
+        guard await locks.wait(for: ".playlist", until: deadline, stop: nil) else {
             logger.warning("the playlist was not updated: another delivery held it until the budget ran out")
             return
         }
-        defer { lock.release() }
+        defer { locks.release(".playlist") }
         let path = directory.path + "/" + MediaFileName.playlist
         let current = MediaPlaylist.text(at: path)
         let playlist = MediaPlaylist(parsing: current ?? "", keepingOnly: directory.regularFiles()).merging(latest)

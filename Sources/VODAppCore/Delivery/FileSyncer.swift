@@ -1,7 +1,8 @@
 import Foundation
 import NIOConcurrencyHelpers
 
-/// Makes finished bodies durable while the rest of the playlist is still arriving.
+/// Makes finished bodies durable while the rest of the playlist is still arriving, and hands each
+/// to what comes next (placing it) on the thread that synced it.
 ///
 /// A crash must not leave a complete-looking name over blocks never written, so every body is
 /// fsynced before it gets its real name. Done at the end, one after another, those fsyncs were
@@ -12,20 +13,23 @@ final class FileSyncer: Sendable {
     /// Most fsyncs in flight at once.
     static let width = 16
 
+    /// What to do once a file is durable, or why it could not be made so.
+    typealias Then = @Sendable (_ failure: String?) -> Void
+
     private struct State {
-        var queue: [String] = []
+        var queue: [(path: String, then: Then?)] = []
         var workers = 0
-        var errors: [String: String] = [:]
     }
 
     private let state = NIOLockedValueBox(State())
     private let group = DispatchGroup()
 
-    /// Queues `path` for an fsync; called from the transfer thread as each body completes.
-    func submit(_ path: String) {
+    /// Queues `path` for an fsync, then `then`; called from the transfer thread as each body
+    /// completes.
+    func submit(_ path: String, then: Then? = nil) {
         group.enter()
         let startWorker = state.withLockedValue { state -> Bool in
-            state.queue.append(path)
+            state.queue.append((path, then))
             guard state.workers < Self.width else { return false }
             state.workers += 1
             return true
@@ -37,27 +41,28 @@ final class FileSyncer: Sendable {
         }
     }
 
-    /// Waits for every submitted fsync.
-    /// - Returns: the error text of each file that could not be made durable.
-    func wait() -> [String: String] {
+    /// Waits for every submitted fsync and what followed it.
+    func wait() {
         group.wait()
-        return state.withLockedValue { $0.errors }
     }
 
     private func work() {
-        while let path = state.withLockedValue({ state -> String? in
+        while let next = state.withLockedValue({ state -> (path: String, then: Then?)? in
             if state.queue.isEmpty {
                 state.workers -= 1
                 return nil
             }
             return state.queue.removeFirst()
         }) {
-            let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-            if fd < 0 || fsync(fd) != 0 {
-                let text = String(cString: strerror(errno))
-                state.withLockedValue { $0.errors[path] = text }
+            var failure: String?
+            do {
+                let fd = try SafeFile.open(next.path, O_RDONLY)
+                if fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+                close(fd)
+            } catch {
+                failure = error.description
             }
-            if fd >= 0 { close(fd) }
+            next.then?(failure)
             group.leave()
         }
     }

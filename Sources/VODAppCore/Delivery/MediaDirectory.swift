@@ -77,17 +77,36 @@ struct MediaDirectory: Sendable {
         workPath + "/" + key + ".part"
     }
 
-    /// The size of a kept partial body, if there is one.
+    /// The size of a kept partial body, if there is one. Anything else at its name (a FIFO, a
+    /// link, a hard link to a file outside DIR) is removed, never resumed: only the name goes.
     func partialBytes(key: String) -> Int64? {
-        var info = stat()
-        guard lstat(temporaryPath(key: key), &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
-        return Int64(info.st_size)
+        let path = temporaryPath(key: key)
+        switch SafeFile.inspect(path) {
+        case .absent: return nil
+        case .file(let bytes): return bytes
+        case .unsafe:
+            unlink(path)
+            return nil
+        }
     }
 
     /// Whether DIR has vodapp's hidden work area (and so, likely, a store).
-    var hasWorkArea: Bool {
+    /// - Throws: when `.vodapp` or its `partial` is there but is not a directory of DIR's own (a
+    ///   symbolic link could send partial bodies, locks and the store anywhere).
+    func checkWorkArea() throws(DeliveryError) -> Bool {
         var info = stat()
-        return stat(path + "/.vodapp", &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        for (index, directory) in [path + "/.vodapp", workPath].enumerated() {
+            guard lstat(directory, &info) == 0 else {
+                if errno == ENOENT || errno == ENOTDIR, index == 0 { return false }
+                if errno == ENOENT { return true }
+                throw .directoryUnusable(path: path, reason: "\(directory): \(String(cString: strerror(errno)))")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                let what = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "not a directory"
+                throw .directoryUnusable(path: path, reason: "\(directory) is \(what); vodapp's work area must be a directory inside DIR")
+            }
+        }
+        return true
     }
 
     enum Presence {

@@ -16,12 +16,12 @@ struct MediaPlaylist: Equatable {
 
     var entries: [Entry]
 
-    /// The playlist file's text, if there is one; never read through a symbolic link.
+    /// The playlist file's text, if there is one that is a regular file; never read through a
+    /// symbolic link or from a FIFO, which would block (`SafeFile`). Anything else at the name is
+    /// replaced when the playlist is written.
     static func text(at path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
-        guard fd >= 0 else { return nil }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
-        return (try? handle.read(upToCount: 8 << 20)).flatMap { String(data: $0, encoding: .utf8) }
+        guard let bytes = try? SafeFile.contents(of: path, limit: 8 << 20) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
     }
 
     /// Parses a playlist's text, keeping the entries that name one of `files`, the regular files
@@ -83,8 +83,12 @@ struct MediaPlaylist: Equatable {
     func write(to path: String, workPath: String) -> String? {
         let bytes = Array(text.utf8)
         let temporary = workPath + "/playlist.m3u8.new"
-        let out = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard out >= 0 else { return String(cString: strerror(errno)) }
+        let out: Int32
+        do {
+            out = try SafeFile.create(temporary)
+        } catch {
+            return error.description
+        }
         let written = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
         let synced = fsync(out) == 0
         close(out)

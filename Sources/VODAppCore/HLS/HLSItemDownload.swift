@@ -302,9 +302,14 @@ struct HLSItemDownload: Sendable {
     /// A part, found whole in the work area when an earlier delivery fetched it.
     private func part(id: String, kind: Part.Kind, url: MediaURL, key: HLSKey?, place: String) -> Part {
         let name = place + "-" + Self.fingerprint(url.resource) + ".seg"
-        var info = stat()
-        let whole = lstat(workPath + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        return Part(id: id, kind: kind, url: url, key: key, name: name, bytes: whole ? Int64(info.st_size) : nil)
+        var bytes: Int64?
+        switch SafeFile.inspect(workPath + "/" + name) {
+        case .absent: break
+        case .file(let size): bytes = size
+        // A FIFO or a link where a segment was kept is removed and the segment fetched again.
+        case .unsafe: unlink(workPath + "/" + name)
+        }
+        return Part(id: id, kind: kind, url: url, key: key, name: name, bytes: bytes)
     }
 
     /// A hash of `text`, in hex: a segment's name must change when its path does, not when the
@@ -378,9 +383,11 @@ struct HLSItemDownload: Sendable {
     /// segments concatenate into one transport stream, and fMP4 fragments after their init
     /// section into one fragmented MP4, which players play start to end.
     private func join(into path: String) -> Result<Int64, JoinFailure> {
-        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
-        guard fd >= 0 else {
-            return .failure(JoinFailure(text: "cannot create \(path): \(String(cString: strerror(errno)))", isFinal: false))
+        let fd: Int32
+        do {
+            fd = try SafeFile.create(path)
+        } catch {
+            return .failure(JoinFailure(text: error.description, isFinal: false))
         }
         defer { close(fd) }
         var written: Int64 = 0
@@ -393,7 +400,7 @@ struct HLSItemDownload: Sendable {
             }
             for piece in pieces {
                 let part = parts[piece]
-                guard var bytes = FileManager.default.contents(atPath: workPath + "/" + part.name).map({ [UInt8]($0) }) else {
+                guard var bytes = try? SafeFile.contents(of: workPath + "/" + part.name, limit: Int(maximumSize) + 1) else {
                     return .failure(JoinFailure(text: "a downloaded HLS segment went missing", isFinal: false))
                 }
                 if let key = part.key {

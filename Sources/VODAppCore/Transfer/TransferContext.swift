@@ -360,26 +360,39 @@ final class TransferContext {
     private func open(appending: Bool) -> Bool {
         fileOpened = true
         sink = .file
-        var flags = O_WRONLY | O_CREAT | O_CLOEXEC | O_NOFOLLOW
         if appending, let resume = request.resume {
             baseOffset = resume.offset
             writebackStarted = resume.offset
-            flags |= O_APPEND
-        } else {
-            flags |= O_TRUNC
         }
         if !appending, let resume = request.resume {
             // The bytes an earlier response kept are overwritten: the item has them no more.
             request.allowance?.release(resume.offset)
             baseReleased = true
         }
-        fd = Foundation.open(request.temporaryPath, flags, 0o644)
-        if fd < 0 {
-            abort = .fileError("cannot create \(request.temporaryPath): \(String(cString: strerror(errno)))")
+        do {
+            // Never through a planted link or FIFO (`SafeFile`): a resume appends only to a file
+            // of vodapp's own, and a fresh start replaces whatever has the name.
+            fd = appending ? try SafeFile.open(request.temporaryPath, O_WRONLY | O_APPEND)
+                           : try SafeFile.create(request.temporaryPath)
+        } catch {
+            abort = .fileError(error.description)
             return false
         }
         return true
     }
+
+    /// What a resume could start from if this transfer ended now: nil until the body is going to
+    /// the file with a validator and the whole file's size, as `settle` would keep it.
+    var resumable: TransferOutcome.Partial? {
+        guard case .file = sink, fileOpened, fd >= 0, fileBytes > 0, !encoded,
+              TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil,
+              let total = declaredTotal ?? request.resume?.total else { return nil }
+        return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified, total: total)
+    }
+
+    /// Whether the store has heard that this response is resumable (`TransferEngine`'s
+    /// checkpoints).
+    var checkpointed = false
 
     /// Ends a body that arrived whole: judges one shorter than the sniffer's look, and closes the
     /// file. Making it durable is the caller's, before placing it: fsyncing here would stall

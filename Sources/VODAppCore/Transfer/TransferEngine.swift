@@ -71,8 +71,11 @@ public struct TransferEngine: Sendable {
     /// with exponential backoff and jitter, or after `Retry-After`, while the deadline allows.
     /// - Parameters:
     ///   - stop: cuts every transfer at once when asked, as the deadline would.
-    ///   - completed: called on the transfer thread with a request's temporary path as soon as its
-    ///     whole body is there, so the caller can start making it durable while others run.
+    ///   - completed: called on the transfer thread with a request and its outcome as soon as its
+    ///     whole body is there, so the caller can make it durable and place it while others run.
+    ///   - checkpoint: called on the transfer thread once a response's body is going to its file in
+    ///     a way a later request could resume (`TransferContext.resumable`), at most once per
+    ///     response, so the caller can record it before a crash could lose it.
     ///   - progress: called on the transfer thread with the state of the transfers, at most every
     ///     `progressInterval` and once at the end.
     ///   - followUp: hears how each request ended and adds the requests that follow from it to
@@ -80,15 +83,16 @@ public struct TransferEngine: Sendable {
     ///     are returned.
     public func run(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
                     stop: StopRequest? = nil,
-                    completed: (@Sendable (_ temporaryPath: String) -> Void)? = nil,
+                    completed: (@Sendable (TransferRequest, TransferOutcome) -> Void)? = nil,
+                    checkpoint: (@Sendable (_ id: String, TransferOutcome.Partial) -> Void)? = nil,
                     progress: (@Sendable (TransferSnapshot) -> Void)? = nil,
                     followUp: (any TransferFollowUp)? = nil) async -> [TransferOutcome] {
         guard !requests.isEmpty else { return [] }
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 continuation.resume(returning: self.runOnCurrentThread(requests, deadline: deadline, stop: stop,
-                                                                       completed: completed, progress: progress,
-                                                                       followUp: followUp))
+                                                                       completed: completed, checkpoint: checkpoint,
+                                                                       progress: progress, followUp: followUp))
             }
             thread.name = "vodapp-curl"
             thread.start()
@@ -103,7 +107,8 @@ public struct TransferEngine: Sendable {
 
     private func runOnCurrentThread(_ requests: [TransferRequest], deadline: ContinuousClock.Instant,
                                     stop: StopRequest?,
-                                    completed: (@Sendable (String) -> Void)?,
+                                    completed: (@Sendable (TransferRequest, TransferOutcome) -> Void)?,
+                                    checkpoint: (@Sendable (String, TransferOutcome.Partial) -> Void)?,
                                     progress: (@Sendable (TransferSnapshot) -> Void)?,
                                     followUp: (any TransferFollowUp)?) -> [TransferOutcome] {
         Curl.initialize()
@@ -177,7 +182,7 @@ public struct TransferEngine: Sendable {
                     continue
                 }
                 if case .completed(let bytes) = outcome.result {
-                    completed?(context.request.temporaryPath)
+                    completed?(context.request, outcome)
                     snapshot.completedBytes += bytes
                 }
                 if again != .no, let retry = retry(after: outcome, of: context, immediately: again == .now, deadline: deadline) {
@@ -194,6 +199,13 @@ public struct TransferEngine: Sendable {
                     waiting.append(contentsOf: next.add.map { (request: $0, attempt: 1) })
                 }
                 outcomes[context.request.id] = outcome
+            }
+            if let checkpoint {
+                for context in active.values where !context.checkpointed {
+                    guard let partial = context.resumable else { continue }
+                    context.checkpointed = true
+                    checkpoint(context.request.id, partial)
+                }
             }
             if let progress, published.duration(to: .now) >= Self.progressInterval {
                 snapshot.ended = ended()
