@@ -178,6 +178,35 @@ import VODAppSamples
         }
     }
 
+    /// Each file is placed and recorded as soon as it is whole and durable, not when the whole
+    /// playlist ends: a small item can be watched while a large one is still arriving.
+    @Test func aSmallItemIsPlacedAndRecordedWhileALargeOneIsStillArriving() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let large: Int64 = 4 << 20
+        try await withSampleServer { server in
+            let payload = scratch.child("payload.json")
+            try PayloadBuilder.json([
+                (key: "large", title: "Large", url: server.url("/bytes/\(large).mp4?rate=\(1 << 20)")),
+                (key: "small", title: "Small", url: server.url("/bytes/5000.mp4")),
+            ]).write(to: URL(fileURLWithPath: payload))
+            let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
+                                             environment: VODAppRunner.environment())
+            try await process.wait(for: "the small item's file") {
+                FileManager.default.fileExists(atPath: ScratchDirectory.media(dir, "small"))
+            }
+            let status = try await runner.run(["status", "--dir", dir, "--json"])
+            let largeSent = server.requests.first { $0.target.hasPrefix("/bytes/\(large)") }?.bodyBytesSent ?? 0
+            #expect(process.isRunning)
+            #expect(largeSent < large, "the large item had \(largeSent) bytes sent")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "small"), count: 5000))
+            let recorded = (status.report?["items"] as? [[String: Any]] ?? []).first { $0["key"] as? String == "small" }
+            #expect(recorded?["state"] as? String == "fetched", "\(status.stdout)")
+            #expect(try await process.exitStatus() == 0)
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "large"), count: large))
+        }
+    }
+
     @Test func missingPayloadFileExits66() async throws {
         let run = try await runner.run(["/nonexistent/payload.json", "--dir", "/tmp"])
         #expect(run.exitCode == 66)

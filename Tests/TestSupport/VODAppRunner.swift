@@ -14,7 +14,7 @@ public struct VODAppRunner: Sendable {
         /// stdout parsed as the JSON report, once; nil when it is not one JSON object.
         public let report: [String: Any]?
 
-        init(exitCode: Int32, stdout: String, stderr: String, wallSeconds: Double) {
+        public init(exitCode: Int32, stdout: String, stderr: String, wallSeconds: Double) {
             self.exitCode = exitCode
             self.stdout = stdout
             self.stderr = stderr

@@ -136,13 +136,17 @@ public struct Delivery: Sendable {
                        locks: ItemLocks, budget: Budget, stop: StopRequest?) async -> [String: ItemReport] {
         let targets = Dictionary(mine.map { ($0.item.key, $0) }, uniquingKeysWith: { first, _ in first })
         let requests = mine.map { request(for: $0, known: known[$0.item.key], directory: directory) }
-        let engine = TransferEngine(configuration: .init(jobs: options.jobs, userAgent: options.userAgent,
+        let jobs = OpenFileLimit.transfersThatFit(options.jobs)
+        if jobs < options.jobs {
+            logger.warning("the limit of \(OpenFileLimit.current) open files leaves room for \(jobs) transfer(s) at once, not \(options.jobs); raise it with ulimit -n")
+        }
+        let engine = TransferEngine(configuration: .init(jobs: jobs, userAgent: options.userAgent,
                                                        budgetAware: options.budgetAware,
                                                        certificateAuthorities: options.certificateAuthorities,
                                                        headers: options.headers, cookieFile: options.cookieFile,
                                                        headerHosts: options.headerHosts),
                                     logger: logger)
-        let syncer = FileSyncer()
+        let syncer = FileSyncer(width: jobs)
         let finished = NIOLockedValueBox<[String: ItemReport]>([:])
         // Runs on a syncer thread once the body is on disk.
         let finish: @Sendable (Target, TransferOutcome, String?) -> Void = { target, outcome, unsynced in

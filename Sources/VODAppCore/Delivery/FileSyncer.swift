@@ -10,8 +10,12 @@ import NIOConcurrencyHelpers
 /// their own (libdispatch's global queue runs about one blocking call per core), they overlap the
 /// transfers still running and share the file system's journal commits with each other.
 final class FileSyncer: Sendable {
-    /// Most fsyncs in flight at once.
-    static let width = 16
+    /// Most fsyncs in flight at once: each holds a descriptor.
+    private let width: Int
+
+    init(width: Int = 16) {
+        self.width = max(1, width)
+    }
 
     /// What to do once a file is durable, or why it could not be made so.
     typealias Then = @Sendable (_ failure: String?) -> Void
@@ -30,7 +34,7 @@ final class FileSyncer: Sendable {
         group.enter()
         let startWorker = state.withLockedValue { state -> Bool in
             state.queue.append((path, then))
-            guard state.workers < Self.width else { return false }
+            guard state.workers < width else { return false }
             state.workers += 1
             return true
         }

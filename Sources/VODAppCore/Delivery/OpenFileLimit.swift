@@ -22,4 +22,19 @@ public enum OpenFileLimit {
         }
         return UInt64(limit.rlim_cur)
     }
+
+    /// Descriptors a delivery holds whatever its size: standard streams, the store's connections
+    /// and their journal files, the lock file, DIR.
+    static let deliveryBase: UInt64 = 24
+    /// Descriptors one transfer may hold at once: its socket, its file, the fsync of the last one.
+    static let perTransfer: UInt64 = 3
+
+    /// How many of `jobs` transfers fit under the current limit: a low `ulimit -n` slows a
+    /// delivery down instead of failing its files with "Too many open files".
+    static func transfersThatFit(_ jobs: Int) -> Int {
+        let limit = current
+        guard limit > 0 else { return jobs }
+        let room = limit > deliveryBase + perTransfer ? (limit - deliveryBase) / perTransfer : 1
+        return Int(min(UInt64(jobs), max(1, room)))
+    }
 }

@@ -1,0 +1,144 @@
+import Foundation
+import TestSupport
+import Testing
+import VODAppSamples
+
+/// Whoever can write DIR can plant a FIFO, a symbolic link or a hard link where vodapp expects a
+/// file of its own. None of them may block a run past its budget or steer a write outside DIR.
+@Suite struct HostileDirectoryTests {
+    let runner = VODAppRunner()
+
+    private func payload(_ server: SampleServer, _ key: String = "item", bytes: Int = 3000) -> Data {
+        PayloadBuilder.json([(key: key, title: "Item", url: server.url("/bytes/\(bytes).mp4"))])
+    }
+
+    /// A delivery that makes the work area and the store, so a test can plant things in them.
+    private func prepare(_ dir: String, _ server: SampleServer) async throws {
+        let first = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload(server, "first", bytes: 100))
+        #expect(first.exitCode == 0, "\(first.stderr)")
+    }
+
+    private func plantFIFO(_ path: String) throws {
+        unlink(path)
+        guard mkfifo(path, 0o644) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    }
+
+    /// A FIFO where vodapp reads or writes a file of its own is removed and replaced (the
+    /// playlist, a partial body, the playlist's temporary): the run neither blocks nor fails.
+    @Test(arguments: ["playlist.m3u8", ".vodapp/partial/item.part", ".vodapp/partial/playlist.m3u8.new"])
+    func aFIFOWhereAFileGoesNeitherBlocksNorFails(_ planted: String) async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            try await prepare(dir, server)
+            try plantFIFO(dir + "/" + planted)
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server))
+            #expect(run.wallSeconds < TimeBound.seconds(5.5), "took \(run.wallSeconds) s")
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 3000))
+            let playlist = String(decoding: ScratchDirectory.contents(dir + "/playlist.m3u8") ?? [], as: UTF8.self)
+            #expect(playlist.contains("Item [item].mp4"), "\(playlist)")
+        }
+    }
+
+    /// A FIFO at the lock file or the store cannot be replaced safely (another delivery may be
+    /// using the real one): the lock file's refuses the run with a reason, the store's costs the
+    /// record with a warning. Neither blocks.
+    @Test func aFIFOAtTheLocksOrTheStoreIsRefusedAtOnce() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            try await prepare(dir, server)
+            try plantFIFO(dir + "/.vodapp/locks")
+            let locked = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server))
+            #expect(locked.wallSeconds < TimeBound.seconds(5.5))
+            #expect(locked.exitCode == 73)
+            #expect(locked.stderr == "vodapp: cannot use \(dir) for media: \(dir)/.vodapp/locks is a FIFO, not a regular file\n",
+                    "\(locked.stderr)")
+            #expect(ScratchDirectory.media(dir, "item").hasSuffix("no file for [item]"))
+
+            unlink(dir + "/.vodapp/locks")
+            try plantFIFO(dir + "/.vodapp/state.sqlite")
+            let stored = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server))
+            #expect(stored.wallSeconds < TimeBound.seconds(5.5))
+            #expect(stored.exitCode == 0, "\(stored.stderr)")
+            #expect(stored.stderr.contains("the state store of \(dir) cannot be used, so nothing is recorded: \(dir)/.vodapp/state.sqlite is a FIFO, not a regular file"),
+                    "\(stored.stderr)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 3000))
+        }
+    }
+
+    /// A store that is a link to another application's database is never opened: that database
+    /// gets no tables of vodapp's.
+    @Test func aStoreLinkedToAnotherDatabaseIsNeverOpened() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let theirs = scratch.child("their.sqlite")
+        let made = try await runTool("/usr/bin/python3", ["-c", "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('CREATE TABLE notes (text)'); c.commit()", theirs])
+        #expect(made.exitCode == 0)
+        let before = ScratchDirectory.contents(theirs)
+        try await withSampleServer { server in
+            try await prepare(dir, server)
+            unlink(dir + "/.vodapp/state.sqlite")
+            unlink(dir + "/.vodapp/state.sqlite-wal")
+            unlink(dir + "/.vodapp/state.sqlite-shm")
+            try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp/state.sqlite", withDestinationPath: theirs)
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload(server))
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("\(dir)/.vodapp/state.sqlite is a symbolic link, not a regular file"), "\(run.stderr)")
+            #expect(ScratchDirectory.contents(theirs) == before)
+            #expect(!FileManager.default.fileExists(atPath: theirs + "-wal"))
+        }
+    }
+
+    /// A work area that is a link is refused on every path, even when every item is present and
+    /// nothing is fetched: the store and the playlist's temporary would follow it.
+    @Test func aLinkedWorkAreaIsRefusedWhenEveryItemIsPresent() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let elsewhere = scratch.child("elsewhere")
+        try await withSampleServer { server in
+            let first = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload(server))
+            #expect(first.exitCode == 0)
+            try FileManager.default.moveItem(atPath: dir + "/.vodapp", toPath: elsewhere)
+            try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp", withDestinationPath: elsewhere)
+            let before = ScratchDirectory.allEntries(elsewhere)
+            let store = ScratchDirectory.contents(elsewhere + "/state.sqlite")
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload(server))
+            #expect(run.exitCode == 73)
+            #expect(run.stderr == "vodapp: cannot use \(dir) for media: \(dir)/.vodapp is a symbolic link; vodapp's work area must be a directory inside DIR\n",
+                    "\(run.stderr)")
+            #expect(ScratchDirectory.allEntries(elsewhere) == before)
+            #expect(ScratchDirectory.contents(elsewhere + "/state.sqlite") == store)
+        }
+    }
+
+    /// A hard link planted at a partial body, naming a file outside DIR, is discarded: the
+    /// resume does not append to it, and the item is fetched whole.
+    @Test func aHardLinkPlantedAtAPartialIsDiscardedNeverWrittenThrough() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let outside = scratch.child("outside.txt")
+        let size = 2_000_000
+        try await withSampleServer { server in
+            let slow = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/\(size).mp4?rate=500000"))])
+            let cut = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "2"], stdin: slow)
+            #expect(cut.exitCode == 75)
+            let partial = dir + "/.vodapp/partial/item.part"
+            let keptBytes = ScratchDirectory.contents(partial)?.count ?? 0
+            try #require(keptBytes > 0, "\(cut.stdout)")
+            // Somebody else's file, of the same size, now also named by the partial.
+            let theirs = Data(repeating: UInt8(ascii: "x"), count: keptBytes)
+            try theirs.write(to: URL(fileURLWithPath: outside))
+            unlink(partial)
+            #expect(link(outside, partial) == 0)
+
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"],
+                                           stdin: PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/\(size).mp4"))]))
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: Int64(size)))
+            #expect(FileManager.default.contents(atPath: outside) == theirs)
+            #expect(server.requests.last?.header("range") == nil)
+        }
+    }
+}
