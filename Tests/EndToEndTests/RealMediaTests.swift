@@ -1,6 +1,7 @@
 import Foundation
 import TestSupport
 import Testing
+import VODAppSamples
 
 /// Real media from a real server: nginx serving what ffmpeg makes, fetched by the built `vodapp`,
 /// and what arrives checked with ffprobe. What a user sees: a file a player plays, or a failure
@@ -56,6 +57,37 @@ import Testing
         let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
         #expect(video?.width == 96, "\(String(describing: video))")
         await probe(path, lastsLike: clip.duration)
+    }
+
+    /// An HLS item is joined and placed as soon as its last segment is in, like any other item,
+    /// not when the slowest item of the playlist ends.
+    @Test func anHLSItemIsPlacedAsSoonAsItsLastSegmentIsIn() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let slow: Int64 = 3_000_000
+        try await withSampleServer { server in
+            let payload = scratch.child("payload.json")
+            try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/\(slow).mp4?rate=1000000")),
+                                     (key: "hls", title: "Stream", url: nginx.url(try #require(ts.master)))])
+                .write(to: URL(fileURLWithPath: payload))
+            let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
+                                             environment: VODAppRunner.environment())
+            try await process.wait(for: "the HLS item's file") {
+                FileManager.default.fileExists(atPath: ScratchDirectory.media(dir, "hls"))
+            }
+            #expect(process.isRunning)
+            #expect(!FileManager.default.fileExists(atPath: ScratchDirectory.media(dir, "slow")))
+            await probe(ScratchDirectory.media(dir, "hls"), lastsLike: clip.duration)
+            #expect(try await process.exitStatus() == 0, "\(process.stdout) \(process.stderr)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "slow"), count: slow))
+            let report = process.jsonLines.first
+            let items = report?["items"] as? [[String: Any]] ?? []
+            #expect(items.first { $0["key"] as? String == "hls" }?["status"] as? String == "downloaded", "\(process.stdout)")
+        }
     }
 
     @Test(arguments: [MediaFixtures.AESIV.explicitFromFFmpeg, .mediaSequenceNumber])

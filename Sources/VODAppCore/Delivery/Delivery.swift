@@ -168,8 +168,23 @@ public struct Delivery: Sendable {
         progress?.begin(titles: targets.mapValues { $0.item.title ?? $0.item.key }, budget: budget)
         var show: (@Sendable (TransferSnapshot) -> Void)?
         if let progress { show = { progress.update($0) } }
+        // An HLS item is joined and placed as soon as its last segment is in, on a syncer thread,
+        // not on the transfer thread, which serves every other transfer.
+        let joinedEarly = NIOLockedValueBox<[String: TransferOutcome]>([:])
         let hls = HLSDownloads(workPath: directory.workPath, maximumSize: options.maximumSize,
-                               itemURLs: targets.mapValues(\.url))
+                               itemURLs: targets.mapValues(\.url)) { hls, key in
+            guard let target = targets[key] else { return }
+            syncer.perform {
+                // Nil when the end of the run took it first.
+                guard let joined = hls.finish(key, into: target.temporary, because: nil) else { return }
+                logger.info("HLS", metadata: ["key": "\(key)", "result": "\(joined.result)"])
+                guard case .completed = joined.result else {
+                    joinedEarly.withLockedValue { $0[key] = joined }
+                    return
+                }
+                syncer.submit(target.temporary) { unsynced in finish(target, joined, unsynced) }
+            }
+        }
         let outcomes = await engine.run(
             requests, deadline: budget.transferDeadline, stop: stop,
             completed: { request, outcome in
@@ -195,8 +210,7 @@ public struct Delivery: Sendable {
             let key = target.item.key
             guard let outcome = byKey[key], case .captured = outcome.result else { continue }
             let variant = hls.variant(of: key)
-            guard let joined = hls.finish(key, into: target.temporary, attempts: outcome.attempts,
-                                          because: stop?.reason ?? "the budget ran out") else { continue }
+            guard let joined = hls.finish(key, into: target.temporary, because: stop?.reason ?? "the budget ran out") else { continue }
             logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
                                           "result": "\(joined.result)"])
             if case .completed = joined.result {
@@ -205,6 +219,7 @@ public struct Delivery: Sendable {
             byKey[key] = joined
         }
         syncer.wait()
+        for (key, joined) in joinedEarly.withLockedValue({ $0 }) { byKey[key] = joined }
 
         // What did not complete is recorded in one transaction, before its locks go, so that a
         // delivery waiting for one of these items finds how it ended.

@@ -21,7 +21,7 @@ final class FileSyncer: Sendable {
     typealias Then = @Sendable (_ failure: String?) -> Void
 
     private struct State {
-        var queue: [(path: String, then: Then?)] = []
+        var queue: [@Sendable () -> Void] = []
         var workers = 0
     }
 
@@ -31,42 +31,50 @@ final class FileSyncer: Sendable {
     /// Queues `path` for an fsync, then `then`; called from the transfer thread as each body
     /// completes.
     func submit(_ path: String, then: Then? = nil) {
+        perform {
+            var failure: String?
+            do throws(SafeFile.Failure) {
+                let fd = try SafeFile.open(path, O_RDONLY)
+                if fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+                close(fd)
+            } catch {
+                failure = error.description
+            }
+            then?(failure)
+        }
+    }
+
+    /// Runs `work` on one of the syncer's threads: the slow file work of finishing an item
+    /// (joining an HLS item's segments) that must not hold up the transfer thread.
+    func perform(_ work: @escaping @Sendable () -> Void) {
         group.enter()
         let startWorker = state.withLockedValue { state -> Bool in
-            state.queue.append((path, then))
+            state.queue.append(work)
             guard state.workers < width else { return false }
             state.workers += 1
             return true
         }
         if startWorker {
-            let thread = Thread { [self] in work() }
+            let thread = Thread { [self] in drain() }
             thread.name = "vodapp-fsync"
             thread.start()
         }
     }
 
-    /// Waits for every submitted fsync and what followed it.
+    /// Waits for everything submitted, and what followed it.
     func wait() {
         group.wait()
     }
 
-    private func work() {
-        while let next = state.withLockedValue({ state -> (path: String, then: Then?)? in
+    private func drain() {
+        while let next = state.withLockedValue({ state -> (@Sendable () -> Void)? in
             if state.queue.isEmpty {
                 state.workers -= 1
                 return nil
             }
             return state.queue.removeFirst()
         }) {
-            var failure: String?
-            do {
-                let fd = try SafeFile.open(next.path, O_RDONLY)
-                if fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-                close(fd)
-            } catch {
-                failure = error.description
-            }
-            next.then?(failure)
+            next()
             group.leave()
         }
     }

@@ -9,25 +9,33 @@ final class HLSDownloads: TransferFollowUp {
     private let workPath: String
     private let maximumSize: Int64
     private let itemURLs: [String: MediaURL]
+    private let ready: (@Sendable (HLSDownloads, _ key: String) -> Void)?
 
     /// - Parameters:
     ///   - workPath: where each item's segments are kept, in a folder of its own.
     ///   - itemURLs: each item's URL in the payload, by key: the scope of the user's headers and
     ///     cookies for everything the item's playlists name.
-    init(workPath: String, maximumSize: Int64, itemURLs: [String: MediaURL]) {
+    ///   - ready: called on the transfer thread when an item's last part has arrived, so that it
+    ///     can be joined (`finish`) and placed while the rest of the run goes on.
+    init(workPath: String, maximumSize: Int64, itemURLs: [String: MediaURL],
+         ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
         self.workPath = workPath
         self.maximumSize = maximumSize
         self.itemURLs = itemURLs
+        self.ready = ready
     }
 
     func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
         // Item keys have no "/"; the requests an item adds are named "KEY/…".
         let key = outcome.id.split(separator: "/", maxSplits: 1).first.map(String.init) ?? outcome.id
+        var complete = false
+        defer { if complete { ready?(self, key) } }
         return items.withLockedValue { items in
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
                 var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: workPath + "/" + key + ".hls",
                                                maximumSize: maximumSize)
+                download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url)
                 items[key] = download
                 return (requests, [])
@@ -35,6 +43,7 @@ final class HLSDownloads: TransferFollowUp {
             guard var download = items[key] else { return ([], []) }
             let next = download.take(outcome)
             items[key] = download
+            complete = download.isComplete
             return next
         }
     }
@@ -43,12 +52,12 @@ final class HLSDownloads: TransferFollowUp {
         items.withLockedValue { $0[id]?.isUnderway ?? false }
     }
 
-    /// The outcome of the HLS item `key` once the run has ended, its file joined into
-    /// `temporaryPath`; nil when the item was not HLS.
-    func finish(_ key: String, into temporaryPath: String, attempts: Int, because cut: String?) -> TransferOutcome? {
+    /// The outcome of the HLS item `key` once its last part is in or the run has ended, its file
+    /// joined into `temporaryPath`; nil when the item was not HLS or was finished already.
+    func finish(_ key: String, into temporaryPath: String, because cut: String?) -> TransferOutcome? {
         // Taken out, so that joining the file (reading, decrypting, writing) holds no lock.
         guard var download = items.withLockedValue({ $0.removeValue(forKey: key) }) else { return nil }
-        return download.finish(into: temporaryPath, attempts: attempts, because: cut)
+        return download.finish(into: temporaryPath, because: cut)
     }
 
     /// How the item's variant was chosen, for the log; asked before `finish`.

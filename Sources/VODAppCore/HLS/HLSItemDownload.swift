@@ -60,6 +60,14 @@ struct HLSItemDownload: Sendable {
         case .failed, .tooLarge: false
         }
     }
+    /// The attempts the item's own URL took, for its outcome.
+    var attempts = 1
+
+    /// Whether every part and key is in and nothing is queued: the item can be joined now.
+    var isComplete: Bool {
+        guard case .parts = state, pending.isEmpty else { return false }
+        return parts.allSatisfy { $0.bytes != nil } && keyRequests.values.allSatisfy { keys[$0.absoluteString] != nil }
+    }
     private var finalURL: MediaURL?
 
     init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64) {
@@ -131,7 +139,7 @@ struct HLSItemDownload: Sendable {
 
     /// The item's outcome once its run has ended: its file joined in the item's temporary file,
     /// or why not.
-    mutating func finish(into temporaryPath: String, attempts: Int, because cut: String?) -> TransferOutcome {
+    mutating func finish(into temporaryPath: String, because cut: String?) -> TransferOutcome {
         func outcome(_ result: TransferOutcome.Result, final: Bool = false, contentType: String? = nil) -> TransferOutcome {
             TransferOutcome(id: key, result: result, httpStatus: 200, bodyBytesReceived: total, contentType: contentType,
                             attempts: attempts, isFinal: final, finalURL: finalURL)
