@@ -18,13 +18,23 @@ public final class SignalTrap: @unchecked Sendable {
     static let grace: Double = 0.9
 
     public init(signals: [Int32] = [SIGINT, SIGTERM]) {
+        let registered = DispatchSemaphore(value: 0)
         for number in signals {
-            // Dispatch sees the signal only once its default action (death) is off.
-            signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
             source.setEventHandler { [weak self] in self?.handle(number) }
+            source.setRegistrationHandler { registered.signal() }
+            #if canImport(Darwin)
+            // kqueue sees the signal only once its default action (death) is off. On Linux,
+            // dispatch installs a handler of its own: SIG_IGN there would let the kernel drop a
+            // signal that arrives before the handler is in (swift-service-lifecycle does the same).
+            signal(number, SIG_IGN)
+            #endif
             source.resume()
             sources.append(source)
+        }
+        // Registration is asynchronous: a run that began before it would lose an early signal.
+        for _ in signals {
+            _ = registered.wait(timeout: .now() + 1)
         }
     }
 
