@@ -175,9 +175,11 @@ public struct Delivery: Sendable {
                                itemURLs: targets.mapValues(\.url)) { hls, key in
             guard let target = targets[key] else { return }
             syncer.perform {
+                let variant = hls.variant(of: key)
                 // Nil when the end of the run took it first.
                 guard let joined = hls.finish(key, into: target.temporary, because: nil) else { return }
-                logger.info("HLS", metadata: ["key": "\(key)", "result": "\(joined.result)"])
+                logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
+                                              "result": "\(joined.result)"])
                 guard case .completed = joined.result else {
                     joinedEarly.withLockedValue { $0[key] = joined }
                     return
