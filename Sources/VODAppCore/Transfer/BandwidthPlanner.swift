@@ -73,6 +73,13 @@ struct BandwidthPlanner: Sendable {
     /// Set-aside transfers come back only when everything fits in this share of the capacity, so
     /// that a rate at the edge does not close and reopen transfers in turn.
     static let restoreMargin = 0.8
+    /// The share of the rate seen with everything running that counts as the link filled. Below
+    /// it, one more transfer is tried. Not nearer 1: a start's burst (a TCP window, a server's
+    /// first chunk) makes the rate with everything running look higher than the link is.
+    static let filled = 0.75
+    /// How much one more transfer must raise the rate to stay: more than a new connection's own
+    /// first burst.
+    static let gain = 1.2
 
     init(enabled: Bool) {
         self.enabled = enabled
@@ -140,21 +147,26 @@ struct BandwidthPlanner: Sendable {
     /// Whether the width holds up, once it has run long enough to tell, growing it when that
     /// should raise the rate; false when setting aside did not make the others faster at all.
     private mutating func judgeWidth(running: Int, now: ContinuousClock.Instant, rate: Double) -> Bool? {
-        guard let changedAt, changedAt.duration(to: now) >= Self.minimumHistory,
-              let settled = Self.rate(samples.filter { $0.at >= changedAt }), let whole, whole.count > 1, running > 0 else { return nil }
+        // The first interval after a change is not the new width's: what the closed transfers
+        // had in flight still drains through the link.
+        guard let changedAt, changedAt.duration(to: now) >= Self.minimumHistory + Self.interval,
+              let settled = Self.rate(samples.filter { $0.at >= changedAt + Self.interval }), let whole, whole.count > 1,
+              running > 0 else { return nil }
         // Each transfer got no more than when all ran: they do not share one link.
         if running < whole.count, settled / Double(running) < 1.5 * whole.rate / Double(whole.count) { return false }
-        guard mayGrow, settled < 0.8 * whole.rate else { return true }
-        if let before = rateBeforeGrowth, settled < before * 1.1 {
-            // One more did not raise the rate: the width before was as good.
-            mayGrow = false
-            width = max(1, width - 1)
-        } else if width < min(Self.widest, whole.count) {
-            rateBeforeGrowth = settled
-            width += 1
-        } else {
-            return true
+        if let before = rateBeforeGrowth {
+            rateBeforeGrowth = nil
+            if settled < before * Self.gain {
+                // One more did not raise the rate: the width before was as good.
+                mayGrow = false
+                width = max(1, width - 1)
+                self.changedAt = now
+                return true
+            }
         }
+        guard mayGrow, settled < Self.filled * whole.rate, width < min(Self.widest, whole.count) else { return true }
+        rateBeforeGrowth = settled
+        width += 1
         self.changedAt = now
         return true
     }

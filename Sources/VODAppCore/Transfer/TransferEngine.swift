@@ -499,7 +499,8 @@ extension TransferEngine {
         let left = ContinuousClock.now.duration(to: deadline)
         vod_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(max(1, left.milliseconds + 1000)))
         // A host that leaves SYNs unanswered would otherwise hold this slot to the deadline.
-        context.connectTimeout = min(Self.longestConnect, max(.seconds(1), left / 3))
+        // Whole seconds, so that the reason a person reads is a plain number.
+        context.connectTimeout = min(Self.longestConnect, .seconds(max(1, (left / 3).milliseconds / 1000)))
         vod_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(context.connectTimeout.milliseconds))
 
         let added = curl_multi_add_handle(multi, handle)
