@@ -38,6 +38,8 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         /// Reset the connection (RST, not FIN) once `end` is reached.
         let resetAfter: Bool
         let record: Int
+        /// Whether the link was booked for the first chunk: see `pump`.
+        var linkBooked = false
     }
 
     private static let chunkSize = 64 * 1024
@@ -282,6 +284,18 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         guard !pumping, var stream = body else { return }
         pumping = true
         defer { pumping = false }
+        if let link, !stream.linkBooked, stream.offset < stream.end {
+            // The first chunk waits for its turn on the link like every other: sent at once, each
+            // new response would get a chunk beside the link's rate, and a client measuring the
+            // link would see it widen whenever a transfer starts.
+            stream.linkBooked = true
+            body = stream
+            let booked = link.book(Int(min(Int64(link.chunk), stream.end - stream.offset)))
+            context.eventLoop.assumeIsolated().scheduleTask(deadline: booked) { [weak self] in
+                self?.pump(context: context)
+            }
+            return
+        }
         while context.channel.isWritable && stream.offset < stream.end {
             var count = Int(min(Int64(Self.chunkSize), stream.end - stream.offset))
             if let rate = stream.rate {

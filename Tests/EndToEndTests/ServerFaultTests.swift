@@ -128,6 +128,39 @@ import VODAppSamples
         }
     }
 
+    /// Forty items on a host that never accepts a connection (SYNs unanswered), then one healthy
+    /// item: the dead host holds at most its share of the slots, its first connections give up
+    /// after the connect timeout (a third of the time left, in whole seconds: here 2 s), and its other items then
+    /// fail at once, untried, instead of each waiting for a slot and the budget.
+    @Test func aHostThatNeverAcceptsCostsLittleAndTheHealthyItemArrives() async throws {
+        let scratch = try ScratchDirectory()
+        let dead = try UnacceptingPort()
+        try await withSampleServer { server in
+            let items = (0..<40).map { (key: "dead\($0)", title: "Dead \($0)", url: "http://127.0.0.1:\(dead.port)/v\($0).mp4") }
+                + [(key: "healthy", title: "Healthy", url: server.url("/bytes/5000.mp4"))]
+            let run = try await runner.run(["-", "--dir", scratch.path, "--budget", "10", "--json", "--no-notify"],
+                                           stdin: PayloadBuilder.json(items))
+            let healthy = try #require(run.item("healthy"), "\(run.stdout) \(run.stderr)")
+            #expect(healthy["status"] as? String == "downloaded", "\(healthy)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "healthy"), count: 5000))
+            let endpoint = "127.0.0.1:\(dead.port)"
+            var untried = 0
+            for index in 0..<40 {
+                let item = try #require(run.item("dead\(index)"))
+                let error = item["error"] as? String ?? ""
+                #expect(item["status"] as? String == "failed", "\(item)")
+                #expect(item["final"] as? Bool == false, "\(item)")
+                #expect(error.hasPrefix("\(endpoint) did not accept a connection within "), "\(item)")
+                if error.hasSuffix("; not tried") { untried += 1 }
+            }
+            // Six at a time to one host; the other 34 never cost a connection.
+            #expect(untried == 34)
+            #expect(run.exitCode == 75)
+            // One connect timeout, not the budget: before, every slot sat connecting to the end.
+            #expect(run.wallSeconds < TimeBound.seconds(5), "took \(run.wallSeconds) s")
+        }
+    }
+
     @Test func aLyingContentRangeDropsTheKeptBytesAndTheNextDeliveryStartsOver() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")

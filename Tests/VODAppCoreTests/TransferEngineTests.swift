@@ -97,6 +97,20 @@ import VODAppSamples
             #expect(maximumConcurrency(server.requests) == 2)
         }
     }
+    /// One host's items never take every slot: at most `perHost` at once, however many wait.
+    @Test func oneHostHoldsAtMostSixTransfersAtOnce() async throws {
+        let dir = try ScratchDirectory()
+        try await withSampleServer { server in
+            let requests = try (0..<10).map { index in
+                TransferRequest(id: "k\(index)", url: try MediaURL(server.url("/bytes/20000?rate=100000&n=\(index)")),
+                                temporaryPath: dir.child("k\(index).part"), maximumSize: Self.limit)
+            }
+            let outcomes = await engine.run(requests, deadline: .now + .seconds(30))
+            #expect(outcomes.map(\.result) == Array(repeating: .completed(bytes: 20000), count: 10))
+            #expect(maximumConcurrency(server.requests) == TransferEngine.Configuration.defaultPerHost)
+        }
+    }
+
     /// An HLS item's segments share its limit as their bytes arrive: two concurrent 200,000-byte
     /// bodies under a 300,000-byte allowance cannot both land, and the one stopped gives its bytes
     /// back, so the other completes.

@@ -2,92 +2,178 @@
 /// the transfers that can still finish get it, smallest remaining first, and the others are set
 /// aside, their bytes kept, to resume with `Range` if time allows or in the next delivery.
 ///
-/// On one shared bottleneck, smallest-remaining-first finishes the most items by any deadline;
-/// all at once, every item crawls and few finish. When everything fits, nothing is set aside, so
-/// a fast link is filled exactly as before. Set-aside transfers are closed, not paused: a paused
-/// libcurl transfer still lets its server fill the buffers between them, which takes the link.
-/// If setting transfers aside does not raise the others' speed (each transfer has its own limit,
-/// so the link is not shared), the planner gives up for the run and restores them.
-struct BandwidthPlanner {
-    enum Decision {
-        case keep
-        /// Close these, keeping their bytes.
-        case setAside([TransferContext])
-        /// Start this many of the set-aside transfers again, smallest remaining first.
-        case restore(Int)
+/// On one shared bottleneck, running the smallest remaining item alone finishes the most items by
+/// any deadline: sharing the link among three makes each crawl, and the first finishes three times
+/// later. So while not everything fits, only `width` transfers run, one at first, and one more
+/// only while adding one raised the total rate (a link that one connection cannot fill). When
+/// everything fits, nothing is set aside, so a fast link is filled exactly as before. Set-aside
+/// transfers are closed, not paused: a paused libcurl transfer still lets its server fill the
+/// buffers between them, which takes the link. If setting transfers aside does not raise the
+/// others' speed (each transfer has its own limit, so the link is not shared), the planner gives
+/// up for the run and restores them.
+///
+/// A pure value: it reads no clock and touches no transfer. The engine describes its transfers
+/// (`Transfer`, `Waiting`), the bytes received so far and the instant; tests feed it a simulated
+/// link.
+struct BandwidthPlanner: Sendable {
+    /// A running transfer, as the planner sees it.
+    struct Transfer: Sendable, Equatable {
+        let id: String
+        /// Body bytes still to come; nil when the response did not say.
+        var remaining: Int64?
+        /// Whether its headers are in and its body is arriving: only then is its size known.
+        var receivingBody: Bool
+    }
+
+    /// A set-aside transfer.
+    struct Waiting: Sendable, Equatable {
+        let id: String
+        /// Body bytes still to come; `Int64.max` when unknown.
+        let remaining: Int64
+    }
+
+    /// What the engine does now.
+    struct Decision: Sendable, Equatable {
+        /// Close these running transfers, keeping their bytes.
+        var setAside: [String] = []
+        /// Start these set-aside transfers again.
+        var restore: [String] = []
+
+        static let keep = Decision()
     }
 
     private let enabled: Bool
     private var disabled = false
+    /// The run's body bytes so far, sampled every `interval`.
     private var samples: [(at: ContinuousClock.Instant, bytes: Int64)] = []
-    private var lastPlan: ContinuousClock.Instant?
-    private var finishedBytes: Int64 = 0
-    /// The rate seen while nothing was set aside, to tell whether setting aside helps.
-    private var rateWhole: Double?
-    private var asideSince: ContinuousClock.Instant?
+    /// The link's rate over the latest window, once there is enough history.
+    private var rate: Double?
+    /// Whether transfers are being held to `width` because not everything fits.
+    private var short = false
+    /// Transfers run at once while not everything fits.
+    private(set) var width = 1
+    /// When `width` last changed: a width is judged on the rate since, not before.
+    private var changedAt: ContinuousClock.Instant?
+    /// The rate, and the transfers receiving, while everything ran.
+    private var whole: (rate: Double, count: Int)?
+    /// The rate at the width before the latest growth: growing again needs more than it.
+    private var rateBeforeGrowth: Double?
+    /// False once growing did not raise the rate.
+    private var mayGrow = true
+    /// Restored transfers whose headers are not in yet, with what they had left: they hold
+    /// their place in `width` meanwhile.
+    private var restoring: [String: Int64] = [:]
 
     static let interval: Duration = .milliseconds(250)
     static let window: Duration = .milliseconds(1500)
     static let minimumHistory: Duration = .milliseconds(500)
-    /// Transfers kept running when not everything can finish: a few fill a link as well as many.
-    static let runningWhenShort = 3
+    /// The most transfers run at once while not everything fits: on one bottleneck, a few fill a
+    /// link as well as many.
+    static let widest = 4
+    /// Set-aside transfers come back only when everything fits in this share of the capacity, so
+    /// that a rate at the edge does not close and reopen transfers in turn.
+    static let restoreMargin = 0.8
+    /// The share of the rate seen with everything running that counts as the link filled. Below
+    /// it, one more transfer is tried. Not nearer 1: a start's burst (a TCP window, a server's
+    /// first chunk) makes the rate with everything running look higher than the link is.
+    static let filled = 0.75
+    /// How much one more transfer must raise the rate to stay: more than a new connection's own
+    /// first burst.
+    static let gain = 1.2
 
     init(enabled: Bool) {
         self.enabled = enabled
     }
 
-    /// Counts a finished or set-aside transfer's bytes in the link's rate.
-    mutating func ended(_ context: TransferContext) {
-        finishedBytes += context.bodyBytes
-    }
-
     /// What to do for the time left before `deadline`.
-    /// - Parameter asideRemaining: the remaining bytes of the set-aside transfers, smallest first.
-    mutating func plan(_ active: [TransferContext], asideRemaining: [Int64], deadline: ContinuousClock.Instant,
-                       now: ContinuousClock.Instant = .now) -> Decision {
+    /// - Parameters:
+    ///   - active: the transfers running now.
+    ///   - aside: the set-aside transfers.
+    ///   - transferred: every body byte the run has received so far, ended transfers included.
+    mutating func plan(_ active: [Transfer], aside: [Waiting], transferred: Int64,
+                       deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Decision {
         guard enabled else { return .keep }
-        if disabled { return asideRemaining.isEmpty ? .keep : .restore(asideRemaining.count) }
-        if let lastPlan, lastPlan.duration(to: now) < Self.interval { return .keep }
-        lastPlan = now
-        let total = finishedBytes + active.reduce(0) { $0 + $1.bodyBytes }
-        samples.append((now, total))
-        samples.removeAll { $0.at.duration(to: now) > Self.window }
-        guard let oldest = samples.first, oldest.at.duration(to: now) >= Self.minimumHistory else { return .keep }
-        let rate = Double(total - oldest.bytes) / oldest.at.duration(to: now).inSeconds
-        if asideRemaining.isEmpty {
-            rateWhole = rate
-            asideSince = nil
-        } else if let asideSince, asideSince.duration(to: now) >= Self.window, let rateWhole, rate < rateWhole * 0.5 {
-            // Setting transfers aside lost bandwidth instead of moving it: they were not sharing
-            // one link.
-            disabled = true
-            return .restore(asideRemaining.count)
+        if disabled { return Decision(restore: aside.map(\.id)) }
+        restoring = restoring.filter { entry in active.contains { $0.id == entry.key && !$0.receivingBody } }
+        let sized = active.filter(\.receivingBody)
+        // What holds a place in `width`: transfers receiving, and restored ones on their way.
+        let occupants = sized.map { Waiting(id: $0.id, remaining: $0.remaining ?? .max) }
+            + restoring.sorted { $0.key < $1.key }.map { Waiting(id: $0.key, remaining: $0.value) }
+
+        if samples.last.map({ $0.at.duration(to: now) >= Self.interval }) ?? true {
+            samples.append((now, transferred))
+            samples.removeAll { $0.at.duration(to: now) > Self.window }
+            rate = Self.rate(samples)
+            if let rate, short, !aside.isEmpty, let verdict = judgeWidth(running: occupants.count, now: now, rate: rate) {
+                guard verdict else {
+                    // Setting transfers aside lost bandwidth instead of moving it: they were not
+                    // sharing one link.
+                    disabled = true
+                    return Decision(restore: aside.map(\.id))
+                }
+            }
         }
-        guard rate > 0 else { return .keep }
+        guard let rate, rate > 0 else { return .keep }
+        if !short && aside.isEmpty { whole = (rate, sized.count) }
 
         let capacity = rate * now.duration(to: deadline).inSeconds
-        let sized = active.filter { $0.receivingBody }
-        let known = sized.compactMap { context in context.remainingBytes.map { (context, $0) } }.sorted { $0.1 < $1.1 }
-        let unknownCount = sized.count - known.count
-        let activeRemaining = known.reduce(0.0) { $0 + Double($1.1) }
+        let candidates = occupants + aside
+        let unknown = candidates.contains { $0.remaining == .max }
+        let needed = candidates.reduce(0.0) { $0 + Double($1.remaining) }
+        if !unknown && needed <= capacity * (aside.isEmpty ? 1 : Self.restoreMargin) {
+            // Everything fits: everything runs.
+            short = false
+            if aside.isEmpty { return .keep }
+            for entry in aside { restoring[entry.id] = entry.remaining }
+            changedAt = now
+            return Decision(restore: aside.map(\.id))
+        }
+        if !short {
+            guard candidates.count > width else { return .keep }
+            short = true
+            changedAt = now
+            rateBeforeGrowth = nil
+        }
+        // Run the `width` smallest; set the rest aside. Running ones come first among equals, so
+        // that a tie does not swap a transfer for another.
+        let ordered = candidates.enumerated().sorted { ($0.element.remaining, $0.offset) < ($1.element.remaining, $1.offset) }
+        let chosen = Set(ordered.prefix(width).map(\.element.id))
+        let decision = Decision(setAside: sized.map(\.id).filter { !chosen.contains($0) },
+                                restore: aside.map(\.id).filter { chosen.contains($0) })
+        for entry in aside where chosen.contains(entry.id) { restoring[entry.id] = entry.remaining }
+        return decision
+    }
 
-        if !asideRemaining.isEmpty {
-            let allRemaining = activeRemaining + asideRemaining.reduce(0.0) { $0 + Double($1) }
-            if unknownCount == 0 && allRemaining <= capacity { return .restore(asideRemaining.count) }
-            if active.count < Self.runningWhenShort {
-                return .restore(min(asideRemaining.count, Self.runningWhenShort - active.count))
+    /// Whether the width holds up, once it has run long enough to tell, growing it when that
+    /// should raise the rate; false when setting aside did not make the others faster at all.
+    private mutating func judgeWidth(running: Int, now: ContinuousClock.Instant, rate: Double) -> Bool? {
+        // The first interval after a change is not the new width's: what the closed transfers
+        // had in flight still drains through the link.
+        guard let changedAt, changedAt.duration(to: now) >= Self.minimumHistory + Self.interval,
+              let settled = Self.rate(samples.filter { $0.at >= changedAt + Self.interval }), let whole, whole.count > 1,
+              running > 0 else { return nil }
+        // Each transfer got no more than when all ran: they do not share one link.
+        if running < whole.count, settled / Double(running) < 1.5 * whole.rate / Double(whole.count) { return false }
+        if let before = rateBeforeGrowth {
+            rateBeforeGrowth = nil
+            if settled < before * Self.gain {
+                // One more did not raise the rate: the width before was as good.
+                mayGrow = false
+                width = max(1, width - 1)
+                self.changedAt = now
+                return true
             }
-            return .keep
         }
-        guard unknownCount > 0 || activeRemaining > capacity, sized.count > Self.runningWhenShort else { return .keep }
-        // Keep the smallest that fit (at least one, at most a few); set the rest aside.
-        var kept: Set<ObjectIdentifier> = []
-        var booked = 0.0
-        for (context, remaining) in known.prefix(Self.runningWhenShort) where kept.isEmpty || booked + Double(remaining) <= capacity {
-            kept.insert(ObjectIdentifier(context))
-            booked += Double(remaining)
-        }
-        asideSince = now
-        return .setAside(sized.filter { !kept.contains(ObjectIdentifier($0)) })
+        guard mayGrow, settled < Self.filled * whole.rate, width < min(Self.widest, whole.count) else { return true }
+        rateBeforeGrowth = settled
+        width += 1
+        self.changedAt = now
+        return true
+    }
+
+    /// Bytes per second between the first and last sample, when they span `minimumHistory`.
+    private static func rate(_ samples: [(at: ContinuousClock.Instant, bytes: Int64)]) -> Double? {
+        guard let first = samples.first, let last = samples.last, first.at.duration(to: last.at) >= minimumHistory else { return nil }
+        return Double(last.bytes - first.bytes) / first.at.duration(to: last.at).inSeconds
     }
 }

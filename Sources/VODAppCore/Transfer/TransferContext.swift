@@ -108,6 +108,21 @@ final class TransferContext {
         curl_slist_free_all(headers)
     }
 
+    /// The connect timeout libcurl was given: what a host that never accepted cost.
+    var connectTimeout: Duration = .zero
+
+    /// Whether a TCP connection was made: libcurl's connect time stays 0 until then.
+    var connected: Bool { microseconds(CURLINFO_CONNECT_TIME_T) > 0 }
+
+    /// Whether the TLS handshake finished.
+    var handshaken: Bool { microseconds(CURLINFO_APPCONNECT_TIME_T) > 0 }
+
+    private func microseconds(_ info: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        guard vod_easy_getinfo_off(handle, info, &value) == CURLE_OK else { return 0 }
+        return Int64(value)
+    }
+
     var responseCode: Int {
         var code = 0
         _ = vod_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)

@@ -26,13 +26,20 @@ public struct TransferEngine: Sendable {
         /// The origins `headers` may go to (`--header-host`), `scheme://host:port`, the host
         /// `.example.com` for it and its subdomains; empty for every item's own origin.
         public var headerHosts: [String] = []
+        /// Most transfers in flight to one host (`host:port`), so that the queued items of one
+        /// busy or dead host never hold every slot while another host's items wait.
+        public var perHost: Int
 
         public static let defaultJobs = 16
+        /// As browsers do: more connections to one server rarely make it faster.
+        public static let defaultPerHost = 6
 
         public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp",
                     budgetAware: Bool = true, certificateAuthorities: String? = nil,
-                    headers: [String] = [], cookieFile: String? = nil, headerHosts: [String] = []) {
+                    headers: [String] = [], cookieFile: String? = nil, headerHosts: [String] = [],
+                    perHost: Int = Self.defaultPerHost) {
             self.jobs = max(1, jobs)
+            self.perHost = max(1, perHost)
             self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
             self.budgetAware = budgetAware
@@ -99,8 +106,12 @@ public struct TransferEngine: Sendable {
         }
     }
 
-    /// The most attempts for one request, the first included.
-    static let maximumAttempts = 6
+    /// When failed transfers are asked for again.
+    static let retryPolicy = RetryPolicy()
+
+    /// The longest a connection may take to be accepted (TLS handshake included), at most a
+    /// third of the time left: a host that drops SYNs costs this, not the budget.
+    static let longestConnect: Duration = .seconds(5)
 
     /// How often the progress callback hears of the transfers.
     static let progressInterval: Duration = .milliseconds(100)
@@ -129,6 +140,11 @@ public struct TransferEngine: Sendable {
         var delayed: [Retry] = []
         var active: [UnsafeMutableRawPointer: TransferContext] = [:]
         var planner = BandwidthPlanner(enabled: configuration.budgetAware)
+        // Body bytes of the transfers that ended or were set aside: the link's rate counts them.
+        var transferred: Int64 = 0
+        // Hosts (`host:port`) that did not take a connection, and why: their other items are not
+        // tried in this run.
+        var unreachable: [String: String] = [:]
         var snapshot = TransferSnapshot()
         var published = ContinuousClock.now
         // The caller's requests that are done, their follow-ups included.
@@ -141,7 +157,20 @@ public struct TransferEngine: Sendable {
             progress?(snapshot)
         }
         // Transfers set aside by the planner, smallest remaining first.
-        var aside: [(request: TransferRequest, attempt: Int, remaining: Int64, partial: TransferOutcome.Partial?)] = []
+        var aside: [Aside] = []
+        // Records an outcome that is final for its request, and lets the follow-up hear it.
+        func conclude(_ outcome: TransferOutcome) {
+            if let followUp {
+                let next = followUp.next(after: outcome)
+                if !next.cancel.isEmpty {
+                    waiting = waiting.filter { !next.cancel.contains($0.request.id) }[...]
+                    delayed.removeAll { next.cancel.contains($0.request.id) }
+                    aside.removeAll { next.cancel.contains($0.request.id) }
+                }
+                waiting.append(contentsOf: next.add.map { (request: $0, attempt: 1) })
+            }
+            outcomes[outcome.id] = outcome
+        }
 
         while true {
             let now = ContinuousClock.now
@@ -150,10 +179,29 @@ public struct TransferEngine: Sendable {
                 waiting.insert((retry.request, retry.attempt), at: waiting.startIndex)
             }
             delayed.removeAll { $0.at <= now }
-            while active.count < configuration.jobs, let next = waiting.popFirst() {
+            if !unreachable.isEmpty {
+                // A host that did not take a connection costs its other items nothing more: they
+                // end now, untried, instead of each waiting out its own connect timeout.
+                let untried = waiting.filter { unreachable[Self.endpoint(of: $0.request.url)] != nil }
+                waiting = waiting.filter { unreachable[Self.endpoint(of: $0.request.url)] == nil }[...]
+                for entry in untried {
+                    let why = unreachable[Self.endpoint(of: entry.request.url)] ?? ""
+                    conclude(TransferOutcome(id: entry.request.id,
+                                             result: .failed(reason: why + (entry.attempt > 1 ? "; not tried again" : "; not tried")),
+                                             partial: Self.kept(by: entry.request), attempts: entry.attempt - 1))
+                }
+            }
+            // Each host gets at most `perHost` slots: the next waiting item of a host with room
+            // starts, not merely the next waiting item.
+            var perHost: [String: Int] = [:]
+            for context in active.values { perHost[Self.endpoint(of: context.request.url), default: 0] += 1 }
+            while active.count < configuration.jobs,
+                  let index = waiting.firstIndex(where: { perHost[Self.endpoint(of: $0.request.url), default: 0] < configuration.perHost }) {
+                let next = waiting.remove(at: index)
                 switch start(next.request, attempt: next.attempt, in: multi, deadline: deadline) {
                 case .running(let context):
                     active[context.handle] = context
+                    perHost[Self.endpoint(of: next.request.url), default: 0] += 1
                 case .refused(let outcome):
                     outcomes[next.request.id] = outcome
                 }
@@ -169,8 +217,14 @@ public struct TransferEngine: Sendable {
                       let context = active.removeValue(forKey: handle) else { continue }
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, handle)
-                planner.ended(context)
+                transferred += context.bodyBytes
                 let ending = finish(context, code: code)
+                let endpoint = Self.endpoint(of: context.request.url)
+                // Waited out at once: a host that leaves SYNs unanswered for seconds will not
+                // answer the next item's in this run either.
+                if code == CURLE_OPERATION_TIMEDOUT, let why = unreachableReason(context) {
+                    unreachable[endpoint] = unreachable[endpoint] ?? why
+                }
                 curl_easy_cleanup(handle)
                 guard case .outcome(let outcome, let again) = ending else {
                     if case .redirect(let next) = ending {
@@ -189,16 +243,17 @@ public struct TransferEngine: Sendable {
                     logger.info("retrying", metadata: ["key": "\(context.request.id)", "attempt": "\(retry.attempt)",
                                                        "after": "\(retry.delay)", "because": "\(Self.describe(outcome.result))"])
                     delayed.append(retry)
-                } else if let followUp {
-                    let next = followUp.next(after: outcome)
-                    if !next.cancel.isEmpty {
-                        waiting = waiting.filter { !next.cancel.contains($0.request.id) }[...]
-                        delayed.removeAll { next.cancel.contains($0.request.id) }
-                        aside.removeAll { next.cancel.contains($0.request.id) }
-                    }
-                    waiting.append(contentsOf: next.add.map { (request: $0, attempt: 1) })
+                    // Kept until the retry ends: if the run is cut first, why it failed says more
+                    // than that the budget ran out meanwhile.
+                    outcomes[context.request.id] = outcome
+                    continue
                 }
-                outcomes[context.request.id] = outcome
+                if code == CURLE_COULDNT_CONNECT, unreachable[endpoint] == nil {
+                    // Refused (or unroutable) through every retry: a restart would have been over
+                    // by now. Refusals are quick, so one alone is only retried, never this.
+                    unreachable[endpoint] = "\(endpoint) refused the connection \(context.attempt) times"
+                }
+                conclude(outcome)
             }
             if let checkpoint {
                 for context in active.values where !context.checkpointed {
@@ -214,45 +269,53 @@ public struct TransferEngine: Sendable {
                 progress(snapshot)
                 published = .now
             }
-            switch planner.plan(Array(active.values), asideRemaining: aside.map(\.remaining), deadline: deadline) {
-            case .keep:
-                break
-            case .setAside(let contexts):
-                for context in contexts {
+            let inFlight = active.values.sorted { $0.started < $1.started }
+            let decision = planner.plan(
+                inFlight.map { BandwidthPlanner.Transfer(id: $0.request.id, remaining: $0.remainingBytes, receivingBody: $0.receivingBody) },
+                aside: aside.map { BandwidthPlanner.Waiting(id: $0.request.id, remaining: $0.remaining) },
+                transferred: transferred + inFlight.reduce(0) { $0 + $1.bodyBytes }, deadline: deadline, now: .now)
+            if !decision.setAside.isEmpty {
+                let ids = Set(decision.setAside)
+                for context in inFlight where ids.contains(context.request.id) {
                     active.removeValue(forKey: context.handle)
                     curl_multi_remove_handle(multi, context.handle)
-                    planner.ended(context)
+                    transferred += context.bodyBytes
                     let remaining = context.remainingBytes ?? .max
                     let partial = context.settle(keep: true)
-                    aside.append((context.request(resuming: partial), context.attempt, remaining, partial))
+                    aside.append(Aside(request: context.request(resuming: partial), attempt: context.attempt,
+                                       remaining: remaining, partial: partial))
                     logger.debug("set aside", metadata: ["key": "\(context.request.id)", "remaining": "\(remaining)"])
                     curl_easy_cleanup(context.handle)
                 }
                 aside.sort { $0.remaining < $1.remaining }
-            case .restore(let count):
-                for entry in aside.prefix(count).reversed() {
+            }
+            if !decision.restore.isEmpty {
+                let ids = Set(decision.restore)
+                for entry in aside.filter({ ids.contains($0.request.id) }).reversed() {
+                    logger.debug("restored", metadata: ["key": "\(entry.request.id)", "remaining": "\(entry.remaining)"])
                     waiting.insert((entry.request, entry.attempt), at: waiting.startIndex)
                 }
-                aside.removeFirst(min(count, aside.count))
+                aside.removeAll { ids.contains($0.request.id) }
                 continue
             }
             if active.isEmpty && waiting.isEmpty && delayed.isEmpty && aside.isEmpty { break }
 
             let remaining = ContinuousClock.now.duration(to: deadline)
-            if let reason = stop?.reason ?? (remaining <= .zero ? "the budget ran out" : nil) {
+            if let reason = stop?.reason ?? (remaining <= .zero ? Self.budgetRanOut : nil) {
                 for outcome in cut(active: active, waiting: waiting, in: multi, because: reason) {
                     outcomes[outcome.id] = outcome
                 }
                 for entry in aside {
-                    let kept = entry.partial.map { "; \($0.bytes) bytes are kept to resume" } ?? ""
                     outcomes[entry.request.id] = TransferOutcome(
-                        id: entry.request.id, result: .timedOut(reason: "\(reason) while it waited for bandwidth\(kept)"),
+                        id: entry.request.id, result: .timedOut(reason: Self.setAsideReason(entry, cutBecause: reason)),
                         httpStatus: 200, partial: entry.partial, attempts: entry.attempt)
                 }
                 break
             }
             // A finished transfer freed a slot: start the next one now rather than after a poll.
-            if active.count < configuration.jobs && !waiting.isEmpty { continue }
+            if active.count < configuration.jobs && !waiting.isEmpty && waiting.contains(where: { entry in
+                active.values.count { Self.endpoint(of: $0.request.url) == Self.endpoint(of: entry.request.url) } < configuration.perHost
+            }) { continue }
             // curl_multi_poll also honours libcurl's own timers; the deadline and the next retry
             // bound the wait so that a silent server cannot hold the run past either.
             var wait = remaining
@@ -286,29 +349,74 @@ extension TransferEngine {
         let delay: Duration
     }
 
-    /// When to try a failed transfer again that is worth another attempt (see `finish`): after
-    /// `Retry-After`, or with exponential backoff and jitter. Never past the deadline.
+    /// A transfer the planner set aside, with what it has left and what it keeps.
+    private struct Aside {
+        let request: TransferRequest
+        let attempt: Int
+        /// Body bytes still to come; `Int64.max` when unknown.
+        let remaining: Int64
+        let partial: TransferOutcome.Partial?
+    }
+
+    static let budgetRanOut = "the budget ran out"
+
+    /// When to try a failed transfer again that is worth another attempt (see `finish`), by
+    /// `retryPolicy`.
     /// - Parameter immediately: the last answer was good but short: the rest is asked for now.
     private func retry(after outcome: TransferOutcome, of context: TransferContext, immediately: Bool = false,
                        deadline: ContinuousClock.Instant) -> Retry? {
-        guard case .failed = outcome.result, context.attempt < Self.maximumAttempts else { return nil }
-        let delay: Duration
-        if immediately {
-            delay = .zero
-        } else if let seconds = outcome.retryAfterSeconds {
-            delay = .milliseconds(Int64(seconds * 1000))
-        } else {
-            // 0.25 s, 0.5 s, 1 s, …, each within ±25 %, so that clients cut by one failure do not
-            // come back in step.
-            let base = 0.25 * Double(1 << (context.attempt - 1))
-            delay = .milliseconds(Int64(base * Double.random(in: 0.75...1.25) * 1000))
-        }
-        let at = ContinuousClock.now + delay
-        guard at < deadline else { return nil }
+        guard case .failed = outcome.result else { return nil }
+        let cause: RetryPolicy.Cause = immediately ? .shortAnswer : .failure(retryAfterSeconds: outcome.retryAfterSeconds)
+        guard let next = Self.retryPolicy.next(after: context.attempt, cause: cause, jitter: .random(in: RetryPolicy.jitter),
+                                               now: .now, deadline: deadline) else { return nil }
         // A short answer that brought bytes is progress, not a failed attempt: the file grows
         // each time, so this ends, at the file's size or the deadline.
         let attempt = immediately && (outcome.partial?.bytes ?? 0) > (context.request.resume?.offset ?? 0) ? context.attempt : context.attempt + 1
-        return Retry(request: context.request(resuming: outcome.partial), attempt: attempt, at: at, delay: delay)
+        return Retry(request: context.request(resuming: outcome.partial), attempt: attempt, at: next.at, delay: next.delay)
+    }
+
+    /// `host:port`: what the per-host limit counts, and what a connection is made to.
+    static func endpoint(of url: MediaURL) -> String {
+        url.origin.range(of: "://").map { String(url.origin[$0.upperBound...]) } ?? url.origin
+    }
+
+    /// What a request that never ran still has in its temporary file, from an earlier transfer.
+    private static func kept(by request: TransferRequest) -> TransferOutcome.Partial? {
+        request.resume.map { TransferOutcome.Partial(bytes: $0.offset, etag: nil, lastModified: nil, total: $0.total) }
+    }
+
+    /// Why a transfer libcurl timed out got no connection, or nil when it had one: its connect
+    /// timeout (`CURLOPT_CONNECTTIMEOUT_MS`) ran out, not the deadline, which the engine cuts
+    /// itself before libcurl's backstop.
+    private func unreachableReason(_ context: TransferContext) -> String? {
+        guard context.responseCode == 0 else { return nil }
+        let endpoint = Self.endpoint(of: context.request.url)
+        let within = "within \(Self.describe(context.connectTimeout))"
+        if context.curlMessage.hasPrefix("Resolving timed out") {
+            return "the name \(context.request.url.host) did not resolve \(within)"
+        }
+        if !context.connected { return "\(endpoint) did not accept a connection \(within)" }
+        if context.request.url.isHTTPS && !context.handshaken {
+            return "\(endpoint) accepted a connection but did not finish the TLS handshake \(within)"
+        }
+        return nil
+    }
+
+    /// `5 s`, `2.5 s`.
+    private static func describe(_ duration: Duration) -> String {
+        let tenths = (duration.milliseconds + 50) / 100
+        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
+    }
+
+    /// What a person reads for an item the planner set aside when the run was cut.
+    private static func setAsideReason(_ entry: Aside, cutBecause reason: String) -> String {
+        let kept = entry.partial.map { partial in
+            "; \(ByteSize.format(partial.bytes))" + (partial.total.map { " of \(ByteSize.format($0))" } ?? "") + " kept to resume"
+        } ?? "; nothing could be kept to resume"
+        if reason == budgetRanOut {
+            return "set aside so that smaller items could finish before the budget ran out\(kept)"
+        }
+        return "\(reason) while it was set aside for smaller items\(kept)"
     }
 
     /// Ends every unfinished transfer as timed out, freeing its handle and keeping what can be
@@ -332,10 +440,9 @@ extension TransferEngine {
             curl_easy_cleanup(handle)
         }
         for next in waiting {
-            let partial = next.request.resume.map { TransferOutcome.Partial(bytes: $0.offset, etag: nil, lastModified: nil, total: $0.total) }
             outcomes.append(TransferOutcome(
                 id: next.request.id, result: .timedOut(reason: "\(reason) before the transfer could start"),
-                partial: partial, attempts: next.attempt - 1))
+                partial: Self.kept(by: next.request), attempts: next.attempt - 1))
         }
         // A transfer waiting to be retried keeps the outcome of its last attempt: why it failed
         // says more than that the budget ran out meanwhile.
@@ -401,8 +508,12 @@ extension TransferEngine {
         vod_easy_setopt_write_callback(handle, CURLOPT_HEADERFUNCTION, transferHeaderCallback)
         vod_easy_setopt_pointer(handle, CURLOPT_HEADERDATA, opaque)
         // A backstop only: the engine loop cuts transfers at the deadline itself.
-        let remaining = max(1, ContinuousClock.now.duration(to: deadline).milliseconds + 1000)
-        vod_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(remaining))
+        let left = ContinuousClock.now.duration(to: deadline)
+        vod_easy_setopt_long(handle, CURLOPT_TIMEOUT_MS, Int(max(1, left.milliseconds + 1000)))
+        // A host that leaves SYNs unanswered would otherwise hold this slot to the deadline.
+        // Whole seconds, so that the reason a person reads is a plain number.
+        context.connectTimeout = min(Self.longestConnect, .seconds(max(1, (left / 3).milliseconds / 1000)))
+        vod_easy_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, Int(context.connectTimeout.milliseconds))
 
         let added = curl_multi_add_handle(multi, handle)
         guard added == CURLM_OK else {
@@ -572,6 +683,10 @@ extension TransferEngine {
         case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
             return Classification(result: .failed(reason: describe(context, code: code)), again: .later)
         case CURLE_OPERATION_TIMEDOUT:
+            if let reason = unreachableReason(context) {
+                // Not retried: waiting out the same silence again would cost the same seconds.
+                return Classification(result: .failed(reason: reason))
+            }
             return Classification(result: .timedOut(reason: describe(context, code: code)))
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
              CURLE_SSL_CERTPROBLEM, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
