@@ -46,7 +46,7 @@ import VODAppSamples
         let dir = scratch.child("media")
         try await withSampleServer { server in
             let payload = PayloadBuilder.json([
-                (key: "slow", title: "Slow", url: server.url("/bytes/2000000.mp4?rate=1000000")),
+                (key: "slow", title: "Slow", url: server.url("/bytes/3000000.mp4?rate=500000")),
             ])
             async let run = runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
             try await waitUntil("200 kB on the wire") { server.requests.first?.bodyBytesSent ?? 0 > 200_000 }
@@ -66,11 +66,12 @@ import VODAppSamples
         try await withSampleServer { server in
             let mine = Data("my own video\n".utf8)
             // One there before the run, one that appears while the item is on its way, each under
-            // the name vodapp would give the item.
+            // the name vodapp would give the item. The item takes 5 s, so that a test process the
+            // rest of the suite starves for a few seconds still acts while it is on its way.
             _ = FileManager.default.createFile(atPath: scratch.child("Before [before].mp4"), contents: mine)
             let payload = PayloadBuilder.json([
                 (key: "before", title: "Before", url: server.url("/bytes/1000.mp4")),
-                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=400000")),
+                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=200000")),
             ])
             async let run = runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload)
             try await waitUntil("100 kB on the wire") { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
@@ -81,7 +82,7 @@ import VODAppSamples
             #expect(result.item("during")?["status"] as? String == "alreadyPresent")
             #expect(FileManager.default.contents(atPath: ScratchDirectory.media(scratch.path, "before")) == mine)
             #expect(FileManager.default.contents(atPath: ScratchDirectory.media(scratch.path, "during")) == mine)
-            #expect(server.requests.map(\.target) == ["/bytes/1000000.mp4?rate=400000"])
+            #expect(server.requests.map(\.target) == ["/bytes/1000000.mp4?rate=200000"])
         }
     }
 
@@ -120,7 +121,9 @@ import VODAppSamples
         let dir = scratch.child("media")
         try await withSampleServer { server in
             let payloadPath = scratch.child("payload.json")
-            try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/5000000.mp4?rate=1000000"))])
+            // 20 s at this rate: the signals land mid-transfer even when the suite starves this
+            // test of the CPU for seconds.
+            try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/5000000.mp4?rate=250000"))])
                 .write(to: URL(fileURLWithPath: payloadPath))
             let process = try RunningProcess(VODAppRunner.executable, [payloadPath, "--dir", dir, "--json", "--no-notify"],
                                              environment: VODAppRunner.environment())

@@ -187,7 +187,7 @@ import VODAppSamples
         try await withSampleServer { server in
             let payload = scratch.child("payload.json")
             try PayloadBuilder.json([
-                (key: "large", title: "Large", url: server.url("/bytes/\(large).mp4?rate=\(1 << 20)")),
+                (key: "large", title: "Large", url: server.url("/bytes/\(large).mp4?rate=\(1 << 19)")),
                 (key: "small", title: "Small", url: server.url("/bytes/5000.mp4")),
             ]).write(to: URL(fileURLWithPath: payload))
             let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],

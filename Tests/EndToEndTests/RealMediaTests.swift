@@ -71,7 +71,7 @@ import VODAppSamples
         let slow: Int64 = 3_000_000
         try await withSampleServer { server in
             let payload = scratch.child("payload.json")
-            try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/\(slow).mp4?rate=1000000")),
+            try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/\(slow).mp4?rate=400000")),
                                      (key: "hls", title: "Stream", url: nginx.url(try #require(ts.master)))])
                 .write(to: URL(fileURLWithPath: payload))
             let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
