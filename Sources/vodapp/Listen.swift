@@ -29,11 +29,17 @@ struct Listen: AsyncParsableCommand {
         Every delivery runs as `vodapp handle` would, with its own budget counted from the \
         push's arrival; deliveries share DIR and never fetch one item twice at the same time. \
         stdout gets one line when the receivers are up, then each delivery's report (one JSON \
-        object per line with --json). SIGINT or SIGTERM stops receiving, lets the accepted \
-        deliveries finish within their budgets, and exits 0.
+        object per line with --json). SIGINT or SIGTERM stops receiving and cuts every \
+        delivery at once, as it would stop `vodapp handle`: what was cut is kept and resumed by \
+        the next delivery of the item; the listener is gone within 2 s (a second signal ends it \
+        at once).
 
-        Exit codes: 0 stopped by a signal; 64 bad command line; 69 a receiver could not bind; \
-        73 DIR unusable.
+        HTTP peers cannot hold the listener: at most a few hundred to 1024 connections (below the \
+        descriptor limit, which it raises to the hard limit), request headers within 5 s and a \
+        body within 10 s, and at most 8 MiB of bodies held at once (503 over it).
+
+        Exit codes: 130/143 stopped by SIGINT/SIGTERM; 64 bad command line; 69 a receiver could \
+        not bind; 73 DIR unusable.
         """
     )
 
@@ -79,6 +85,8 @@ struct Listen: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel, normal: .notice)
+        // The contract's 2 s: cut deliveries record their partials in well under that.
+        let signals = SignalTrap(grace: 1.8)
         var delivery = handling.deliveryOptions
         // A listener outlives its deliveries: each notification can wait for its click.
         delivery.offersOpenFolder = true
@@ -93,6 +101,8 @@ struct Listen: AsyncParsableCommand {
         let output = ListenerOutput(json: json)
         do {
             try await Listener(configuration: configuration, logger: logger).run(
+                stop: signals.stop,
+                gracefulShutdownSignals: [],
                 onReady: { output.ready($0) },
                 onDelivery: { output.delivered($0, $1) }
             )
@@ -102,5 +112,6 @@ struct Listen: AsyncParsableCommand {
             case .directoryUnusable: throw Failure.report(error.description, status: .directoryUnusable)
             }
         }
+        throw ExitCode(signals.exitCode ?? 0)
     }
 }
