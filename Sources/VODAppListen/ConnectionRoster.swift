@@ -1,3 +1,4 @@
+import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 
@@ -17,10 +18,12 @@ final class ConnectionRoster: Sendable {
     }
 
     let capacity: Int
+    private let logger: Logger
     private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
 
-    init(capacity: Int) {
+    init(capacity: Int, logger: Logger) {
         self.capacity = capacity
+        self.logger = logger
     }
 
     var count: Int {
@@ -41,7 +44,11 @@ final class ConnectionRoster: Sendable {
             entries[ObjectIdentifier(channel)] = Entry(channel: channel, waitingSince: .now())
             return (true, evicted)
         }
-        evicted?.close(promise: nil)
+        if let evicted {
+            WarningLimiter.listener.warn("HTTP connections closed to make room", "closed an HTTP connection to make room: \(capacity) are open, the limit; this one waited longest for its request",
+                                         metadata: ["from": "http \(evicted.remoteAddress.map(PushEndpoint.describe) ?? "unknown peer")"], to: logger)
+            evicted.close(promise: nil)
+        }
         return admitted
     }
 

@@ -93,7 +93,7 @@ public struct Listener: Sendable {
                 retryAfter: Int(options.budget.inSeconds.rounded(.up)), maximumBufferedBytes: limits.maximumBufferedBytes,
                 logger: logger
             )
-            let roster = ConnectionRoster(capacity: limits.maximumConnections)
+            let roster = ConnectionRoster(capacity: limits.maximumConnections, logger: logger)
             // Headers are a few hundred bytes from any webhook sender; NIO's 80 KiB allowance per
             // connection would let idle peers hold 80 MiB at the connection cap.
             let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
@@ -101,7 +101,7 @@ public struct Listener: Sendable {
             let application = Application(
                 router: router,
                 server: .http1(configuration: .init(
-                    additionalChannelHandlers: [RequestDeadlineHandler(roster: roster, limits: limits, logger: logger)],
+                    additionalChannelHandlers: [ConnectionGuard(roster: roster, limits: limits, logger: logger)],
                     httpDecoderConfiguration: decoder
                 )),
                 configuration: .init(address: .hostname(http.host, port: http.port), serverName: "vodapp"),
@@ -119,8 +119,8 @@ public struct Listener: Sendable {
             logger: logger
         ))
         stop?.onStop { _ in
-            // Nothing more is accepted from here; the queue's pushes start, find the stop, and end.
-            queue.close()
+            // Nothing more is accepted from here; the queued pushes start, find the stop, and end.
+            queue.refuseNewPushes()
             Task { await group.triggerGracefulShutdown() }
         }
         try await group.run()

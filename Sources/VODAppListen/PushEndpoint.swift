@@ -20,12 +20,13 @@ public enum PushEndpoint {
     /// - Parameters:
     ///   - signature: when set, every push must carry a valid `X-Hub-Signature-256`.
     ///   - retryAfter: what a 429 tells the sender to wait, in seconds.
-    ///   - maximumBufferedBytes: the most body bytes held at once over all requests (503 over it).
+    ///   - maximumBufferedBytes: the most body bytes held at once over all requests: over it the
+    ///     bodies arriving for over 2 s are cut to make room, or the request is answered 503.
     public static func router(queue: DeliveryQueue, signature: WebhookSignature?, retryAfter: Int,
                               maximumBufferedBytes: Int = HTTPLimits.defaultMaximumBufferedBytes,
                               logger: Logger) -> Router<PushRequestContext> {
         let router = Router(context: PushRequestContext.self)
-        let bodies = BodyAllowance(capacity: maximumBufferedBytes)
+        let bodies = BodyAllowance(capacity: maximumBufferedBytes, logger: logger)
         router.get("health") { _, _ in
             let load = queue.load
             return json(.ok, Health(status: "ok", waiting: load.waiting, running: load.running))
@@ -41,8 +42,7 @@ public enum PushEndpoint {
             if signature != nil, request.headers[signatureHeader] == nil {
                 return refuse(.unauthorized, "missing \(WebhookSignature.headerName)", peer, logger)
             }
-            let reservation = declared ?? maximumBodySize
-            guard bodies.reserve(reservation) else {
+            guard let reservation = bodies.reserve(declared ?? maximumBodySize, for: context.channel) else {
                 var response = refuse(.serviceUnavailable, "too many push bodies are being received at once; try again shortly", peer, logger)
                 response.headers[.retryAfter] = "1"
                 return response
