@@ -15,7 +15,7 @@ struct Listen: AsyncParsableCommand {
         HTTP: POST /push with the payload as the body answers 202 {"delivery": "<id>"}; \
         POST /push?wait=1 answers 200 with the report once the delivery ends; an invalid payload \
         400, a bad or missing signature (with --secret) 401, a body over 1 MiB 413, a full queue \
-        429; GET /health answers 200.
+        429, too many bodies at once 503; GET /health answers 200.
 
         With --secret, or VODAPP_WEBHOOK_SECRET (better: it stays out of ps), every HTTP push \
         must carry X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>. UDP cannot be \
@@ -34,9 +34,10 @@ struct Listen: AsyncParsableCommand {
         the next delivery of the item; the listener is gone within 2 s (a second signal ends it \
         at once).
 
-        HTTP peers cannot hold the listener: at most a few hundred to 1024 connections (below the \
-        descriptor limit, which it raises to the hard limit), request headers within 5 s and a \
-        body within 10 s, and at most 8 MiB of bodies held at once (503 over it).
+        HTTP peers cannot hold the listener: it raises its descriptor limit to the hard limit \
+        and keeps connections below it (at most 1024; at the cap, the one waiting longest for \
+        its request makes room); headers must come within 5 s, a body within 10 s of them; at \
+        most 8 MiB of bodies are held at once (503 over it).
 
         Exit codes: 130/143 stopped by SIGINT/SIGTERM; 64 bad command line; 69 a receiver could \
         not bind; 73 DIR unusable.
