@@ -24,6 +24,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     private var requestRead = true
     private var answered = true
     private var deadline: Scheduled<Void>?
+    /// Whether the roster was asked (once) to take the connection in.
     private var enrolled = false
 
     init(roster: ConnectionRoster, limits: HTTPLimits, logger: Logger) {
@@ -45,7 +46,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         cancelDeadline()
-        if enrolled { roster.remove(context.channel) }
+        roster.remove(context.channel)
         context.fireChannelInactive()
     }
 
@@ -98,7 +99,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
             WarningLimiter.listener.warn("HTTP connections closed at the connection limit",
                                          "closed an HTTP connection: \(roster.capacity) are open, each with a request being answered",
                                          metadata: ["from": "\(peer(context))"], to: logger)
-            enrolled = false
             context.close(promise: nil)
             return
         }

@@ -61,6 +61,8 @@ public struct Listener: Sendable {
         for warning in configuration.warnings {
             logger.warning("\(warning)")
         }
+        // Peers and transfers cost descriptors; the soft limit (often 1,024) is no reason to run out.
+        let descriptors = DescriptorLimit.raiseToHardLimit()
 
         let options = configuration.delivery
         let queue = DeliveryQueue(
@@ -83,7 +85,7 @@ public struct Listener: Sendable {
         }
         if let http = configuration.http {
             let limits = configuration.httpLimits
-                ?? HTTPLimits.fitting(descriptors: DescriptorLimit.raiseToHardLimit(), transfers: configuration.concurrency * options.jobs)
+                ?? HTTPLimits.fitting(descriptors: descriptors, transfers: configuration.concurrency * options.jobs)
             logger.info("HTTP limits", metadata: [
                 "connections": "\(limits.maximumConnections)", "headerTimeout": "\(limits.headerTimeout)",
                 "bodyTimeout": "\(limits.bodyTimeout)", "bufferedBytes": "\(limits.maximumBufferedBytes)",
