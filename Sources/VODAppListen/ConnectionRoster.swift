@@ -59,6 +59,17 @@ final class ConnectionRoster: Sendable {
         }
     }
 
+    /// Closes every connection waiting for its peer (headers, a body, the next request): when
+    /// the listener stops, a slow peer must not hold its graceful shutdown up.
+    func closeWaiting() {
+        let waiting = entries.withLockedValue { entries in
+            entries.values.filter { $0.waitingSince != nil }.map(\.channel)
+        }
+        for channel in waiting {
+            channel.close(promise: nil)
+        }
+    }
+
     func remove(_ channel: any Channel) {
         _ = entries.withLockedValue { $0.removeValue(forKey: ObjectIdentifier(channel)) }
     }

@@ -75,6 +75,7 @@ public struct Listener: Sendable {
                 .run(payload, from: ticket.origin, started: ticket.arrived, stop: stop)
         }
 
+        var roster: ConnectionRoster?
         let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1)
         let readiness = Readiness(expected: expected, onReady: onReady)
         var services: [any Service] = [queue]
@@ -95,7 +96,8 @@ public struct Listener: Sendable {
                 retryAfter: Int(options.budget.inSeconds.rounded(.up)), maximumBufferedBytes: limits.maximumBufferedBytes,
                 logger: logger
             )
-            let roster = ConnectionRoster(capacity: limits.maximumConnections, logger: logger)
+            let connections = ConnectionRoster(capacity: limits.maximumConnections, logger: logger)
+            roster = connections
             // Headers are a few hundred bytes from any webhook sender; NIO's 80 KiB allowance per
             // connection would let idle peers hold 80 MiB at the connection cap.
             let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
@@ -103,7 +105,7 @@ public struct Listener: Sendable {
             let application = Application(
                 router: router,
                 server: .http1(configuration: .init(
-                    additionalChannelHandlers: [ConnectionGuard(roster: roster, limits: limits, logger: logger)],
+                    additionalChannelHandlers: [ConnectionGuard(roster: connections, limits: limits, logger: logger)],
                     httpDecoderConfiguration: decoder
                 )),
                 configuration: .init(address: .hostname(http.host, port: http.port), serverName: "vodapp"),
@@ -120,9 +122,10 @@ public struct Listener: Sendable {
             gracefulShutdownSignals: gracefulShutdownSignals,
             logger: logger
         ))
-        stop?.onStop { _ in
+        stop?.onStop { [roster] _ in
             // Nothing more is accepted from here; the queued pushes start, find the stop, and end.
             queue.refuseNewPushes()
+            roster?.closeWaiting()
             Task { await group.triggerGracefulShutdown() }
         }
         try await group.run()
