@@ -92,8 +92,8 @@ import VODAppSamples
     /// The attack on the release binary, scaled to a test: 600 connections, half of them idle and
     /// half declaring 1 MiB bodies they never finish, against a listener started with a soft
     /// limit of 256 descriptors. It raises the limit to the hard one and holds them all, its
-    /// memory stays bounded, `/health` answers, a signed push is delivered, and the read timeouts
-    /// drop every one of them.
+    /// memory stays bounded, `/health` answers, a signed push and a UDP push are delivered, and
+    /// the read timeouts drop every one of them.
     @Test func hundredsOfIdleAndSlowConnectionsUnderALowDescriptorLimitLeaveItAnswering() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
@@ -120,6 +120,10 @@ import VODAppSamples
             #expect(first.duration(to: .now) < TimeBound.duration(.seconds(4)), "accepted after \(first.duration(to: .now))")
             try await listener.waitForDeliveries(1)
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 5000))
+            // A UDP push killed the release binary at this point, out of descriptors.
+            try sendDatagram(payload(on: server, key: "udp"), toPort: listener.udpPort)
+            try await listener.waitForDeliveries(2)
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "udp"), count: 5000))
             // 300 bodies of 1 MiB declared: at most 8 MiB of them are held; the rest were refused.
             let resident = try #require(listener.process.residentBytes)
             // The release binary held 1.5 GB for bodies like these before they were bounded.
