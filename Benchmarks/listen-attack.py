@@ -207,7 +207,11 @@ status, _ = post(port, payload("slow", "/slow"))
 time.sleep(1.5)  # the transfer is under way: about 384 KiB of 8 MiB
 stop_sent = time.monotonic()
 listener.send_signal(signal.SIGINT)
-stop_code = listener.wait(timeout=10)
+try:
+    stop_code = listener.wait(timeout=40)
+except subprocess.TimeoutExpired:
+    listener.kill()
+    stop_code = f"none within 40 s (killed, {listener.wait()})"
 stop_time = time.monotonic() - stop_sent
 partials = []
 for root, _, files in os.walk(os.path.join(scratch, "media", ".vodapp")):
