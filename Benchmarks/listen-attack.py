@@ -15,7 +15,7 @@ Standard library only; the media server is Python's. Prints a Markdown summary.
     Benchmarks/listen-attack.py [--vodapp .build/release/vodapp] [--connections 1500] [--nofile 1024]
 """
 import argparse, hashlib, hmac, http.client, http.server, json, os, resource, select, signal, socket
-import statistics, subprocess, sys, tempfile, threading, time
+import shutil, statistics, subprocess, sys, tempfile, threading, time
 
 parser = argparse.ArgumentParser()
 parser.add_argument("--vodapp", default=".build/release/vodapp")
@@ -231,3 +231,4 @@ print(f"""## vodapp listen under {args.connections} slow 1 MiB bodies, descripto
 - SIGINT mid-transfer: exit {stop_code} after {ms(stop_time)}; partial kept: {sum(partials)} bytes in {len(partials)} file(s)
 """)
 media.shutdown()
+shutil.rmtree(scratch, ignore_errors=True)
