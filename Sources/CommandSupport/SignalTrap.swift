@@ -3,9 +3,9 @@ import Foundation
 import NIOConcurrencyHelpers
 import VODAppCore
 
-/// SIGINT and SIGTERM for a one-shot run: the first stops the transfers (keeping what can be
-/// resumed) so the run can record its state and exit 130 or 143; a second exits at once. Either
-/// way the process is gone within a second of the first.
+/// SIGINT and SIGTERM: the first stops the transfers (keeping what can be resumed) so the run can
+/// record its state and exit 130 or 143; a second exits at once. Either way the process is gone
+/// within `grace` of the first: a second for a one-shot run, two for `listen`.
 public final class SignalTrap: @unchecked Sendable {
     // @unchecked: `sources` is written once, in init, and only kept alive after that; dispatch
     // sources are themselves safe to use from any thread.
@@ -14,10 +14,13 @@ public final class SignalTrap: @unchecked Sendable {
     /// Handed to the delivery: a signal asks it to stop.
     public let stop = StopRequest()
 
-    /// How long a stopping run may take before the process is ended regardless.
-    static let grace: Double = 0.9
+    /// How long a stopping run may take before the process is ended regardless: within the
+    /// contract's second for a one-shot run.
+    public static let oneShotGrace: Double = 0.9
+    private let grace: Double
 
-    public init(signals: [Int32] = [SIGINT, SIGTERM]) {
+    public init(signals: [Int32] = [SIGINT, SIGTERM], grace: Double = oneShotGrace) {
+        self.grace = grace
         let registered = DispatchSemaphore(value: 0)
         for number in signals {
             let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
@@ -52,7 +55,7 @@ public final class SignalTrap: @unchecked Sendable {
         guard first else { _exit(128 + number) }
         stop.stop(because: number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)")
         // Whatever the run is doing (reading a payload, writing the store), it does not outlive
-        // the promise of one second.
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.grace) { _exit(128 + number) }
+        // its promise.
+        DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(128 + number) }
     }
 }

@@ -110,8 +110,14 @@ public final class DeliveryQueue: Service, Sendable {
 
     /// Stops accepting pushes; the ones already accepted still run.
     public func close() {
-        state.withLockedValue { $0.accepting = false }
+        refuseNewPushes()
         intake.finish()
+    }
+
+    /// Refuses every push from now on (503 over HTTP) while the queue keeps running what it
+    /// accepted, until its service is shut down.
+    public func refuseNewPushes() {
+        state.withLockedValue { $0.accepting = false }
     }
 
     private func perform(_ job: Job) async {

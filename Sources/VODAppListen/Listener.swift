@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -34,13 +35,20 @@ public struct Listener: Sendable {
         self.logger = logger
     }
 
-    /// Runs until one of `signals` arrives (or the task is cancelled), then stops receiving and
-    /// lets the accepted deliveries finish within their budgets.
+    /// Runs until `stop` is asked (or one of `gracefulShutdownSignals` arrives, or the task is
+    /// cancelled), then stops receiving and ends.
+    ///
+    /// `stop` is what `vodapp listen` hands a signal to, as `handle` does: it cuts every delivery
+    /// in flight at once (what can be resumed is kept and recorded) and the queued ones before
+    /// they fetch anything, so the listener is gone within the contract's 2 s. A graceful shutdown
+    /// without it lets the accepted deliveries finish within their budgets.
     /// - Parameters:
+    ///   - stop: asked to stop, it ends the listener and cuts its deliveries.
     ///   - onReady: called once every receiver is bound, with the addresses they bound.
     ///   - onDelivery: called as each delivery ends.
     /// - Throws: `ListenerError` when DIR is unusable or a receiver cannot bind.
     public func run(
+        stop: StopRequest? = nil,
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
         onReady: @escaping @Sendable ([Endpoint]) -> Void = { _ in },
         onDelivery: @escaping @Sendable (DeliveryTicket, DeliveryTicket.Outcome) -> Void = { _, _ in }
@@ -53,6 +61,8 @@ public struct Listener: Sendable {
         for warning in configuration.warnings {
             logger.warning("\(warning)")
         }
+        // Peers and transfers cost descriptors; the soft limit (often 1,024) is no reason to run out.
+        let descriptors = DescriptorLimit.raiseToHardLimit()
 
         let options = configuration.delivery
         let queue = DeliveryQueue(
@@ -62,9 +72,10 @@ public struct Listener: Sendable {
             var logger = logger
             logger[metadataKey: "delivery"] = "\(ticket.id)"
             return try await Delivery(options: options, notifier: notifier, logger: logger)
-                .run(payload, from: ticket.origin, started: ticket.arrived)
+                .run(payload, from: ticket.origin, started: ticket.arrived, stop: stop)
         }
 
+        var roster: ConnectionRoster?
         let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1)
         let readiness = Readiness(expected: expected, onReady: onReady)
         var services: [any Service] = [queue]
@@ -74,12 +85,29 @@ public struct Listener: Sendable {
             })
         }
         if let http = configuration.http {
+            let limits = configuration.httpLimits
+                ?? HTTPLimits.fitting(descriptors: descriptors, transfers: configuration.concurrency * options.jobs)
+            logger.info("HTTP limits", metadata: [
+                "connections": "\(limits.maximumConnections)", "headerTimeout": "\(limits.headerTimeout)",
+                "bodyTimeout": "\(limits.bodyTimeout)", "bufferedBytes": "\(limits.maximumBufferedBytes)",
+            ])
             let router = PushEndpoint.router(
                 queue: queue, signature: configuration.secret.map(WebhookSignature.init(secret:)),
-                retryAfter: Int(options.budget.inSeconds.rounded(.up)), logger: logger
+                retryAfter: Int(options.budget.inSeconds.rounded(.up)), maximumBufferedBytes: limits.maximumBufferedBytes,
+                logger: logger
             )
+            let connections = ConnectionRoster(capacity: limits.maximumConnections, logger: logger)
+            roster = connections
+            // Headers are a few hundred bytes from any webhook sender; NIO's 80 KiB allowance per
+            // connection would let idle peers hold 80 MiB at the connection cap.
+            let decoder = HTTP1Channel.Configuration.DecoderConfiguration(
+                maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 16 * 1024, maxHeaderFieldCount: 100)
             let application = Application(
                 router: router,
+                server: .http1(configuration: .init(
+                    additionalChannelHandlers: [ConnectionGuard(roster: connections, limits: limits, logger: logger)],
+                    httpDecoderConfiguration: decoder
+                )),
                 configuration: .init(address: .hostname(http.host, port: http.port), serverName: "vodapp"),
                 onServerRunning: { channel in
                     readiness.add(.http(channel.localAddress.map(PushEndpoint.describe) ?? "\(http)"))
@@ -94,6 +122,12 @@ public struct Listener: Sendable {
             gracefulShutdownSignals: gracefulShutdownSignals,
             logger: logger
         ))
+        stop?.onStop { [roster] _ in
+            // Nothing more is accepted from here; the queued pushes start, find the stop, and end.
+            queue.refuseNewPushes()
+            roster?.closeWaiting()
+            Task { await group.triggerGracefulShutdown() }
+        }
         try await group.run()
     }
 

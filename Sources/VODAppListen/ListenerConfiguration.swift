@@ -14,6 +14,9 @@ public struct ListenerConfiguration: Sendable {
     public var concurrency: Int
     /// Each delivery runs with these, exactly as one `vodapp handle` would.
     public var delivery: DeliveryOptions
+    /// What HTTP peers may hold; nil: fitted to the descriptor limit, which the listener raises
+    /// to the hard limit first.
+    public var httpLimits: HTTPLimits?
 
     public init(
         udp: ListenAddress? = defaultUDP,
@@ -21,8 +24,10 @@ public struct ListenerConfiguration: Sendable {
         secret: String? = nil,
         queueCapacity: Int = DeliveryQueue.defaultCapacity,
         concurrency: Int = DeliveryQueue.defaultConcurrency,
-        delivery: DeliveryOptions
+        delivery: DeliveryOptions,
+        httpLimits: HTTPLimits? = nil
     ) {
+        self.httpLimits = httpLimits
         self.udp = udp
         self.http = http
         self.secret = secret

@@ -20,37 +20,51 @@ public enum PushEndpoint {
     /// - Parameters:
     ///   - signature: when set, every push must carry a valid `X-Hub-Signature-256`.
     ///   - retryAfter: what a 429 tells the sender to wait, in seconds.
+    ///   - maximumBufferedBytes: the most body bytes held at once over all requests: over it the
+    ///     bodies arriving for over 2 s are cut to make room, or the request is answered 503.
     public static func router(queue: DeliveryQueue, signature: WebhookSignature?, retryAfter: Int,
+                              maximumBufferedBytes: Int = HTTPLimits.defaultMaximumBufferedBytes,
                               logger: Logger) -> Router<PushRequestContext> {
         let router = Router(context: PushRequestContext.self)
+        let bodies = BodyAllowance(capacity: maximumBufferedBytes, logger: logger)
         router.get("health") { _, _ in
             let load = queue.load
             return json(.ok, Health(status: "ok", waiting: load.waiting, running: load.running))
         }
         router.post("push") { request, context in
             let peer = context.remoteAddress.map(Self.describe) ?? "unknown peer"
-            if let declared = request.headers[.contentLength].flatMap(Int.init), declared > maximumBodySize {
+            // These answers come from the headers alone, before a byte of the body is read: a peer
+            // cannot make the listener hold more than it allows, whatever it declares or sends.
+            let declared = request.headers[.contentLength].flatMap(Int.init).map { max($0, 0) }
+            if let declared, declared > maximumBodySize {
                 return refuse(.contentTooLarge, "the body is \(declared) bytes; a payload is at most \(maximumBodySize)", peer, logger)
             }
-            let body: ByteBuffer
-            do {
-                body = try await request.body.collect(upTo: maximumBodySize)
-            } catch is NIOTooManyBytesError {
-                return refuse(.contentTooLarge, "the body is over \(maximumBodySize) bytes, the most a payload may be", peer, logger)
+            if signature != nil, request.headers[signatureHeader] == nil {
+                return refuse(.unauthorized, "missing \(WebhookSignature.headerName)", peer, logger)
             }
-            if let signature {
-                guard let header = request.headers[signatureHeader] else {
-                    return refuse(.unauthorized, "missing \(WebhookSignature.headerName)", peer, logger)
-                }
-                guard signature.verifies(header, for: body.readableBytesView) else {
-                    return refuse(.unauthorized, "\(WebhookSignature.headerName) does not match the body", peer, logger)
-                }
+            guard let reservation = bodies.reserve(declared ?? maximumBodySize, for: context.channel) else {
+                var response = refuse(.serviceUnavailable, "too many push bodies are being received at once; try again shortly", peer, logger)
+                response.headers[.retryAfter] = "1"
+                return response
             }
             let payload: Payload
             do {
-                payload = try Payload(data: Data(buffer: body))
-            } catch {
-                return refuse(.badRequest, "invalid payload: \(error)", peer, logger)
+                // The body is held from here until it is parsed, not while a ?wait=1 delivery runs.
+                defer { bodies.release(reservation) }
+                let body: ByteBuffer
+                do {
+                    body = try await request.body.collect(upTo: maximumBodySize)
+                } catch is NIOTooManyBytesError {
+                    return refuse(.contentTooLarge, "the body is over \(maximumBodySize) bytes, the most a payload may be", peer, logger)
+                }
+                if let signature, !signature.verifies(request.headers[signatureHeader] ?? "", for: body.readableBytesView) {
+                    return refuse(.unauthorized, "\(WebhookSignature.headerName) does not match the body", peer, logger)
+                }
+                do {
+                    payload = try Payload(data: Data(buffer: body))
+                } catch {
+                    return refuse(.badRequest, "invalid payload: \(error)", peer, logger)
+                }
             }
             let ticket: DeliveryTicket
             do {

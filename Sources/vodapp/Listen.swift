@@ -15,7 +15,7 @@ struct Listen: AsyncParsableCommand {
         HTTP: POST /push with the payload as the body answers 202 {"delivery": "<id>"}; \
         POST /push?wait=1 answers 200 with the report once the delivery ends; an invalid payload \
         400, a bad or missing signature (with --secret) 401, a body over 1 MiB 413, a full queue \
-        429; GET /health answers 200.
+        429, too many bodies at once 503; GET /health answers 200.
 
         With --secret, or VODAPP_WEBHOOK_SECRET (better: it stays out of ps), every HTTP push \
         must carry X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>. UDP cannot be \
@@ -29,11 +29,18 @@ struct Listen: AsyncParsableCommand {
         Every delivery runs as `vodapp handle` would, with its own budget counted from the \
         push's arrival; deliveries share DIR and never fetch one item twice at the same time. \
         stdout gets one line when the receivers are up, then each delivery's report (one JSON \
-        object per line with --json). SIGINT or SIGTERM stops receiving, lets the accepted \
-        deliveries finish within their budgets, and exits 0.
+        object per line with --json). SIGINT or SIGTERM stops receiving and cuts every \
+        delivery at once, as it would stop `vodapp handle`: what was cut is kept and resumed by \
+        the next delivery of the item; the listener is gone within 2 s (a second signal ends it \
+        at once).
 
-        Exit codes: 0 stopped by a signal; 64 bad command line; 69 a receiver could not bind; \
-        73 DIR unusable.
+        HTTP peers cannot hold the listener: it raises its descriptor limit to the hard limit \
+        and keeps connections below it (at most 1024; at the cap, the one waiting longest for \
+        its request makes room); headers must come within 5 s, a body within 10 s of them; at \
+        most 8 MiB of bodies are held at once (503 over it).
+
+        Exit codes: 130/143 stopped by SIGINT/SIGTERM; 64 bad command line; 69 a receiver could \
+        not bind; 73 DIR unusable.
         """
     )
 
@@ -79,6 +86,8 @@ struct Listen: AsyncParsableCommand {
 
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel, normal: .notice)
+        // The contract's 2 s: cut deliveries record their partials in well under that.
+        let signals = SignalTrap(grace: 1.8)
         var delivery = handling.deliveryOptions
         // A listener outlives its deliveries: each notification can wait for its click.
         delivery.offersOpenFolder = true
@@ -93,6 +102,8 @@ struct Listen: AsyncParsableCommand {
         let output = ListenerOutput(json: json)
         do {
             try await Listener(configuration: configuration, logger: logger).run(
+                stop: signals.stop,
+                gracefulShutdownSignals: [],
                 onReady: { output.ready($0) },
                 onDelivery: { output.delivered($0, $1) }
             )
@@ -102,5 +113,6 @@ struct Listen: AsyncParsableCommand {
             case .directoryUnusable: throw Failure.report(error.description, status: .directoryUnusable)
             }
         }
+        throw ExitCode(signals.exitCode ?? 0)
     }
 }

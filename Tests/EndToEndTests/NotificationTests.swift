@@ -147,7 +147,7 @@ import VODAppSamples
                 FileManager.default.fileExists(atPath: opened)
             }
             #expect(try String(contentsOfFile: opened, encoding: .utf8) == dir + "\n")
-            #expect(try await listener.stop() == 0)
+            #expect(try await listener.stop() == 143)
         }
     }
 

@@ -9,12 +9,22 @@ public final class ListenerUnderTest: Sendable {
     public let httpPort: Int
 
     /// Starts the listener with media in `dir` and waits until both receivers are up.
-    /// - Parameter notify: raise notifications (on the bus `environment` names); off by default.
+    /// - Parameters:
+    ///   - notify: raise notifications (on the bus `environment` names); off by default.
+    ///   - descriptorLimit: the soft and hard RLIMIT_NOFILE it starts with (through prlimit(1),
+    ///     which execs it: the process is the listener's), as a shell's `ulimit -n` would set them.
     public init(dir: String, arguments: [String] = [], notify: Bool = false,
+                descriptorLimit: (soft: Int, hard: Int)? = nil,
                 environment: [String: String] = VODAppRunner.environment()) async throws {
-        let process = try RunningProcess(VODAppRunner.executable, [
+        let command = [
             "listen", "--udp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--dir", dir, "--json",
-        ] + (notify ? [] : ["--no-notify"]) + arguments, environment: environment)
+        ] + (notify ? [] : ["--no-notify"]) + arguments
+        let process = if let descriptorLimit {
+            try RunningProcess("/usr/bin/prlimit", ["--nofile=\(descriptorLimit.soft):\(descriptorLimit.hard)", "--", VODAppRunner.executable] + command,
+                               environment: environment)
+        } else {
+            try RunningProcess(VODAppRunner.executable, command, environment: environment)
+        }
         try await process.wait(for: "the listener to be ready") {
             process.jsonLines.contains { $0["listening"] != nil } || !process.isRunning
         }
@@ -52,7 +62,8 @@ public final class ListenerUnderTest: Sendable {
         }
     }
 
-    /// Stops the listener as a service manager would, and returns its exit status.
+    /// Stops the listener as a service manager would (SIGTERM), and returns its exit status:
+    /// 143 when it stopped as it should.
     public func stop(timeout: Duration = .seconds(40)) async throws -> Int32 {
         process.signal(SIGTERM)
         return try await process.exitStatus(timeout: timeout)

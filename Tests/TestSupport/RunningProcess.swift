@@ -46,6 +46,20 @@ public final class RunningProcess: Sendable {
     public var stderr: String { stderrText.value }
     public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
     public var isRunning: Bool { process.isRunning }
+    public var pid: Int32 { process.processIdentifier }
+
+    /// The process's resident memory now, in bytes (VmRSS in /proc), or nil once it is gone.
+    public var residentBytes: Int? {
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return nil }
+        return kilobytes * 1024
+    }
+
+    /// How many descriptors the process has open now.
+    public var openDescriptors: Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? 0
+    }
 
     /// stdout's lines that are JSON objects.
     public var jsonLines: [[String: Any]] {

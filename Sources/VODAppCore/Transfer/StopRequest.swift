@@ -14,6 +14,7 @@ public final class StopRequest: Sendable {
     private struct State {
         var reason: String?
         var engines: Set<Wakeable> = []
+        var observers: [@Sendable (String) -> Void] = []
     }
 
     private let state = NIOLockedValueBox(State())
@@ -29,14 +30,30 @@ public final class StopRequest: Sendable {
     public func stop(because reason: String) {
         // Woken under the lock: an engine unregisters before it cleans its handle up, so no
         // wakeup can reach a freed one. `curl_multi_wakeup` only writes to a socket pair.
-        state.withLockedValue { state in
-            if state.reason == nil { state.reason = reason }
+        let observers = state.withLockedValue { state -> [@Sendable (String) -> Void] in
             for engine in state.engines {
                 if let multi = UnsafeMutableRawPointer(bitPattern: engine.address) {
                     curl_multi_wakeup(multi)
                 }
             }
+            guard state.reason == nil else { return [] }
+            state.reason = reason
+            defer { state.observers = [] }
+            return state.observers
         }
+        for observer in observers {
+            observer(reason)
+        }
+    }
+
+    /// Calls `observer` once with the reason when the stop is asked, at once when it already was:
+    /// for what must stop besides transfers (a listener's receivers and queue).
+    public func onStop(_ observer: @escaping @Sendable (String) -> Void) {
+        let reason = state.withLockedValue { state -> String? in
+            if state.reason == nil { state.observers.append(observer) }
+            return state.reason
+        }
+        if let reason { observer(reason) }
     }
 
     func register(_ multi: UnsafeMutableRawPointer) {
