@@ -62,7 +62,7 @@ public struct Listener: Sendable {
             logger.warning("\(warning)")
         }
         // Peers and transfers cost descriptors; the soft limit (often 1,024) is no reason to run out.
-        let descriptors = DescriptorLimit.raiseToHardLimit()
+        let descriptors = OpenFileLimit.raiseToHard()
 
         let options = configuration.delivery
         let queue = DeliveryQueue(

@@ -8,19 +8,27 @@ public enum OpenFileLimit {
         return getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 ? UInt64(limit.rlim_cur) : 0
     }
 
+    /// RLIM_INFINITY, all ones, which Swift cannot import from its C macro.
+    private static let infinity = rlim_t.max
+
     /// Raises the soft limit to the hard one, as a long-running server should: systemd and most
-    /// shells start processes at 1,024 for the sake of `select`, which vodapp does not use.
-    /// - Returns: the soft limit after the attempt.
+    /// shells start processes at 1,024 for the sake of `select`, which nothing here uses (NIO uses
+    /// epoll, libcurl poll), so many peers cost connections, not the process.
+    /// - Returns: the soft limit now in force.
     @discardableResult
-    public static func raiseToHard() -> UInt64 {
+    public static func raiseToHard() -> Int {
         var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 0 }
-        if limit.rlim_cur < limit.rlim_max {
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        // The kernel refuses more than fs.nr_open; an "unlimited" hard limit is asked as that.
+        let wanted = limit.rlim_max == infinity ? rlim_t(1 << 20) : limit.rlim_max
+        if limit.rlim_cur < wanted {
             var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 { return UInt64(raised.rlim_cur) }
+            raised.rlim_cur = wanted
+            if setrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &raised) == 0 {
+                limit = raised
+            }
         }
-        return UInt64(limit.rlim_cur)
+        return limit.rlim_cur == infinity ? 1 << 20 : Int(clamping: limit.rlim_cur)
     }
 
     /// Descriptors a delivery holds whatever its size: standard streams, the store's connections
