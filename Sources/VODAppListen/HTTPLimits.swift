@@ -19,14 +19,17 @@ public struct HTTPLimits: Sendable, Equatable {
     /// From a request's headers to the end of its body, however the bytes trickle.
     public var bodyTimeout: Duration
     /// The most request-body bytes held at once over all requests; a request that would pass it
-    /// is answered 503 before its body is read. Each request reserves its declared length (the
-    /// payload maximum when it declares none).
+    /// is answered 503 before its body is read. Each request declaring more than `smallBody`
+    /// reserves its declared length (the payload maximum when it declares none).
     public var maximumBufferedBytes: Int
 
     public static let defaultHeaderTimeout: Duration = .seconds(5)
     public static let defaultBodyTimeout: Duration = .seconds(10)
     /// Eight payloads of the largest size at once: 8 MiB.
     public static let defaultMaximumBufferedBytes = 8 * Payload.maximumSize
+    /// A body declared at most this large needs no share of `maximumBufferedBytes`: real pushes
+    /// are this small, and the connection cap bounds what all of them can hold.
+    public static let smallBody = 16 * 1024
     /// A push receiver needs few connections at once; this keeps their memory small (tens of MB)
     /// even where the descriptor limit is high.
     public static let connectionCeiling = 1024

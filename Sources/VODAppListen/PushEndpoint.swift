@@ -42,15 +42,22 @@ public enum PushEndpoint {
             if signature != nil, request.headers[signatureHeader] == nil {
                 return refuse(.unauthorized, "missing \(WebhookSignature.headerName)", peer, logger)
             }
-            guard let reservation = bodies.reserve(declared ?? maximumBodySize, for: context.channel) else {
-                var response = refuse(.serviceUnavailable, "too many push bodies are being received at once; try again shortly", peer, logger)
-                response.headers[.retryAfter] = "1"
-                return response
+            // A push of a few KiB (APNs allows 4) reserves nothing: every connection may hold one,
+            // which the connection cap bounds (1,024 × 16 KiB), so peers holding the allowance
+            // with large slow bodies, however often they reconnect, cannot keep a real push out.
+            var reservation: BodyAllowance.Reservation?
+            if declared.map({ $0 > HTTPLimits.smallBody }) ?? true {
+                reservation = bodies.reserve(declared ?? maximumBodySize, for: context.channel)
+                guard reservation != nil else {
+                    var response = refuse(.serviceUnavailable, "too many push bodies are being received at once; try again shortly", peer, logger)
+                    response.headers[.retryAfter] = "1"
+                    return response
+                }
             }
             let payload: Payload
             do {
                 // The body is held from here until it is parsed, not while a ?wait=1 delivery runs.
-                defer { bodies.release(reservation) }
+                defer { if let reservation { bodies.release(reservation) } }
                 let body: ByteBuffer
                 do {
                     body = try await request.body.collect(upTo: maximumBodySize)

@@ -188,12 +188,14 @@ import VODAppSamples
     }
 
     /// A body declared over 1 MiB is refused from its headers, before a byte of it is sent; when
-    /// 8 MiB of bodies are already being received, the next push is refused at once (503,
-    /// Retry-After), until those have taken over 2 s: then the oldest is cut to make room.
+    /// 8 MiB of bodies are already being received, the next large one is refused at once (503,
+    /// Retry-After), until those have taken over 2 s: then the oldest is cut to make room. A push
+    /// of a few KiB needs no room and gets in at once.
     @Test func anOverDeclaredBodyGets413AndTooManyBodiesAtOnceGet503BeforeAnyIsRead() async throws {
         let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
         try await withSampleServer { server in
-            let listener = try await ListenerUnderTest(dir: scratch.child("media"))
+            let listener = try await ListenerUnderTest(dir: dir)
             let head = "POST /push HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: %d\r\n\r\n"
             let tooLarge = String(decoding: try exchangeRaw(Data(String(format: head, 2 << 20).utf8), withPort: listener.httpPort), as: UTF8.self)
             #expect(tooLarge.hasPrefix("HTTP/1.1 413"), "\(tooLarge)")
@@ -202,19 +204,96 @@ import VODAppSamples
             // Eight bodies of 1 MiB declared, one byte of each sent: the 8 MiB are taken.
             let held = try await peers(port: listener.httpPort, "held", count: 8, watching: 6)
             try await Task.sleep(for: .milliseconds(100))
-            let busy = String(decoding: try exchangeRaw(Data(String(format: head, 500).utf8), withPort: listener.httpPort), as: UTF8.self)
+            // A valid payload padded to 100 kB: JSON allows the whitespace.
+            var large = payload(on: server, key: "large")
+            large.append(Data(repeating: UInt8(ascii: " "), count: 100_000 - large.count))
+            let request = Data(String(format: head, large.count).utf8) + large
+            let busy = String(decoding: try exchangeRaw(request, withPort: listener.httpPort), as: UTF8.self)
             #expect(busy.hasPrefix("HTTP/1.1 503"), "\(busy)")
             #expect(busy.contains("Retry-After: 1"))
             #expect(busy.contains("too many push bodies are being received at once"))
+            #expect(await listener.post(payload(on: server, key: "small")).status == 202)
 
-            // Once they have taken over 2 s, a push cuts the oldest to make room.
+            // Once they have taken over 2 s, a large push cuts the oldest to make room.
             try await Task.sleep(for: .milliseconds(2500))
-            #expect(await listener.post(payload(on: server)).status == 202)
-            try await listener.waitForDeliveries(1)
+            let accepted = String(decoding: try exchangeRaw(request, withPort: listener.httpPort), as: UTF8.self)
+            #expect(accepted.hasPrefix("HTTP/1.1 202"), "\(accepted)")
+            try await listener.waitForDeliveries(2)
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "large"), count: 5000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "small"), count: 5000))
             let (closed, _) = try await outcome(of: held)
             #expect(closed >= 1)
             #expect(listener.process.stderr.contains("closed an HTTP connection to make room: its body took over 2"))
             #expect(try await listener.stop() == 143)
         }
     }
+
+    /// Peers that declare 1 MiB bodies with a wrong signature, trickle them, and reconnect as
+    /// soon as they are cut (the attack that kept every signed push out of a listener with a
+    /// secret): they hold the 8 MiB allowance all the time, yet a signed push of a few KiB gets
+    /// in at its first try, every time.
+    @Test func aFloodOfSlowUnsignedBodiesCannotKeepASignedPushOut() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(
+                dir: dir, environment: VODAppRunner.environment(extra: ["VODAPP_WEBHOOK_SECRET": "s3cret"]))
+            let flood = try RunningProcess("/usr/bin/python3", ["-c", Self.flood, "\(listener.httpPort)", "100", "12"],
+                                           environment: ProcessInfo.processInfo.environment)
+            defer { flood.signal(SIGKILL) }
+            try await flood.wait(for: "the flood") { flood.stdout.contains("ready") || !flood.isRunning }
+            for index in 0..<5 {
+                let answer = await listener.post(payload(on: server, key: "push\(index)"), secret: "s3cret")
+                #expect(answer.status == 202, "push \(index): \(answer)")
+                try await Task.sleep(for: .milliseconds(700))
+            }
+            try await listener.waitForDeliveries(5)
+            for index in 0..<5 {
+                #expect(holdsSampleBytes(ScratchDirectory.media(dir, "push\(index)"), count: 5000))
+            }
+            // The flood did hold the allowance: large bodies were refused and cut meanwhile.
+            #expect(listener.process.stderr.contains("too many push bodies are being received at once"), "\(listener.process.stderr.suffix(2000))")
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
+    /// `python3 -c SCRIPT PORT COUNT SECONDS`: COUNT connections, each declaring a 1 MiB body
+    /// with a wrong signature and sending 10 bytes of it every half second; each one the listener
+    /// closes is opened again at once. Prints `ready` once all are open.
+    static let flood = #"""
+    import select, socket, sys, time
+    port, count, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
+    head = b"POST /push HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048576\r\nX-Hub-Signature-256: sha256=" + b"0" * 64 + b"\r\n\r\n"
+    def connect():
+        s = socket.create_connection(("127.0.0.1", port))
+        s.setblocking(False)
+        try:
+            s.send(head)
+        except OSError:
+            pass
+        return s
+    conns = [connect() for _ in range(count)]
+    print("ready", flush=True)
+    start = time.monotonic()
+    next_send = start
+    while time.monotonic() - start < seconds:
+        if time.monotonic() >= next_send:
+            for i, s in enumerate(conns):
+                try:
+                    s.send(b"{" * 10)
+                except OSError:
+                    s.close()
+                    conns[i] = connect()
+            next_send = time.monotonic() + 0.5
+        readable, _, _ = select.select(conns, [], [], 0.05)
+        for s in readable:
+            try:
+                data = s.recv(65536)
+            except OSError:
+                data = b""
+            if not data:
+                i = conns.index(s)
+                s.close()
+                conns[i] = connect()
+    """#
 }
