@@ -110,6 +110,52 @@ import VODAppSamples
         }
     }
 
+    /// A server whose Content-Length is not one number (past Int64, signed, two that differ):
+    /// taken for no length, the 1,000 bytes it sends before closing were placed as the whole file,
+    /// and never fetched again. The response is unusable (RFC 9112 6.3): the item fails and
+    /// nothing is placed. A list of one number repeated is that number (RFC 9110 8.6).
+    @Test(arguments: [
+        (["99999999999999999999999999"], false), (["9223372036854775808"], false), (["+1000"], false),
+        (["1000, 500"], false), (["1000", "500"], false), (["1000, 1000"], true),
+    ])
+    func aContentLengthThatIsNotOneNumberIsNeverPlaced(_ lengths: [String], usable: Bool) async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        // One answer per connection: 200 with the given Content-Length header(s), an ETag, 1,000
+        // bytes of sample media, then a close.
+        let body = scratch.child("body")
+        try Data(SampleContent.bytes(count: 1000)).write(to: URL(fileURLWithPath: body))
+        let server = try RunningProcess("/usr/bin/python3", ["-c", #"""
+            import socket, sys
+            listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen(8)
+            print(listener.getsockname()[1], flush=True)
+            body = open(sys.argv[1], "rb").read()
+            lengths = sys.argv[2:]
+            while True:
+                conn, _ = listener.accept()
+                conn.recv(65536)
+                head = "HTTP/1.1 200 OK\r\nETag: \"v1\"\r\nContent-Type: video/mp4\r\n"
+                head += "".join("Content-Length: %s\r\n" % value for value in lengths) + "Connection: close\r\n\r\n"
+                conn.sendall(head.encode() + body)
+                conn.close()
+            """#, body] + lengths, environment: ProcessInfo.processInfo.environment)
+        defer { server.signal(SIGKILL) }
+        try await server.wait(for: "the server's port") { server.stdoutLines.first.flatMap { Int($0) } != nil }
+        let port = try #require(server.stdoutLines.first.flatMap { Int($0) })
+        let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"],
+                                       stdin: PayloadBuilder.json([(key: "v", title: "V", url: "http://127.0.0.1:\(port)/v.mp4")]))
+        if usable {
+            #expect(run.exitCode == 0, "\(run.stdout)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "v"), count: 1000))
+        } else {
+            #expect(run.exitCode == 75, "\(run.stdout)")
+            #expect(run.item("v")?["status"] as? String == "failed")
+            let reason = run.item("v")?["error"] as? String ?? ""
+            #expect(reason.hasPrefix("the server sent an invalid Content-Length ("), "\(reason)")
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
+        }
+    }
+
     @Test func aResetMidBodyIsResumedFromTheBytesThatArrived() async throws {
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in

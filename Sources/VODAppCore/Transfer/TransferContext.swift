@@ -43,6 +43,10 @@ final class TransferContext {
     /// The Content-Length of the latest response, as its header arrived: libcurl does not report
     /// it when it refuses the body for being too large.
     private(set) var declaredLength: Int64?
+    /// A Content-Length that is not one number (`+1000`, 20 digits, two that differ), as sent:
+    /// RFC 9112 6.3 makes such a response unusable, and taken for no length, its cut-off body
+    /// would be placed as whole.
+    private var invalidLength: String?
     /// A 206's `Content-Range: bytes START-END/TOTAL`; TOTAL is nil when the server wrote `*`.
     private(set) var rangeStart: Int64?
     private(set) var rangeEnd: Int64?
@@ -164,6 +168,7 @@ final class TransferContext {
         if text.hasPrefix("HTTP/") {
             // A new response (after a 100 Continue): forget the last one's headers.
             declaredLength = nil
+            invalidLength = nil
             rangeStart = nil
             rangeEnd = nil
             rangeTotal = nil
@@ -178,7 +183,7 @@ final class TransferContext {
             let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
             let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
             switch name {
-            case "content-length": declaredLength = Int64(value)
+            case "content-length": takeContentLength(value)
             case "etag": etag = value
             case "last-modified": lastModified = value
             case "content-type": contentType = value
@@ -189,6 +194,11 @@ final class TransferContext {
             }
         } else if text == "\r\n" || text == "\n", (200..<300).contains(statusLine) {
             receivingBody = true
+            if let invalidLength {
+                abort = .rejected("the server sent an invalid Content-Length (\(UntrustedText.sanitized(invalidLength, limit: 60, replacingControlsWith: "?")))",
+                                  final: false)
+                return 0
+            }
             if let problem = rangeProblem() {
                 abort = .badRange(problem)
                 return 0
@@ -203,6 +213,24 @@ final class TransferContext {
             }
         }
         return line.count
+    }
+
+    /// Takes a Content-Length header: 1 to 18 digits (so that no sum with it overflows), or a
+    /// list of one such number repeated, which RFC 9110 8.6 lets a recipient read as that number.
+    /// Anything else, or a second header that differs, makes the response's length invalid.
+    private func takeContentLength(_ value: String) {
+        let numbers = value.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { text -> Int64? in
+                guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+                return Int64(text)
+            }
+        guard let first = numbers.first ?? nil, numbers.allSatisfy({ $0 == first }),
+              declaredLength == nil || declaredLength == first else {
+            invalidLength = invalidLength ?? value
+            return
+        }
+        declaredLength = first
     }
 
     /// What is wrong with a 206, if anything: it must answer the range that was asked
