@@ -97,7 +97,7 @@ import VODAppSamples
             let mine = Data("my own video\n".utf8)
             let payload = PayloadBuilder.json([
                 (key: "clip", title: "Clip", url: server.url("/media/tulips.mp4")),
-                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=400000")),
+                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=200000")),
             ])
             async let run = runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
             try await waitUntil("100 kB on the wire") { server.requests.contains { $0.bodyBytesSent > 100_000 } }
@@ -113,6 +113,35 @@ import VODAppSamples
             #expect(again.exitCode == 0)
             #expect(again.items.allSatisfy { $0["status"] as? String == "alreadyPresent" }, "\(again.stdout)")
             #expect(server.requests.count == 2, "\(server.requests.map(\.target))")
+        }
+    }
+
+    /// Keys are case-sensitive; exFAT is not. `abc` and `ABC` in one payload wrote and deleted
+    /// one partial file (exfat-fuse crashed on it), and delivered apart the second was reported
+    /// present with the first one's video. Now their partials never share a name, and the one
+    /// whose name is taken by the other fails, saying why, every time.
+    @Test(.enabled(if: ExfatMount.isAllowed, "exFAT cannot be mounted here (root, a loop device and /dev/fuse are needed)"))
+    func keysDifferingOnlyInCaseOnExFATNeverShareAFile() async throws {
+        let mount = try ExfatMount()
+        defer { mount.unmount() }
+        let dir = mount.path + "/Videos"
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([
+                // The small one arrives first and gets the name.
+                (key: "abc", title: "Same", url: server.url("/bytes/300000.mp4")),
+                (key: "ABC", title: "Same", url: server.url("/bytes/1000000.mp4?rate=1000000")),
+            ])
+            for run in 1...2 {
+                let result = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+                #expect(result.exitCode == 75, "\(result.stdout) \(result.stderr)")
+                // The file system is alive and holds one file, the first item's.
+                #expect(ScratchDirectory.visibleMedia(dir) == ["Same [abc].mp4"])
+                #expect(holdsSampleBytes(dir + "/Same [abc].mp4", count: 300_000))
+                #expect(result.item("abc")?["status"] as? String == (run == 1 ? "downloaded" : "alreadyPresent"))
+                #expect(result.item("ABC")?["status"] as? String == "failed")
+                let reason = result.item("ABC")?["error"] as? String ?? ""
+                #expect(reason.contains("the file system ignores case, and Same [abc].mp4 is there"), "\(reason)")
+            }
         }
     }
 

@@ -41,6 +41,58 @@ import VODAppSamples
         }
     }
 
+    /// A directory (with a file in it) or a link to a directory outside DIR, planted at a
+    /// partial body's name: the name is vodapp's, what is there goes (a link, never its target),
+    /// and the item arrives. It failed on every delivery before.
+    @Test func aDirectoryOrALinkAtAPartialsNameIsReplaced() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let outside = scratch.child("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: outside + "/keep.txt", contents: Data("theirs".utf8))
+        try await withSampleServer { server in
+            try await prepare(dir, server)
+            try FileManager.default.createDirectory(atPath: dir + "/.vodapp/partial/item.part/inside", withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp/partial/other.part", withDestinationPath: outside)
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"],
+                                           stdin: PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/3000.mp4")),
+                                                                       (key: "other", title: "Other", url: server.url("/bytes/4000.mp4"))]))
+            #expect(run.exitCode == 0, "\(run.stdout)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 3000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "other"), count: 4000))
+            #expect(ScratchDirectory.allEntries(outside) == ["keep.txt"])
+            #expect(ScratchDirectory.contents(outside + "/keep.txt") == Array("theirs".utf8))
+        }
+    }
+
+    /// The same at an HLS item's folder of segments: a FIFO, or a link to a directory outside
+    /// DIR, is replaced by a folder of vodapp's own, and the stream arrives.
+    @Test func aFIFOOrALinkAtAnHLSItemsFolderIsReplaced() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 2, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        let master = try #require(ts.master)
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let outside = scratch.child("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        try await withSampleServer { server in
+            try await prepare(dir, server)
+        }
+        try plantFIFO(dir + "/.vodapp/partial/one.hls")
+        try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp/partial/two.hls", withDestinationPath: outside)
+        let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "10"],
+                                       stdin: PayloadBuilder.json([(key: "one", title: "One", url: nginx.url(master)),
+                                                                   (key: "two", title: "Two", url: nginx.url(master))]))
+        #expect(run.exitCode == 0, "\(run.stdout)")
+        for key in ["one", "two"] {
+            let duration = await MediaFixtures.ffprobeDuration(ScratchDirectory.media(dir, key))
+            #expect(duration.map { abs($0 - clip.duration) <= 0.5 } == true, "\(key): \(String(describing: duration))")
+        }
+        #expect(ScratchDirectory.allEntries(outside).isEmpty)
+    }
+
     /// A FIFO at the lock file or the store cannot be replaced safely (another delivery may be
     /// using the real one): the lock file's refuses the run with a reason, the store's costs the
     /// record with a warning. Neither blocks.

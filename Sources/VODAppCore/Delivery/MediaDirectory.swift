@@ -74,7 +74,16 @@ struct MediaDirectory: Sendable {
     /// The same name on every run, so that a later delivery finds what an earlier one was cut
     /// off from; only the holder of the key's lock touches it.
     func temporaryPath(key: String) -> String {
-        workPath + "/" + key + ".part"
+        workPath + "/" + Self.workStem(key) + ".part"
+    }
+
+    /// The stem of a key's names in the work area: the key, and for a key with capitals its hash
+    /// too. exFAT and FAT (USB sticks, SD cards) ignore case, so `ABC.part` would be `abc.part`,
+    /// and two items would write, and delete, one file (exfat-fuse crashed on it); the hash keeps
+    /// `abc` and `ABC` apart whatever the file system.
+    static func workStem(_ key: String) -> String {
+        guard key.utf8.contains(where: { (65...90).contains($0) }) else { return key }
+        return key + "-" + String(FNV1a.hash(key) & 0xffff_ffff, radix: 16)
     }
 
     /// The size of a kept partial body, if there is one. Anything else at its name (a FIFO, a
@@ -160,15 +169,29 @@ struct MediaDirectory: Sendable {
     func place(_ temporary: String, at final: String) -> Placement {
         defer { unlink(temporary) }
         if link(temporary, final) == 0 { return .placed }
-        if errno == EEXIST { return .alreadyThere }
+        if errno == EEXIST { return taken(final) }
         guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) else { return .failed(String(cString: strerror(errno))) }
         if vod_rename_noreplace(temporary, final) == 0 { return .placed }
-        if errno == EEXIST { return .alreadyThere }
+        if errno == EEXIST { return taken(final) }
         guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return .failed(String(cString: strerror(errno))) }
         var info = stat()
-        if lstat(final, &info) == 0 { return .alreadyThere }
+        if lstat(final, &info) == 0 { return taken(final) }
         guard errno == ENOENT else { return .failed(String(cString: strerror(errno))) }
         return rename(temporary, final) == 0 ? .placed : .failed(String(cString: strerror(errno)))
+    }
+
+    /// What a name found taken means: the item's own file, or, on a file system that ignores case
+    /// (exFAT, FAT), another item's whose name differs only in case, which is not this item's.
+    private func taken(_ final: String) -> Placement {
+        let name = String(final.dropFirst(path.count + 1))
+        var exact = false
+        forEachEntry { entry, _ in exact = exact || entry == name }
+        if exact { return .alreadyThere }
+        var other: String?
+        forEachEntry { entry, _ in
+            if other == nil, entry.lowercased() == name.lowercased() { other = entry }
+        }
+        return .failed("the file system ignores case, and \(other ?? "a name differing only in case") is there (another item's, whose key or title differs only in case)")
     }
 
     /// Makes the new names durable: one fsync of DIR after all renames.

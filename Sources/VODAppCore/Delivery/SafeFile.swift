@@ -82,9 +82,12 @@ enum SafeFile {
     /// vodapp's own work area is never opened with `O_TRUNC`, which would empty the file outside
     /// DIR that a planted hard link names.
     static func create(_ path: String) throws(Failure) -> Int32 {
-        // What cannot be removed (a directory at the name) makes the exclusive open fail, which
-        // says why.
-        unlink(path)
+        // A directory planted at the name goes too, with what is in it (its links, not their
+        // targets): the name is vodapp's. What cannot be removed makes the exclusive open fail,
+        // which says why.
+        if unlink(path) != 0, errno == EISDIR {
+            try? FileManager.default.removeItem(atPath: path)
+        }
         return try open(path, O_WRONLY | O_CREAT | O_EXCL)
     }
 

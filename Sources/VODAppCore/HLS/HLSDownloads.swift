@@ -33,7 +33,7 @@ final class HLSDownloads: TransferFollowUp {
         return items.withLockedValue { items in
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
-                var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: workPath + "/" + key + ".hls",
+                var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: workPath + "/" + MediaDirectory.workStem(key) + ".hls",
                                                maximumSize: maximumSize)
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url)

@@ -359,14 +359,16 @@ struct HLSItemDownload: Sendable {
     }
 
     private mutating func prepareWorkArea() -> Bool {
-        if mkdir(workPath, 0o755) != 0 {
-            var info = stat()
-            guard errno == EEXIST, lstat(workPath, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-                state = .failed("cannot create \(workPath): \(String(cString: strerror(errno)))", final: false)
-                return false
-            }
+        guard mkdir(workPath, 0o755) != 0 else { return true }
+        var info = stat()
+        if errno == EEXIST, lstat(workPath, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return true }
+            // A link, a FIFO or a file planted at the item's folder: the name is vodapp's, and
+            // what is there is removed (a link, not its target), or the item would fail for good.
+            if unlink(workPath) == 0, mkdir(workPath, 0o755) == 0 { return true }
         }
-        return true
+        state = .failed("cannot create \(workPath): \(String(cString: strerror(errno)))", final: false)
+        return false
     }
 
     private func removeLeftovers() {
