@@ -24,6 +24,8 @@ import VODAppSamples
         var requests: ClosedRange<Int>? = nil
         /// A failure delivering again cannot fix: reported `"final": true`, exit 69 rather than 75.
         var final = false
+        /// More of vodapp's options.
+        var options: [String] = []
 
         var testDescription: String { row }
     }
@@ -55,6 +57,9 @@ import VODAppSamples
               bytes: 1000, requests: 1...1),
         Fault(row: "gzip Content-Encoding nobody asked for", target: "/gzip/100000.mp4", status: "downloaded",
               bytes: 100_000, requests: 1...1),
+        // The compressed size is no measure of the file: the reason must not give it as one.
+        Fault(row: "gzip past --max-size", target: "/gzip/3000000.mp4", status: "tooLarge",
+              reason: "passed the limit as it arrived", options: ["--max-size", "1M"]),
         Fault(row: "redirect loop", target: "/loop", status: "failed", reason: "redirect", requests: 6...6, final: true),
         Fault(row: "redirect to file:", target: "/redirect?to=file:///etc/passwd", status: "failed",
               reason: "not http or https", requests: 1...1, final: true),
@@ -79,7 +84,7 @@ import VODAppSamples
             default: fault.target
             }
             let payload = PayloadBuilder.json([(key: "item", title: "Item", url: url)])
-            let run = try await runner.run(["-", "--dir", dir, "--budget", fault.budget, "--json", "--no-notify"],
+            let run = try await runner.run(["-", "--dir", dir, "--budget", fault.budget, "--json", "--no-notify"] + fault.options,
                                            stdin: payload)
             let item = try #require(run.item("item"), "\(run.stdout) \(run.stderr)")
 

@@ -208,6 +208,18 @@ import Testing
         }
     }
 
+    /// RFC 8259 compares names code point by code point: "é" (U+00E9) and "e" + U+0301 are two
+    /// keys, though Swift's String equality takes them for one.
+    @Test func keysThatOnlyLookAlikeAreTwoKeys() throws {
+        let value = try JSONParser.parse(Data("{\"\u{E9}\": 1, \"e\u{301}\": 2}".utf8))
+        guard case .object(let object) = value else {
+            Issue.record("not an object: \(value)")
+            return
+        }
+        #expect(object.members.map { Array($0.key.unicodeScalars) } == [["\u{E9}"], ["e", "\u{301}"]])
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse(Data("{\"\u{E9}\": 1, \"\u{E9}\": 2}".utf8)) }
+    }
+
     @Test func everythingJSONHasIsRead() throws {
         let value = try JSONParser.parse(Data(#" {"s": "a\"\\\/\b\f\n\r\t\u00e9\ud83c\udfac", "n": [0, -0.5, 12e2, 1E-2, -3], "l": [true, false, null], "o": {}} "#.utf8))
         guard case .object(let object) = value else {

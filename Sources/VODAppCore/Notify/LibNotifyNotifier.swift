@@ -6,7 +6,8 @@ import NIOConcurrencyHelpers
 ///
 /// `notify_notification_show` blocks on a D-Bus round trip that a hung notification server can
 /// stretch to 25 seconds, so it runs on a thread of its own and the caller stops waiting at the
-/// deadline. An abandoned thread holds nothing the process needs and ends with it.
+/// deadline, or after `longestAnswerWait`. An abandoned thread holds nothing the process needs and
+/// ends with it.
 ///
 /// A notification with a `folder` offers "Open folder" when the server supports actions: its
 /// thread then stays to hear the answer until the deadline, the notification's closing or the
@@ -17,6 +18,10 @@ public struct LibNotifyNotifier: Notifier {
     private let waiting = NIOLockedValueBox(0)
     /// Less time left than this, and no action is offered: nobody could read and click it.
     static let shortestActionWait: Duration = .seconds(2)
+    /// The longest the run waits for the server to take a notification: a server answers in
+    /// milliseconds, and one that has not in this long is hung; waiting for it to the end of the
+    /// budget held a listener's delivery slot for all of it.
+    static let longestAnswerWait: Duration = .seconds(3)
 
     public init() {}
 
@@ -33,8 +38,9 @@ public struct LibNotifyNotifier: Notifier {
             }
             thread.name = "vodapp-notify"
             thread.start()
-            DispatchQueue.global().asyncAfter(deadline: .now() + remaining.inSeconds) {
-                answer.give(.notShown(String(format: "the notification server did not answer within %.1f s", remaining.inSeconds)))
+            let patience = min(remaining, Self.longestAnswerWait)
+            DispatchQueue.global().asyncAfter(deadline: .now() + patience.inSeconds) {
+                answer.give(.notShown(String(format: "the notification server did not answer within %.1f s", patience.inSeconds)))
             }
         }
     }

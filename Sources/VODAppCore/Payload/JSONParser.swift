@@ -55,7 +55,9 @@ public struct JSONParser {
     private mutating func object() throws(JSONSyntaxError) -> JSONValue {
         position += 1
         var members: [JSONObject.Member] = []
-        var keys: Set<String> = []
+        // Compared as code points, as RFC 8259 compares names: Swift's String equality would
+        // take "é" and "e" + U+0301 for one key.
+        var keys: Set<[Unicode.Scalar]> = []
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             position += 1
@@ -69,7 +71,7 @@ public struct JSONParser {
             }
             let keyStart = position
             let key = try string()
-            guard keys.insert(key).inserted else {
+            guard keys.insert(Array(key.unicodeScalars)).inserted else {
                 position = keyStart
                 throw error("the key \"\(Self.excerpt(key))\" appears twice in one object")
             }

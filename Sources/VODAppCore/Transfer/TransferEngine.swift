@@ -712,7 +712,9 @@ extension TransferEngine {
         case .httpStatus(let status):
             return classify(status: status)
         case .tooLarge:
-            return Classification(result: .tooLarge(declaredSize: context.declaredTotal ?? context.contentLength))
+            // An encoded body's Content-Length is the compressed size, not the file's: a gzip bomb
+            // of 1 MB is not "1 MB, over the limit".
+            return Classification(result: .tooLarge(declaredSize: context.encoded ? nil : context.declaredTotal ?? context.contentLength))
         case .fileError(let text):
             // A full disk needs its space back.
             return Classification(result: .failed(reason: "cannot write the file: \(text)"), keep: false)
