@@ -46,7 +46,7 @@ public struct DatagramReceiver: Service {
                 .bind(host: address.host, port: address.port)
                 .get()
         } catch {
-            throw ListenerError.cannotBind(protocol: "udp", address: address, reason: "\(error)")
+            throw ListenerError.cannotBind(protocol: "udp", address: address, reason: ListenerError.reason(error))
         }
         if let local = channel.localAddress { onBound(local) }
         await withGracefulShutdownHandler {

@@ -1,3 +1,5 @@
+import Foundation
+import NIOCore
 import VODAppCore
 
 /// Why `vodapp listen` could not start.
@@ -10,5 +12,12 @@ public enum ListenerError: Error, Sendable, CustomStringConvertible {
         case .cannotBind(let proto, let address, let reason): "cannot listen on \(proto) \(address): \(reason)"
         case .directoryUnusable(let error): error.description
         }
+    }
+
+    /// Why a bind failed, as the system says it ("Address already in use"): NIO's own text names
+    /// its internal function and the errno.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        return "\(error)"
     }
 }

@@ -56,10 +56,13 @@ public struct PushDemo: Sendable {
             notifier: notifier, logger: logger
         )
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
+        // Stopped as a signal would stop it, not cancelled: a cancelled HTTP server logs its
+        // shutdown as errors on a run that went well.
+        let stop = StopRequest()
         return await withTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {
-                    try await listener.run(gracefulShutdownSignals: [],
+                    try await listener.run(stop: stop, gracefulShutdownSignals: [],
                                            onReady: { sink.yield(.ready($0)) },
                                            onDelivery: { sink.yield(.delivered($1)) })
                     sink.yield(.stopped(CancellationError()))
@@ -67,26 +70,34 @@ public struct PushDemo: Sendable {
                     sink.yield(.stopped(error))
                 }
             }
-            defer { group.cancelAll() }
-            for await event in events {
+            var result: Result<DeliveryReport, DemoError> = .failure(.cannotListen("the listener stopped"))
+            events: for await event in events {
                 switch event {
                 case .ready(let endpoints):
-                    guard let endpoint = endpoints.first else { return .failure(.cannotListen("no receiver came up")) }
+                    guard let endpoint = endpoints.first else {
+                        result = .failure(.cannotListen("no receiver came up"))
+                        break events
+                    }
                     say("vodapp is listening on \(endpoint), with media going to \(options.directory)")
                     do {
                         let body = try PushMessage(data: Data(payload.utf8)).body
                         _ = try await PushSender().send(body, to: destination(of: endpoint), secret: nil)
                         say("Sent the push: \(body.count) bytes of JSON to \(endpoint)")
                     } catch {
-                        return .failure(.cannotPush("\(error)"))
+                        result = .failure(.cannotPush("\(error)"))
+                        break events
                     }
                 case .delivered(let outcome):
-                    return outcome.mapError { .deliveryFailed($0) }
+                    result = outcome.mapError { .deliveryFailed($0) }
+                    break events
                 case .stopped(let error):
-                    return .failure(.cannotListen("\(error)"))
+                    result = .failure(.cannotListen("\(error)"))
+                    break events
                 }
             }
-            return .failure(.cannotListen("the listener stopped"))
+            stop.stop(because: "the demo is over")
+            await group.waitForAll()
+            return result
         }
     }
 
