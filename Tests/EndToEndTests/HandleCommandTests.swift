@@ -172,6 +172,10 @@ import VODAppSamples
             #expect(run.item("headers")?["status"] as? String == "timedOut")
             #expect(run.item("body")?["status"] as? String == "timedOut")
             #expect(run.item("body")?["httpStatus"] as? Int == 200)
+            // Said in a person's units: where each was when the budget ran out.
+            #expect(run.item("headers")?["error"] as? String == "the budget ran out before the server answered")
+            #expect(run.item("body")?["error"] as? String == "the budget ran out after 488.3 KiB; nothing could be kept to resume (no validator or no size)",
+                    "\(run.item("body") ?? [:])")
             #expect(run.item("good")?["status"] as? String == "downloaded")
             #expect(ScratchDirectory.visibleMedia(scratch.path) == ["Good [good].mp4"])
             #expect(ScratchDirectory.allEntries(scratch.path + "/.vodapp/tmp").isEmpty)

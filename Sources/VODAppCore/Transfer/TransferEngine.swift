@@ -430,11 +430,21 @@ extension TransferEngine {
             curl_multi_remove_handle(multi, handle)
             let partial = context.settle(keep: true)
             let status = context.responseCode
-            let kept = partial.map { "; \($0.bytes) bytes in all are kept to resume" } ?? ""
-            let arrived = context.baseOffset > 0 ? "\(context.bodyBytes) more bytes (from byte \(context.baseOffset))"
-                                                 : "\(context.bodyBytes) bytes"
+            // In a person's units, as the set-aside reason and the summary count: "after 1.7 MiB;
+            // 2.9 MiB of 8.0 MiB kept to resume", "before the server sent a byte".
+            let kept = partial.map { partial in
+                "; \(ByteSize.format(partial.bytes))" + (partial.total.map { " of \(ByteSize.format($0))" } ?? "") + " kept to resume"
+            } ?? (context.bodyBytes > 0 ? "; nothing could be kept to resume (no validator or no size)" : "")
+            let arrived: String
+            if context.bodyBytes > 0 {
+                arrived = "after " + ByteSize.format(context.bodyBytes) + (context.baseOffset > 0 ? " more" : "")
+            } else if context.responseCode > 0 {
+                arrived = "before the body's first byte"
+            } else {
+                arrived = "before the server answered"
+            }
             outcomes.append(TransferOutcome(
-                id: context.request.id, result: .timedOut(reason: "\(reason) after \(arrived)\(kept)"),
+                id: context.request.id, result: .timedOut(reason: "\(reason) \(arrived)\(kept)"),
                 httpStatus: status == 0 ? nil : status, bodyBytesReceived: context.bodyBytes,
                 etag: context.etag, lastModified: context.lastModified, partial: partial, attempts: context.attempt))
             curl_easy_cleanup(handle)
