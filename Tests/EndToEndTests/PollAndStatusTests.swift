@@ -70,6 +70,18 @@ import VODAppSamples
         }
     }
 
+    /// A poll whose redirect leads to a host that answers 404 names that host, not the one
+    /// asked, which answered 302.
+    @Test func aFailedPollNamesTheHostThatAnswered() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let elsewhere = "http://localhost:\(server.port)/status/404"
+            let run = try await runner.run(["poll", server.url("/redirect?to=\(elsewhere)"), "--dir", scratch.path, "--no-notify"])
+            #expect(run.exitCode == 75)
+            #expect(run.stderr == "vodapp: \(elsewhere) answered HTTP 404\n", "\(run.stderr)")
+        }
+    }
+
     @Test func statusListsWhatIsInDIRWhatIsPartialAndWhatFailed() async throws {
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in

@@ -64,7 +64,9 @@ public struct PayloadPoll: Sendable {
         case 401, 403:
             throw .tokenRejected(status: answer.status, host: url.host ?? url.absoluteString, sentToken: token != nil)
         default:
-            throw .unavailable("\(url.absoluteString) answered HTTP \(answer.status)")
+            // The host that answered, which a redirect may have made another than the one asked.
+            let answered = answer.finalURL.flatMap { try? MediaURL($0) }?.redacted ?? url.absoluteString
+            throw .unavailable("\(answered) answered HTTP \(answer.status)")
         }
     }
 

@@ -12,6 +12,8 @@ public struct SingleRequest: Sendable {
     public struct Answer: Sendable {
         public let status: Int
         public let body: Data
+        /// The URL that answered: the last hop of any redirects.
+        public var finalURL: String? = nil
 
         public var text: String { String(decoding: body, as: UTF8.self) }
     }
@@ -108,7 +110,9 @@ public struct SingleRequest: Sendable {
         }
         var status = 0
         vod_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-        return .success(Answer(status: status, body: sink.data))
+        var effective: UnsafeMutablePointer<CChar>?
+        let finalURL = vod_easy_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective) == CURLE_OK ? effective.map { String(cString: $0) } : nil
+        return .success(Answer(status: status, body: sink.data, finalURL: finalURL))
     }
 }
 
