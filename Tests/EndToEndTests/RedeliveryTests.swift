@@ -145,6 +145,11 @@ import VODAppSamples
             _ = try await process.exitStatus()
             #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
             let kept = try #require(FileManager.default.attributesOfItem(atPath: dir + "/.vodapp/partial/k.part")[.size] as? Int64)
+            // Status tells what the file holds, not what the store heard when the body began.
+            let status = try await runner.run(["status", "--dir", dir, "--json"])
+            let partial = (status.report?["items"] as? [[String: Any]])?.first { $0["key"] as? String == "k" }
+            #expect(partial?["state"] as? String == "partial", "\(status.stdout)")
+            #expect((partial?["bytes"] as? NSNumber)?.int64Value == kept, "\(status.stdout)")
 
             let next = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
             #expect(next.exitCode == 0, "\(next.stderr)")

@@ -15,7 +15,15 @@ public struct StatusReport: Sendable, Encodable {
             return
         }
         let store = try StateStore(directory: directory)
-        items = try store.allItems()
+        // A partial's bytes are what its file holds now: the store hears of a transfer when its
+        // body begins, and a process killed later wrote more than it could record.
+        let media = MediaDirectory(path: directory)
+        items = try store.allItems().map { item in
+            guard item.state == .partial else { return item }
+            var item = item
+            if case .file(let bytes) = SafeFile.inspect(media.temporaryPath(key: item.key)) { item.bytes = bytes } else { item.bytes = 0 }
+            return item
+        }
         deliveries = try store.lastDeliveries(count)
     }
 
