@@ -217,6 +217,14 @@ import VODAppSamples
         #expect(run.stderr == "vodapp: cannot read payload from /nonexistent/payload.json: No such file or directory\n")
     }
 
+    /// A mistyped command reads as a payload file's name; the error says which command was meant.
+    @Test func aMistypedCommandIsNamed() async throws {
+        let scratch = try ScratchDirectory()
+        let run = try await runner.run(["stauts", "--dir", scratch.path], environment: VODAppRunner.environment())
+        #expect(run.exitCode == 66)
+        #expect(run.stderr == "vodapp: cannot read payload from stauts: No such file or directory (did you mean `vodapp status`?)\n")
+    }
+
     @Test(arguments: [
         ["p.json", "--budget", "0"], ["p.json", "--budget", "soon"], ["p.json", "--max-size", "12X"],
         ["p.json", "--jobs", "0"], ["p.json", "--frobnicate"], ["p.json", "-q", "-v"], [],
