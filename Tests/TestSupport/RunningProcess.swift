@@ -7,6 +7,7 @@ public final class RunningProcess: Sendable {
     private let process: Process
     private let stdoutText = TextBuffer()
     private let stderrText = TextBuffer()
+    private let ended = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
 
     /// What a pipe has delivered so far; filled on Foundation's reading thread.
     private final class TextBuffer: Sendable {
@@ -27,6 +28,9 @@ public final class RunningProcess: Sendable {
         process.standardOutput = out
         process.standardError = err
         self.process = process
+        // Noted when Foundation reaps the child, not when a test next looks: on a loaded machine
+        // the test's own polling can run seconds late.
+        process.terminationHandler = { [ended] _ in ended.withLockedValue { $0 = .now } }
         out.fileHandleForReading.readabilityHandler = { [stdoutText] handle in
             let data = handle.availableData
             stdoutText.append(data)
@@ -46,6 +50,8 @@ public final class RunningProcess: Sendable {
     public var stderr: String { stderrText.value }
     public var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
     public var isRunning: Bool { process.isRunning }
+    /// When the process ended, as the system reported it; nil while it runs.
+    public var endedAt: ContinuousClock.Instant? { ended.withLockedValue { $0 } }
     public var pid: Int32 { process.processIdentifier }
 
     /// The process's resident memory now, in bytes (VmRSS in /proc), or nil once it is gone.
