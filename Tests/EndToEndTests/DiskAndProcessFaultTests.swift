@@ -133,7 +133,9 @@ import VODAppSamples
             ])
             for run in 1...2 {
                 let result = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
-                #expect(result.exitCode == 75, "\(result.stdout) \(result.stderr)")
+                // Delivering again cannot help: the failure is final, exit 69.
+                #expect(result.exitCode == 69, "\(result.stdout) \(result.stderr)")
+                #expect(result.item("ABC")?["final"] as? Bool == true)
                 // The file system is alive and holds one file, the first item's.
                 #expect(ScratchDirectory.visibleMedia(dir) == ["Same [abc].mp4"])
                 #expect(holdsSampleBytes(dir + "/Same [abc].mp4", count: 300_000))

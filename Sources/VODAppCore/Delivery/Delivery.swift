@@ -342,6 +342,10 @@ public struct Delivery: Sendable {
             case .failed(let reason):
                 return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status,
                                   error: "cannot place the file in \(directory.path): \(reason)")
+            case .takenIgnoringCase(let reason):
+                // Delivering again meets the same name: final, so that a script does not retry.
+                return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status,
+                                  error: "cannot place the file in \(directory.path): \(reason)", final: true)
             }
         case .tooLarge(let declared):
             let size = declared.map { "it is \($0) bytes" } ?? "it passed the limit as it arrived"

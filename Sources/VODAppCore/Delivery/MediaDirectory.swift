@@ -157,6 +157,9 @@ struct MediaDirectory: Sendable {
         case placed
         case alreadyThere
         case failed(String)
+        /// Taken by another item's file whose name differs only in case, on a file system that
+        /// ignores case: the same next time, until a title or key changes.
+        case takenIgnoringCase(String)
     }
 
     /// Moves a finished temporary file to its final name without ever replacing a file that is
@@ -191,7 +194,7 @@ struct MediaDirectory: Sendable {
         forEachEntry { entry, _ in
             if other == nil, entry.lowercased() == name.lowercased() { other = entry }
         }
-        return .failed("the file system ignores case, and \(other ?? "a name differing only in case") is there (another item's, whose key or title differs only in case)")
+        return .takenIgnoringCase("the file system ignores case, and \(other ?? "a name differing only in case") is there (another item's, whose key or title differs only in case)")
     }
 
     /// Makes the new names durable: one fsync of DIR after all renames.
