@@ -9,7 +9,7 @@ import NIOConcurrencyHelpers
 /// for as long as it runs, and the handler of every connection gives up at the earliest. A busy
 /// store then costs the operation (a warning) and never a delivery's budget.
 final class StoreWaitLimit: Sendable {
-    /// The wait of an operation that names no deadline (`vodapp status`, `forget`).
+    /// The wait of an operation that names no deadline (`vodapp status`).
     static let defaultWait: Duration = .seconds(5)
     /// How long the handler sleeps between tries: other writers hold the lock for milliseconds.
     static let pause: Duration = .milliseconds(10)
