@@ -234,6 +234,30 @@ import VODAppSamples
         }
     }
 
+    /// A push that waited its turn in the queue has spent that much of its budget, which counts
+    /// from its arrival: an item it could not finish says so, rather than only that the budget ran
+    /// out before the server answered.
+    @Test func aDeliveryThatWaitedInTheQueueSaysHowLateItBegan() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path, arguments: ["--parallel", "1", "--budget", "3"])
+            let first = PayloadBuilder.json([(key: "stall", title: "Stall", url: server.url("/stall-body/1000"))])
+            #expect(await listener.post(first).status == 202)
+            try await listener.process.wait(for: "the first delivery to start") { !server.requests.isEmpty }
+            let second = PayloadBuilder.json([(key: "late", title: "Late", url: server.url("/stall-headers"))])
+            #expect(await listener.post(second).status == 202)
+            let deliveries = try await listener.waitForDeliveries(2)
+            let late = deliveries.compactMap { ($0["report"] as? [String: Any])?["items"] as? [[String: Any]] }
+                .flatMap { $0 }.first { $0["key"] as? String == "late" }
+            #expect(late?["status"] as? String == "timedOut")
+            let reason = late?["error"] as? String ?? ""
+            #expect(reason.hasPrefix("the budget ran out before the server answered; the delivery began "), "\(reason)")
+            #expect(reason.hasSuffix(" s into its budget"), "\(reason)")
+            #expect(listener.process.stderr.contains("the delivery began "), "\(listener.process.stderr)")
+            _ = try await listener.stop()
+        }
+    }
+
     /// A signal stops the listener as it stops `vodapp handle`: the delivery in flight is cut at
     /// once and the queued one before it fetches, the listener is gone within the contract's 2 s
     /// with 128 + the signal, the partial is kept, and the next delivery of the payload resumes it.

@@ -40,6 +40,12 @@ public struct Delivery: Sendable {
                     stop: StopRequest? = nil) async throws(DeliveryError) -> DeliveryReport {
         let budget = Budget(start: started, duration: options.budget)
         let startedAt = Date(timeIntervalSinceNow: -budget.elapsed.inSeconds)
+        // A listener's push may wait its turn in the queue, and its budget counts from its
+        // arrival: an item the budget cut then says how much of it was gone before the start.
+        let lateBy = budget.elapsed
+        if lateBy >= Self.lateStart {
+            logger.notice("the delivery began \(Self.seconds(lateBy)) into its \(Self.seconds(budget.duration)) budget")
+        }
         let directory = MediaDirectory(path: options.directory)
         var reports: [String: ItemReport] = [:]
         var missing: [Target] = []
@@ -112,6 +118,11 @@ public struct Delivery: Sendable {
             reports[itemReport.key] = itemReport
         }
 
+        if lateBy >= Self.lateStart {
+            for (key, itemReport) in reports where itemReport.status == .timedOut {
+                reports[key] = itemReport.noting("; the delivery began \(Self.seconds(lateBy)) into its budget")
+            }
+        }
         let items = payload.items.compactMap { reports[$0.key] }
         if let locks {
             await updatePlaylist(of: directory, with: payload, reports: reports, locks: locks, until: budget.end)
@@ -239,6 +250,13 @@ public struct Delivery: Sendable {
         ledger?.record(records, until: budget.end)
         for target in mine { locks.release(target.item.key) }
         return reports
+    }
+
+    /// How late a start is worth a word: a process starts in tens of milliseconds.
+    static let lateStart: Duration = .seconds(1)
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f s", duration.inSeconds)
     }
 
     /// One item to fetch: streamed out of sight, then placed under a name made when its response

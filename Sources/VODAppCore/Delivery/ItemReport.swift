@@ -35,4 +35,10 @@ public struct ItemReport: Sendable, Equatable, Encodable {
         self.error = error
         self.final = final ?? ((status == .failed || status == .timedOut) ? false : nil)
     }
+
+    /// The same report with `note` after its error.
+    func noting(_ note: String) -> ItemReport {
+        ItemReport(key: key, title: title, url: url, status: status, bytes: bytes, path: path, httpStatus: httpStatus,
+                   error: error.map { $0 + note } ?? String(note.drop { $0 == ";" || $0 == " " }), final: final)
+    }
 }
