@@ -18,9 +18,9 @@ public func sendDatagram(_ bytes: Data, toPort port: Int) throws {
     guard sent == bytes.count else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
 }
 
-/// Writes `bytes` to a TCP port and reads whatever comes back until the peer closes or a second
-/// passes: for sending garbage where an HTTP request belongs.
-public func exchangeRaw(_ bytes: Data, withPort port: Int) throws -> Data {
+/// Writes `bytes` to a TCP port and reads whatever comes back until the peer closes or `timeout`
+/// seconds pass with nothing: for sending garbage where an HTTP request belongs.
+public func exchangeRaw(_ bytes: Data, withPort port: Int, timeout seconds: Int = 1) throws -> Data {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard fd >= 0 else { throw POSIXError(.EIO) }
     defer { close(fd) }
@@ -29,7 +29,7 @@ public func exchangeRaw(_ bytes: Data, withPort port: Int) throws -> Data {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
     }
     guard connected == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .ECONNREFUSED) }
-    var timeout = timeval(tv_sec: 1, tv_usec: 0)
+    var timeout = timeval(tv_sec: seconds, tv_usec: 0)
     setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
     var answer = Data()
@@ -43,9 +43,9 @@ public func exchangeRaw(_ bytes: Data, withPort port: Int) throws -> Data {
 }
 
 /// GETs a URL on loopback with a minimal HTTP/1.1 request; returns the status code and body.
-public func httpGet(port: Int, path: String) throws -> (status: Int, body: String) {
+public func httpGet(port: Int, path: String, timeout: Int = 1) throws -> (status: Int, body: String) {
     let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n"
-    let answer = String(decoding: try exchangeRaw(Data(request.utf8), withPort: port), as: UTF8.self)
+    let answer = String(decoding: try exchangeRaw(Data(request.utf8), withPort: port, timeout: timeout), as: UTF8.self)
     let statusLine = answer.split(separator: "\r\n", maxSplits: 1).first ?? ""
     let status = statusLine.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
     let body = answer.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")

@@ -303,6 +303,12 @@ public struct TransferEngine: Sendable {
             let remaining = ContinuousClock.now.duration(to: deadline)
             if let reason = stop?.reason ?? (remaining <= .zero ? Self.budgetRanOut : nil) {
                 for outcome in cut(active: active, waiting: waiting, in: multi, because: reason) {
+                    // A retry cut before any answer keeps the failure that made it a retry ("the
+                    // server answered HTTP 500"): that says more than that the budget ran out.
+                    if let previous = outcomes[outcome.id], case .failed = previous.result, case .timedOut = outcome.result,
+                       outcome.httpStatus == nil, outcome.bodyBytesReceived == 0 {
+                        continue
+                    }
                     outcomes[outcome.id] = outcome
                 }
                 for entry in aside {
