@@ -89,18 +89,20 @@ import VODAppSamples
             let item = try #require(run.item("item"), "\(run.stdout) \(run.stderr)")
 
             let status = item["status"] as? String
-            // Several-fold slower under a sanitizer, a retry may still be on the wire when the
-            // budget ends: cut, where the normal run sees the last attempt's failure.
-            if TimeBound.sanitizer != nil, fault.status == "failed", status == "timedOut" { return }
-            #expect(status == fault.status, "\(item)")
-            if let reason = fault.reason {
+            // Several-fold slower under a sanitizer, a retry may be mid-answer when the budget
+            // ends: cut, where the normal run sees the last attempt's failure. Only what that
+            // changes is let go; every other assertion still runs.
+            let cut = TimeBound.sanitizer != nil && fault.status == "failed" && status == "timedOut"
+            #expect(status == fault.status || cut, "\(item)")
+            if let reason = fault.reason, !cut {
                 #expect((item["error"] as? String)?.contains(reason) == true, "\(item)")
             }
             // Dropping an item too large is what the user asked for, not a failure.
-            let exit: Int32 = ["downloaded", "tooLarge"].contains(fault.status) ? 0 : fault.final ? 69 : 75
+            let final = fault.final && !cut
+            let exit: Int32 = ["downloaded", "tooLarge"].contains(fault.status) ? 0 : final ? 69 : 75
             #expect(run.exitCode == exit, "\(run.stderr)")
             if ["failed", "timedOut"].contains(fault.status) {
-                #expect(item["final"] as? Bool == fault.final, "\(item)")
+                #expect(item["final"] as? Bool == final, "\(item)")
             }
             #expect(run.wallSeconds < TimeBound.seconds((Double(fault.budget) ?? 0) + 0.5), "took \(run.wallSeconds) s")
             if let bytes = fault.bytes {
@@ -109,7 +111,7 @@ import VODAppSamples
             } else {
                 #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
             }
-            if let requests = fault.requests {
+            if let requests = fault.requests, !cut {
                 #expect(requests.contains(server.requests.count), "\(server.requests.map(\.target))")
             }
         }
