@@ -26,7 +26,7 @@ struct Demo: AsyncParsableCommand {
     var dir: String?
 
     @Option(help: ArgumentHelp("How the push travels: \(PushDemo.Via.allCases.map(\.rawValue).joined(separator: " or ")).", valueName: "transport"))
-    var via: String = PushDemo.Via.udp.rawValue
+    var via: PushDemo.Via = .udp
 
     @Option(help: ArgumentHelp("Cap each sample response to this many bytes per second.", valueName: "bytes-per-second"))
     var rate: Int?
@@ -41,7 +41,6 @@ struct Demo: AsyncParsableCommand {
     var verbose = false
 
     func validate() throws {
-        guard PushDemo.Via(rawValue: via) != nil else { throw ValidationError("--via must be udp or http, not '\(via)'") }
         if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
         guard budget.isFinite, budget > 0, budget <= 86_400 else {
             throw ValidationError("--budget must be a number of seconds above 0, at most 86400")
@@ -53,7 +52,7 @@ struct Demo: AsyncParsableCommand {
         let directory = dir ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("vodapp-demo-\(UInt32.random(in: 0...UInt32.max))").path
         let options = DeliveryOptions(directory: directory, budget: .milliseconds(Int64(budget * 1000)), notify: !noNotify)
-        let demo = PushDemo(options: options, via: PushDemo.Via(rawValue: via) ?? .udp, rate: rate, logger: logger)
+        let demo = PushDemo(options: options, via: via, rate: rate, logger: logger)
         let report: DeliveryReport
         do {
             report = try await demo.run { say($0) }
@@ -79,3 +78,7 @@ struct Demo: AsyncParsableCommand {
         print("== " + line)
     }
 }
+
+/// `--via udp|http`, parsed once by ArgumentParser, which names the choices when a value is not
+/// one of them.
+extension PushDemo.Via: ExpressibleByArgument {}

@@ -47,6 +47,14 @@ import VODAppSamples
         #expect(notifications.notifyCalls.first?.contains("3 new videos to watch offline") == true)
     }
 
+    /// `--via` is a typed choice, parsed once: a wrong value is a usage error naming the choices.
+    @Test func anUnknownTransportIsAUsageErrorNamingTheChoices() async throws {
+        let run = try await push.run(["demo", "--via", "smoke"])
+        #expect(run.exitCode == 64)
+        #expect(run.stderr.hasPrefix("Error: The value 'smoke' is invalid for '--via <transport>'. Please provide one of 'udp' and 'http'."),
+                "\(run.stderr)")
+    }
+
     @Test func sendingToAPortNobodyListensOnFailsWithTheReason() async throws {
         let port = try closedPort()
         let run = try await push.run(["send", Self.samplePayloads + "/vodapp-sample-local.json", "--to", "udp://127.0.0.1:\(port)"])
