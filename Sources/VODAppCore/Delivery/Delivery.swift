@@ -181,22 +181,26 @@ public struct Delivery: Sendable {
         if let progress { show = { progress.update($0) } }
         // An HLS item is joined and placed as soon as its last segment is in, on a syncer thread,
         // not on the transfer thread, which serves every other transfer.
-        let joinedEarly = NIOLockedValueBox<[String: TransferOutcome]>([:])
+        // Joins an HLS item's parts (`cut` is nil when its last segment is in, or why the run
+        // ended) and finishes the file as any other; another outcome is kept for the report.
+        let joinedOtherwise = NIOLockedValueBox<[String: TransferOutcome]>([:])
+        let join: @Sendable (HLSDownloads, Target, String?) -> Void = { hls, target, cut in
+            let key = target.item.key
+            let variant = hls.variant(of: key)
+            // Nil when the other way in took it first.
+            guard let joined = hls.finish(key, into: target.temporary, because: cut) else { return }
+            logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
+                                          "result": "\(joined.result)"])
+            if case .completed = joined.result {
+                syncer.submit(target.temporary) { unsynced in finish(target, joined, unsynced) }
+            } else {
+                joinedOtherwise.withLockedValue { $0[key] = joined }
+            }
+        }
         let hls = HLSDownloads(workPath: directory.workPath, maximumSize: options.maximumSize,
                                itemURLs: targets.mapValues(\.url)) { hls, key in
             guard let target = targets[key] else { return }
-            syncer.perform {
-                let variant = hls.variant(of: key)
-                // Nil when the end of the run took it first.
-                guard let joined = hls.finish(key, into: target.temporary, because: nil) else { return }
-                logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
-                                              "result": "\(joined.result)"])
-                guard case .completed = joined.result else {
-                    joinedEarly.withLockedValue { $0[key] = joined }
-                    return
-                }
-                syncer.submit(target.temporary) { unsynced in finish(target, joined, unsynced) }
-            }
+            syncer.perform { join(hls, target, nil) }
         }
         let outcomes = await engine.run(
             requests, deadline: budget.transferDeadline, stop: stop,
@@ -220,19 +224,11 @@ public struct Delivery: Sendable {
 
         var byKey: [String: TransferOutcome] = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         for target in mine {
-            let key = target.item.key
-            guard let outcome = byKey[key], case .captured = outcome.result else { continue }
-            let variant = hls.variant(of: key)
-            guard let joined = hls.finish(key, into: target.temporary, because: stop?.reason ?? "the budget ran out") else { continue }
-            logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
-                                          "result": "\(joined.result)"])
-            if case .completed = joined.result {
-                syncer.submit(target.temporary) { unsynced in finish(target, joined, unsynced) }
-            }
-            byKey[key] = joined
+            guard let outcome = byKey[target.item.key], case .captured = outcome.result else { continue }
+            join(hls, target, stop?.reason ?? "the budget ran out")
         }
         syncer.wait()
-        for (key, joined) in joinedEarly.withLockedValue({ $0 }) { byKey[key] = joined }
+        for (key, joined) in joinedOtherwise.withLockedValue({ $0 }) { byKey[key] = joined }
 
         // What did not complete is recorded in one transaction, before its locks go, so that a
         // delivery waiting for one of these items finds how it ended.

@@ -36,9 +36,9 @@ public struct ItemReport: Sendable, Equatable, Encodable {
         self.final = final ?? ((status == .failed || status == .timedOut) ? false : nil)
     }
 
-    /// The same report with `note` after its error.
+    /// The same report with `note` after its error (every cut item has one).
     func noting(_ note: String) -> ItemReport {
         ItemReport(key: key, title: title, url: url, status: status, bytes: bytes, path: path, httpStatus: httpStatus,
-                   error: error.map { $0 + note } ?? String(note.drop { $0 == ";" || $0 == " " }), final: final)
+                   error: (error ?? "") + note, final: final)
     }
 }

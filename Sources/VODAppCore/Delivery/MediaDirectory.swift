@@ -187,13 +187,17 @@ struct MediaDirectory: Sendable {
     /// (exFAT, FAT), another item's whose name differs only in case, which is not this item's.
     private func taken(_ final: String) -> Placement {
         let name = String(final.dropFirst(path.count + 1))
+        let folded = name.lowercased()
         var exact = false
-        forEachEntry { entry, _ in exact = exact || entry == name }
-        if exact { return .alreadyThere }
         var other: String?
         forEachEntry { entry, _ in
-            if other == nil, entry.lowercased() == name.lowercased() { other = entry }
+            if entry == name {
+                exact = true
+            } else if other == nil, entry.lowercased() == folded {
+                other = entry
+            }
         }
+        if exact { return .alreadyThere }
         return .takenIgnoringCase("the file system ignores case, and \(other ?? "a name differing only in case") is there (another item's, whose key or title differs only in case)")
     }
 

@@ -388,6 +388,10 @@ final class TransferContext {
             abort = .fileError(String(cString: strerror(errno)))
             return false
         }
+        if !wroteToFile {
+            wroteToFile = true
+            checkpoint = resumePoint
+        }
         if fileBytes - writebackStarted >= Self.writebackChunk {
             // Best effort: where it fails, the fsync at the end does all the work, as before.
             _ = vod_start_writeback(fd, writebackStarted, fileBytes - writebackStarted)
@@ -424,18 +428,26 @@ final class TransferContext {
         return true
     }
 
-    /// What a resume could start from if this transfer ended now: nil until the body is going to
-    /// the file with a validator and the whole file's size, as `settle` would keep it.
-    var resumable: TransferOutcome.Partial? {
-        guard case .file = sink, fileOpened, fd >= 0, fileBytes > 0, !encoded,
+    /// What a resume could start from, as the file stands: its bytes, a validator and the whole
+    /// file's size (a chunked body has none), for a body written as it came (not decoded).
+    private var resumePoint: TransferOutcome.Partial? {
+        guard case .file = sink, fileOpened, fileBytes > 0, !encoded,
               TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil,
               let total = declaredTotal ?? request.resume?.total else { return nil }
         return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified, total: total)
     }
 
-    /// Whether the store has heard that this response is resumable (`TransferEngine`'s
-    /// checkpoints).
-    var checkpointed = false
+    /// Set by the first bytes this response writes to its file when they could be resumed from,
+    /// and taken once by the engine (`takeCheckpoint`), so that the store hears of it before a
+    /// crash could lose it: judged once per response, not on every turn of the transfer loop.
+    private var checkpoint: TransferOutcome.Partial?
+    private var wroteToFile = false
+
+    /// The resume point to record, once per response.
+    func takeCheckpoint() -> TransferOutcome.Partial? {
+        defer { checkpoint = nil }
+        return checkpoint
+    }
 
     /// Ends a body that arrived whole: judges one shorter than the sniffer's look, and closes the
     /// file. Making it durable is the caller's, before placing it: fsyncing here would stall
@@ -476,15 +488,11 @@ final class TransferContext {
             if !keep { unlink(request.temporaryPath) }
             return nil
         }
-        // Resumable needs a validator and the whole file's size (a chunked body has none).
-        let resumable = keep && fileBytes > 0 && !encoded && TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil
-            && (declaredTotal ?? request.resume?.total) != nil
-        guard resumable else {
+        guard keep, let partial = resumePoint else {
             unlink(request.temporaryPath)
             return nil
         }
-        return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified,
-                                       total: declaredTotal ?? request.resume?.total)
+        return partial
     }
 
     /// This transfer's request again, resuming from `partial` when it has bytes and a validator:

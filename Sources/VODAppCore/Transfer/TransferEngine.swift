@@ -81,7 +81,7 @@ public struct TransferEngine: Sendable {
     ///   - completed: called on the transfer thread with a request and its outcome as soon as its
     ///     whole body is there, so the caller can make it durable and place it while others run.
     ///   - checkpoint: called on the transfer thread once a response's body is going to its file in
-    ///     a way a later request could resume (`TransferContext.resumable`), at most once per
+    ///     a way a later request could resume (`TransferContext.takeCheckpoint`), at most once per
     ///     response, so the caller can record it before a crash could lose it.
     ///   - progress: called on the transfer thread with the state of the transfers, at most every
     ///     `progressInterval` and once at the end.
@@ -256,10 +256,8 @@ public struct TransferEngine: Sendable {
                 conclude(outcome)
             }
             if let checkpoint {
-                for context in active.values where !context.checkpointed {
-                    guard let partial = context.resumable else { continue }
-                    context.checkpointed = true
-                    checkpoint(context.request.id, partial)
+                for context in active.values {
+                    if let partial = context.takeCheckpoint() { checkpoint(context.request.id, partial) }
                 }
             }
             if let progress, published.duration(to: .now) >= Self.progressInterval {
