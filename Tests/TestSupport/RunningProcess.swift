@@ -82,9 +82,11 @@ public final class RunningProcess: Sendable {
         kill(process.processIdentifier, signal)
     }
 
-    /// Waits for the process to exit and returns its exit status.
+    /// Waits for the process to exit and returns its exit status. It waits for the termination
+    /// handler as well: Foundation clears `isRunning` before it calls the handler, so a test that
+    /// read `endedAt` right after `isRunning` turned false could find it still nil.
     public func exitStatus(timeout: Duration = .seconds(40)) async throws -> Int32 {
-        try await wait(for: "the process to exit", timeout: timeout) { !process.isRunning }
+        try await wait(for: "the process to exit", timeout: timeout) { !process.isRunning && endedAt != nil }
         return process.terminationStatus
     }
 }
