@@ -7,10 +7,6 @@ let package = Package(
     products: [
         .executable(name: "vodapp", targets: ["vodapp"]),
         .executable(name: "vodapp-push", targets: ["vodapp-push"]),
-        .library(name: "VODAppCore", targets: ["VODAppCore"]),
-        .library(name: "VODAppSamples", targets: ["VODAppSamples"]),
-        .library(name: "VODAppListen", targets: ["VODAppListen"]),
-        .library(name: "VODAppPush", targets: ["VODAppPush"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,18 +40,84 @@ let package = Package(
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
         ),
-        // The library that does all the work: no argument parsing, no printing.
+        // The libraries, bottom to top (docs/ARCHITECTURE.md draws them). None prints, parses
+        // arguments or knows an exit code; none imports a target above it.
+        //
+        // What every layer shares: units, the budget, untrusted text, safe file opening, the
+        // stop request.
         .target(
-            name: "VODAppCore",
+            name: "VODAppBase",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // Fetching over the network through libcurl's multi interface: URL rules, the engine,
+        // retry and bandwidth policy, HLS. Knows nothing of DIR, the store or reports.
+        .target(
+            name: "VODAppTransfer",
+            dependencies: [
+                "VODAppBase",
                 "CCurl",
                 "CFileShims",
-                "CLibNotify",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // What a push carries and how it is checked: the JSON, the payload rules, the playlist
+        // items, where a payload came from, and the webhook signature.
+        .target(
+            name: "VODAppPayload",
+            dependencies: [
+                "VODAppBase",
+                "VODAppTransfer",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        // DIR on disk: names, placing, locks, the playlist file, the work area, durability.
+        .target(
+            name: "VODAppMediaDirectory",
+            dependencies: [
+                "VODAppBase",
+                "VODAppTransfer",
+                "VODAppPayload",
+                "CFileShims",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // What DIR's SQLite store keeps (GRDB): items, the delivery log, and the ledger a
+        // delivery writes them through.
+        .target(
+            name: "VODAppStore",
+            dependencies: [
+                "VODAppBase",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        // The desktop notification, through libnotify.
+        .target(
+            name: "VODAppNotify",
+            dependencies: [
+                "VODAppBase",
+                "CLibNotify",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // The pipeline that composes them: plan, transfer, place, record, notify, report.
+        .target(
+            name: "VODAppDelivery",
+            dependencies: [
+                "VODAppBase",
+                "VODAppTransfer",
+                "VODAppPayload",
+                "VODAppMediaDirectory",
+                "VODAppStore",
+                "VODAppNotify",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The receivers of `vodapp listen`: UDP datagrams and a Hummingbird HTTP endpoint feeding
@@ -63,8 +125,12 @@ let package = Package(
         .target(
             name: "VODAppListen",
             dependencies: [
+                "VODAppBase",
+                "VODAppPayload",
+                "VODAppMediaDirectory",
+                "VODAppNotify",
+                "VODAppDelivery",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "VODAppCore",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -80,11 +146,16 @@ let package = Package(
         .target(
             name: "VODAppPush",
             dependencies: [
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "VODAppCore",
+                "VODAppBase",
+                "VODAppTransfer",
+                "VODAppPayload",
+                "VODAppMediaDirectory",
+                "VODAppNotify",
+                "VODAppDelivery",
                 "VODAppListen",
                 "VODAppSamples",
                 "CCurl",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -106,8 +177,14 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: [
+                "VODAppBase",
+                "VODAppTransfer",
+                "VODAppMediaDirectory",
+                "VODAppStore",
+                "VODAppDelivery",
+                "VODAppListen",
+                "VODAppPush",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                "VODAppCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -115,9 +192,14 @@ let package = Package(
         .executableTarget(
             name: "vodapp",
             dependencies: [
-                "CommandSupport",
-                "VODAppCore",
+                "VODAppBase",
+                "VODAppTransfer",
+                "VODAppPayload",
+                "VODAppMediaDirectory",
+                "VODAppNotify",
+                "VODAppDelivery",
                 "VODAppListen",
+                "CommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -125,36 +207,39 @@ let package = Package(
         .executableTarget(
             name: "vodapp-push",
             dependencies: [
-                "CommandSupport",
-                "VODAppCore",
-                "VODAppSamples",
+                "VODAppTransfer",
                 "VODAppPush",
+                "VODAppSamples",
                 "VODAppListen",
+                "CommandSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["VODAppSamples", "VODAppPush", "VODAppCore",
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                           .product(name: "Logging", package: "swift-log")],
+            dependencies: ["VODAppSamples", "VODAppPush", "VODAppTransfer", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "Logging", package: "swift-log")],
             path: "Tests/TestSupport"
         ),
+        // Unit tests, one target per library, mirroring its folders.
+        .testTarget(name: "VODAppBaseTests", dependencies: ["VODAppBase"]),
+        .testTarget(name: "VODAppTransferTests", dependencies: ["VODAppTransfer", "VODAppSamples", "TestSupport"]),
+        .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppPayload", "VODAppTransfer"]),
+        .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(
-            name: "VODAppCoreTests",
-            dependencies: ["VODAppCore", "VODAppSamples", "TestSupport"]
+            name: "VODAppDeliveryTests",
+            dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "CommandSupport",
+                           "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(
             name: "VODAppListenTests",
-            dependencies: ["VODAppListen", "VODAppCore", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
             name: "VODAppPushTests",
-            dependencies: ["VODAppPush", "VODAppCore", "CommandSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["VODAppPush", "CommandSupport", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
+        // The built executables, run as a user runs them, against real servers.
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["VODAppSamples", "VODAppPush", "TestSupport"]

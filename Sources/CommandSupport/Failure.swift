@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import VODAppCore
 
 /// How every command ends in error: one line on stderr, named for the tool, then the exit code.
 public enum Failure {

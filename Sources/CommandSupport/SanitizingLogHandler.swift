@@ -1,5 +1,5 @@
 import Logging
-import VODAppCore
+import VODAppBase
 
 /// A log handler that passes each line to another with every control character in its message
 /// and metadata replaced: log lines carry what servers and payloads sent (an ETag, a reason, a

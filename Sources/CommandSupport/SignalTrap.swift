@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
 import NIOConcurrencyHelpers
-import VODAppCore
+import VODAppBase
 
 /// SIGINT and SIGTERM: the first stops the transfers (keeping what can be resumed) so the run can
 /// record its state and exit 130 or 143; a second exits at once. Either way the process is gone

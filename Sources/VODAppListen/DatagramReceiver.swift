@@ -3,7 +3,7 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
-import VODAppCore
+import VODAppPayload
 
 /// The simulator protocol's side of `vodapp listen`: one UDP datagram carries one payload.
 ///

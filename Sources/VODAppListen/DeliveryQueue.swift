@@ -1,7 +1,9 @@
 import Logging
-import ServiceLifecycle
 import NIOConcurrencyHelpers
-import VODAppCore
+import ServiceLifecycle
+import VODAppDelivery
+import VODAppMediaDirectory
+import VODAppPayload
 
 /// The bounded queue between the receivers and the delivery pipeline.
 ///
@@ -10,7 +12,7 @@ import VODAppCore
 /// without bound: HTTP answers 429 and a UDP push is logged and dropped, so a flood costs memory
 /// in proportion to the capacity, not to the flood.
 public final class DeliveryQueue: Service, Sendable {
-    public typealias Deliver = @Sendable (Payload, DeliveryTicket) async throws(DeliveryError) -> DeliveryReport
+    public typealias Deliver = @Sendable (Payload, DeliveryTicket) async throws(MediaDirectoryError) -> DeliveryReport
 
     /// Why a push was not accepted.
     public enum Refusal: Error, Equatable, CustomStringConvertible {

@@ -1,9 +1,11 @@
 import NIOConcurrencyHelpers
-import VODAppCore
+import VODAppDelivery
+import VODAppMediaDirectory
+import VODAppPayload
 
 /// A delivery accepted into the queue: its id, and its report once it has run.
 public final class DeliveryTicket: Sendable {
-    public typealias Outcome = Result<DeliveryReport, DeliveryError>
+    public typealias Outcome = Result<DeliveryReport, MediaDirectoryError>
 
     /// Short, random, and in every log line about the delivery, so a 202's id can be found there.
     public let id: String

@@ -1,5 +1,5 @@
 import Foundation
-import VODAppCore
+import VODAppPayload
 
 /// What the HTTP receiver lets peers hold, whatever they do: its connections, how long a request
 /// may take to arrive, and the request bodies buffered at once.

@@ -1,11 +1,15 @@
 import Hummingbird
 import HummingbirdCore
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
-import NIOConcurrencyHelpers
 import UnixSignals
-import VODAppCore
+import VODAppBase
+import VODAppDelivery
+import VODAppMediaDirectory
+import VODAppNotify
+import VODAppPayload
 
 /// `vodapp listen`: the UDP and HTTP receivers and the queue behind them, run as one service group.
 ///
@@ -68,7 +72,7 @@ public struct Listener: Sendable {
         let queue = DeliveryQueue(
             capacity: configuration.queueCapacity, concurrency: configuration.concurrency,
             logger: logger, onCompletion: onDelivery
-        ) { [notifier, logger] payload, ticket throws(DeliveryError) in
+        ) { [notifier, logger] payload, ticket throws(MediaDirectoryError) in
             var logger = logger
             logger[metadataKey: "delivery"] = "\(ticket.id)"
             return try await Delivery(options: options, notifier: notifier, logger: logger)

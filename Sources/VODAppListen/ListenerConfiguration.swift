@@ -1,4 +1,4 @@
-import VODAppCore
+import VODAppDelivery
 
 /// What `vodapp listen` binds to and how it handles what arrives.
 public struct ListenerConfiguration: Sendable {

@@ -1,11 +1,11 @@
 import Foundation
 import NIOCore
-import VODAppCore
+import VODAppMediaDirectory
 
 /// Why `vodapp listen` could not start.
 public enum ListenerError: Error, Sendable, CustomStringConvertible {
     case cannotBind(protocol: String, address: ListenAddress, reason: String)
-    case directoryUnusable(DeliveryError)
+    case directoryUnusable(MediaDirectoryError)
 
     public var description: String {
         switch self {

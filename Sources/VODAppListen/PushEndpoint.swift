@@ -4,7 +4,9 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
-import VODAppCore
+import VODAppBase
+import VODAppDelivery
+import VODAppPayload
 
 /// The HTTP side of `vodapp listen`: `POST /push` and `GET /health`.
 ///
@@ -93,7 +95,7 @@ public enum PushEndpoint {
             switch await ticket.outcome() {
             case .success(let report):
                 response = Response(status: .ok, headers: [.contentType: "application/json"],
-                                    body: .init(byteBuffer: ByteBuffer(string: ReportRenderer.json(report) + "\n")))
+                                    body: .init(byteBuffer: ByteBuffer(string: report.json + "\n")))
             case .failure(let error):
                 response = json(.internalServerError, Failure(error: error.description))
             }

@@ -1,6 +1,6 @@
+import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
-import NIOConcurrencyHelpers
 
 /// One UDP datagram to a receiver, as `nc -u` would send it, but never cut and not blind.
 ///

@@ -1,7 +1,10 @@
 import Foundation
 import Logging
-import VODAppCore
+import VODAppBase
+import VODAppDelivery
 import VODAppListen
+import VODAppMediaDirectory
+import VODAppNotify
 import VODAppSamples
 
 /// `vodapp-push demo`: the whole path in one process, offline. The sample server serves the
@@ -111,7 +114,7 @@ public enum DemoError: Error, Sendable, CustomStringConvertible {
     case cannotServe(String)
     case cannotListen(String)
     case cannotPush(String)
-    case deliveryFailed(DeliveryError)
+    case deliveryFailed(MediaDirectoryError)
 
     public var description: String {
         switch self {
@@ -119,13 +122,6 @@ public enum DemoError: Error, Sendable, CustomStringConvertible {
         case .cannotListen(let reason): "cannot start the listener: \(reason)"
         case .cannotPush(let reason): "cannot send the push: \(reason)"
         case .deliveryFailed(let error): error.description
-        }
-    }
-
-    public var exitStatus: ExitStatus {
-        switch self {
-        case .deliveryFailed(let error): error.exitStatus
-        default: .unavailable
         }
     }
 }

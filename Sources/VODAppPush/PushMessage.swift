@@ -1,6 +1,6 @@
 import Foundation
-#if canImport(VODAppCore)  // Fuzz/run compiles this file together with VODAppCore's, as one module
-import VODAppCore
+#if canImport(VODAppPayload)  // Fuzz/run compiles this file together with the payload's, as one module
+import VODAppPayload
 #endif
 
 /// A push as `vodapp-push send` sends it: a JSON object with `aps`, made compact.

@@ -1,5 +1,7 @@
 import Foundation
-import VODAppCore
+import VODAppBase
+import VODAppPayload
+import VODAppTransfer
 
 /// Sends one push to a receiver: one UDP datagram, or one POST, signed when a secret is given.
 public struct PushSender: Sendable {

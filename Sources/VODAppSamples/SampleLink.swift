@@ -1,5 +1,5 @@
-import NIOCore
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// One link shared by every response, like a slow home connection: bytes are booked on it in
 /// turn, so concurrent bodies share its rate instead of each getting it whole.

@@ -1,7 +1,9 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
-import VODAppCore
+import VODAppDelivery
+import VODAppMediaDirectory
+import VODAppNotify
 import VODAppPush
 
 struct Demo: AsyncParsableCommand {
@@ -57,7 +59,7 @@ struct Demo: AsyncParsableCommand {
         do {
             report = try await demo.run { say($0) }
         } catch {
-            throw Failure.report(error.description, status: error.exitStatus)
+            throw Failure.report(error.description, status: ExitStatus(error))
         }
         say("The delivery:")
         print(ReportRenderer.summary(report))
@@ -71,7 +73,7 @@ struct Demo: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: playlist) {
             say("The playlist for a media player: \(playlist)\n  mpv '\(playlist)'   (or vlc)")
         }
-        throw ExitCode(report.exitStatus.rawValue)
+        throw ExitCode(ExitStatus(report).rawValue)
     }
 
     private func say(_ line: String) {

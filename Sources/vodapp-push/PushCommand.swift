@@ -1,5 +1,5 @@
 import ArgumentParser
-import VODAppCore
+import VODAppTransfer
 
 @main
 struct PushCommand: AsyncParsableCommand {

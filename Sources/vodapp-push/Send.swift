@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
-import VODAppCore
+import VODAppPayload
 import VODAppPush
 
 struct Send: AsyncParsableCommand {

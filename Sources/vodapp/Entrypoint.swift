@@ -1,4 +1,4 @@
-import VODAppCore
+import VODAppTransfer
 
 @main
 enum Entrypoint {

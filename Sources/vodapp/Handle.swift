@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
 import CommandSupport
-import VODAppCore
+import Foundation
+import VODAppBase
+import VODAppPayload
 
 struct Handle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

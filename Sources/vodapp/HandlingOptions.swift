@@ -1,8 +1,13 @@
-import Foundation
 import ArgumentParser
 import CommandSupport
+import Foundation
 import Logging
-import VODAppCore
+import VODAppBase
+import VODAppDelivery
+import VODAppMediaDirectory
+import VODAppNotify
+import VODAppPayload
+import VODAppTransfer
 
 /// The options that say how a payload is handled, shared by `handle` and `listen`.
 struct HandlingOptions: ParsableArguments {
@@ -125,12 +130,12 @@ struct HandlingOptions: ParsableArguments {
             report = try await Delivery(options: options, notifier: notifier, logger: logger, progress: progress)
                 .run(payload, from: source, started: ProcessClock.launch, stop: signals.stop)
         } catch {
-            throw Failure.report(error.description, status: error.exitStatus)
+            throw Failure.report(error.description, status: ExitStatus(error))
         }
-        print(json ? ReportRenderer.json(report) : ReportRenderer.summary(report))
+        print(json ? report.json : ReportRenderer.summary(report))
         fflush(nil)
         await notifier.settle()
-        return signals.exitCode ?? report.exitStatus.rawValue
+        return signals.exitCode ?? ExitStatus(report).rawValue
     }
 
     /// A line of a Netscape cookie file that holds a cookie (`#HttpOnly_` lines do; comments do not).

@@ -1,7 +1,6 @@
 import ArgumentParser
-import Foundation
 import CommandSupport
-import VODAppCore
+import Foundation
 import VODAppListen
 
 struct Listen: AsyncParsableCommand {

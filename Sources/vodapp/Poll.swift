@@ -1,7 +1,9 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
-import VODAppCore
+import VODAppBase
+import VODAppDelivery
+import VODAppPayload
 
 struct Poll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -50,7 +52,7 @@ struct Poll: AsyncParsableCommand {
             payload = try await poll.fetch(timeout: ContinuousClock.now.duration(to: budget.transferDeadline))
         } catch {
             if case .tokenRejected = error { poll.recordRejection(error, in: options, logger: logger) }
-            throw Failure.report(error.description, status: error.exitStatus)
+            throw Failure.report(error.description, status: ExitStatus(error))
         }
 
         throw ExitCode(try await handling.deliverOnce(payload, from: .poll(url: endpoint.absoluteString), json: json,

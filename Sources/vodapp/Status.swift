@@ -1,7 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
-import VODAppCore
+import VODAppDelivery
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -39,6 +39,6 @@ struct Status: ParsableCommand {
         } catch {
             throw Failure.report("cannot read the state of \(options.directory): \(error)", status: .directoryUnusable)
         }
-        print(json ? status.json : status.summary)
+        print(json ? status.json : StatusRenderer.summary(status))
     }
 }

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 
 /// Shell completions as `vodapp --generate-completion-script` writes them, and bash completing
 /// with them as it would at a prompt. (The man pages are generated and checked by

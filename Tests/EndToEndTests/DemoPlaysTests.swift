@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// What the README promises after `vodapp-push demo`: `mpv DIR/playlist.m3u8` plays every video

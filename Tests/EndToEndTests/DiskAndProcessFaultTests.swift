@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// The disk and process rows of the fault matrix (docs/RELIABILITY.md) that other suites do not

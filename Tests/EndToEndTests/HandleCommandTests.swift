@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// `vodapp PAYLOAD` as a user or a script runs it: the built executable, its exit code, stdout,

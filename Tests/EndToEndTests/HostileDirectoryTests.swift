@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// Whoever can write DIR can plant a FIFO, a symbolic link or a hard link where vodapp expects a

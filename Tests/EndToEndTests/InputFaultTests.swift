@@ -1,7 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
-import VODAppSamples
+import TestSupport
 
 /// The input rows of the fault matrix (docs/RELIABILITY.md) that other suites do not already
 /// cover: hostile titles, text that is not Unicode, 10,000 items, one URL under two keys, one key

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// `vodapp listen` against peers that hold it: many connections, slow and idle ones, bodies

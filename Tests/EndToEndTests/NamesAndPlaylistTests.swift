@@ -1,7 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
-import VODAppSamples
+import TestSupport
 
 /// What a user finds in DIR: files named `Title [key].ext`, and `playlist.m3u8` for a media
 /// player, across deliveries that add items, change titles and lose files.

@@ -1,7 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
-import VODAppSamples
+import TestSupport
 
 /// `vodapp poll URL` and `vodapp status`, and a DIR that runs out of space.
 @Suite(.serialized) struct PollAndStatusTests {

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// The progress display as a user meets it: on a real terminal (tmux) while the run lasts and

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// `vodapp-push send` and `vodapp-push demo` as a user runs them.

@@ -1,7 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
-import VODAppSamples
+import TestSupport
 
 /// Real media from a real server: nginx serving what ffmpeg makes, fetched by the built `vodapp`,
 /// and what arrives checked with ffprobe. What a user sees: a file a player plays, or a failure

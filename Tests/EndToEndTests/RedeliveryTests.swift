@@ -1,7 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
-import VODAppSamples
+import TestSupport
 
 /// Delivering again, side by side, after a cut, a signal or a crash: the built `vodapp` against
 /// the sample server, as a user would meet it.

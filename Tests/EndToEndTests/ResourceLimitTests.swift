@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 
 /// What a delivery needs of the machine stays bounded whatever the playlist: descriptors under a
 /// low `ulimit -n`, and time when another process holds the state store.

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// The real clips the sample server serves at `/media/NAME`: compiled in, the same as the files in

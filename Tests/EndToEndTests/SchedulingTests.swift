@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// Budget-aware scheduling: behind one slow shared link, the items that can still finish get the

@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// The server rows of the fault matrix (docs/RELIABILITY.md): one item from a misbehaving server,

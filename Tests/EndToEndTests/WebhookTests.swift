@@ -1,6 +1,6 @@
 import Foundation
-import TestSupport
 import Testing
+import TestSupport
 import VODAppSamples
 
 /// `Examples/webhook/hooks.json` under the real adnanh/webhook binary (Debian's `webhook`),

@@ -1,6 +1,6 @@
 import Foundation
-import VODAppCore
 import VODAppPush
+import VODAppTransfer
 
 /// `vodapp listen` started as a user would, on free loopback ports, with `--json` output.
 public final class ListenerUnderTest: Sendable {

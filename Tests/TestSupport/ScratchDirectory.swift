@@ -1,4 +1,5 @@
 import Foundation
+import VODAppSamples
 
 /// A fresh directory under the system's temporary folder, removed when the test is done with it.
 public final class ScratchDirectory: Sendable {
@@ -50,7 +51,6 @@ public final class ScratchDirectory: Sendable {
     }
 }
 
-import VODAppSamples
 
 /// Whether the file at `path` holds exactly the first `count` bytes of sample content. A Bool, so
 /// that a mismatch does not print megabytes of bytes.

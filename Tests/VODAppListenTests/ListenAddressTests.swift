@@ -1,5 +1,5 @@
 import Testing
-import VODAppCore
+import VODAppDelivery
 import VODAppListen
 
 struct ListenAddressTests {

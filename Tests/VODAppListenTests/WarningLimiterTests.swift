@@ -1,8 +1,9 @@
+@testable import VODAppListen
 import Logging
 import NIOConcurrencyHelpers
 import Testing
 import TestSupport
-@testable import VODAppListen
+import VODAppListen
 
 /// The first few warnings of a kind are written, the rest counted, and the count written when the
 /// next window begins.

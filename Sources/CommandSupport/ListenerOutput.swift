@@ -1,0 +1,61 @@
+import Foundation
+import NIOConcurrencyHelpers
+import VODAppBase
+import VODAppDelivery
+import VODAppListen
+
+/// What `vodapp listen` prints on stdout: a line when it is ready, then every delivery's report,
+/// for people or (with `--json`) one JSON object per line.
+///
+/// Lines are written whole and unbuffered, one at a time, so a script reading a pipe sees each
+/// as it happens and never two interleaved.
+public final class ListenerOutput: Sendable {
+    private let json: Bool
+    private let lock = NIOLockedValueBox(())
+
+    public init(json: Bool) {
+        self.json = json
+    }
+
+    public func ready(_ endpoints: [Listener.Endpoint]) {
+        if json {
+            write(Self.encode(Ready(listening: endpoints.map(\.description))))
+        } else {
+            write("listening on " + endpoints.map(\.description).joined(separator: " and "))
+        }
+    }
+
+    public func delivered(_ ticket: DeliveryTicket, _ outcome: DeliveryTicket.Outcome) {
+        switch (outcome, json) {
+        case (.success(let report), true):
+            write(Self.encode(Delivered(delivery: ticket.id, from: ticket.origin.description, report: report, error: nil)))
+        case (.failure(let error), true):
+            write(Self.encode(Delivered(delivery: ticket.id, from: ticket.origin.description, report: nil, error: error.description)))
+        case (.success(let report), false):
+            write("delivery \(ticket.id) from \(ticket.origin):\n" + ReportRenderer.summary(report))
+        case (.failure(let error), false):
+            write("delivery \(ticket.id) from \(ticket.origin): \(error)")
+        }
+    }
+
+    private struct Ready: Encodable {
+        let listening: [String]
+    }
+
+    private struct Delivered: Encodable {
+        let delivery: String
+        let from: String
+        let report: DeliveryReport?
+        let error: String?
+    }
+
+    private static func encode(_ value: some Encodable) -> String {
+        CompactJSON.text(value, fallback: #"{"error":"unencodable output"}"#)
+    }
+
+    private func write(_ line: String) {
+        lock.withLockedValue { _ in
+            FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import VODAppBase
+import VODAppDelivery
+
+/// Renders a report for people: a short summary. Scripts get `DeliveryReport.json`.
+public enum ReportRenderer {
+    /// One line per item, then a totals line.
+    public static func summary(_ report: DeliveryReport) -> String {
+        var lines: [String] = []
+        for item in report.items {
+            let status = label(item.status).padding(toLength: 15, withPad: " ", startingAt: 0)
+            let name = printable(item.title ?? item.key)
+            switch item.status {
+            case .downloaded:
+                lines.append("  \(status) \(name) (\(ByteSize.format(item.bytes ?? 0))) -> \(item.path ?? "")")
+            case .alreadyPresent:
+                lines.append("  \(status) \(name) -> \(item.path ?? "")")
+            default:
+                let final = item.final == true ? " (delivering again will not help)" : ""
+                lines.append("  \(status) \(name): \(printable(item.error ?? ""))\(final)")
+            }
+        }
+        var counts: [String] = []
+        for status in ItemReport.Status.allCases {
+            let count = report.count(status)
+            if count > 0 { counts.append("\(count) \(label(status))") }
+        }
+        let totals = counts.isEmpty ? "empty playlist" : counts.joined(separator: ", ")
+        lines.append(String(format: "%@: %@ in %.2f s (budget %g s), in %@",
+                            report.result.rawValue, totals, report.elapsedSeconds, report.budgetSeconds, report.directory))
+        return lines.joined(separator: "\n")
+    }
+
+    private static func label(_ status: ItemReport.Status) -> String {
+        switch status {
+        case .downloaded: "downloaded"
+        case .alreadyPresent: "already present"
+        case .tooLarge: "too large"
+        case .timedOut: "timed out"
+        case .failed: "failed"
+        case .invalid: "invalid"
+        }
+    }
+
+    /// Keys and titles come from the network; control characters must not reach a terminal.
+    public static func printable(_ text: String) -> String {
+        UntrustedText.sanitized(text, limit: 200, replacingControlsWith: "?")
+    }
+}

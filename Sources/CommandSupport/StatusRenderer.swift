@@ -1,0 +1,58 @@
+import Foundation
+import VODAppBase
+import VODAppDelivery
+import VODAppStore
+
+/// Renders `vodapp status` for people. Scripts get `StatusReport.json`.
+public enum StatusRenderer {
+    /// The status for people: one section per state, then the deliveries, newest first.
+    public static func summary(_ status: StatusReport) -> String {
+        let items = status.items
+        let deliveries = status.deliveries
+        var lines = ["\(status.directory)"]
+        func section(_ title: String, _ state: StoredItem.State, _ line: (StoredItem) -> String) {
+            let matching = items.filter { $0.state == state }
+            guard !matching.isEmpty else { return }
+            lines.append("\(title) (\(matching.count)):")
+            lines += matching.map { "  " + line($0) }
+        }
+        func name(_ item: StoredItem) -> String {
+            printable(item.title ?? item.key)
+        }
+        section("In DIR", .fetched) { "\(name($0)) (\(ByteSize.format($0.bytes ?? 0))) -> \($0.path ?? "?"), \(when($0.updatedAt))" }
+        section("Partial, resumed by the next delivery", .partial) { item in
+            let kept = "\(name(item)): \(ByteSize.format(item.bytes ?? 0)) kept, \(item.validator == nil ? "no validator: starts over" : "resumable")"
+            // Why the last attempt stopped, when it was not simply cut: a refusal for good is news.
+            guard item.final, let error = item.error else { return kept }
+            return kept + "; the last attempt failed for good: \(printable(error))"
+        }
+        section("Failed", .failed) { item in
+            let next = item.final ? ", delivering again will not help"
+                : item.nextAttemptAt.map { ", next try after \(when($0))" } ?? ""
+            return "\(name(item)): \(printable(item.error ?? "?")) (attempt \(item.attempts)\(next))"
+        }
+        section("Too large", .tooLarge) { "\(name($0)): \(printable($0.error ?? ""))" }
+        if items.isEmpty { lines.append("Nothing recorded yet.") }
+        if !deliveries.isEmpty {
+            lines.append("Last deliveries:")
+            for entry in deliveries {
+                let origin = entry.origin.map { " " + printable($0) } ?? ""
+                let note = entry.note.map { " (\(printable($0)))" } ?? ""
+                lines.append("  \(when(entry.startedAt))  \(entry.source)\(origin): \(entry.result), \(entry.items) item\(entry.items == 1 ? "" : "s"), "
+                             + "\(entry.downloaded) downloaded, \(entry.failed) failed or timed out, "
+                             + String(format: "%.2f s", entry.elapsedSeconds) + note)
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    private static func printable(_ text: String) -> String {
+        ReportRenderer.printable(text)
+    }
+
+    private static func when(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: date)
+    }
+}

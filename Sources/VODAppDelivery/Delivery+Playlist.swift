@@ -1,0 +1,33 @@
+import Foundation
+import VODAppMediaDirectory
+import VODAppPayload
+
+/// `DIR/playlist.m3u8`, after the items are placed.
+extension Delivery {
+    /// Brings `DIR/playlist.m3u8` up to date with what this payload left in DIR. Deliveries that
+    /// end together take turns, so that neither loses the other's entries.
+    func updatePlaylist(_ plan: DeliveryPlan, with payload: Payload, reports: [String: ItemReport],
+                        until deadline: ContinuousClock.Instant) async {
+        guard let locks = plan.locks else { return }
+        let directory = plan.directory
+        let latest: [MediaPlaylist.Entry] = payload.items.compactMap { item in
+            guard case .valid(let title, let subtitle, _) = item.validity, let report = reports[item.key],
+                  report.status == .downloaded || report.status == .alreadyPresent,
+                  let path = report.path, path.hasPrefix(directory.path + "/") else { return nil }
+            return MediaPlaylist.entry(title: title, subtitle: subtitle, path: path)
+        }
+        // Not an item key (those have no dot), so no item's lock.
+        guard await locks.wait(for: ".playlist", until: deadline, stop: nil) else {
+            logger.warning("the playlist was not updated: another delivery held it until the budget ran out")
+            return
+        }
+        defer { locks.release(".playlist") }
+        let path = directory.path + "/" + MediaFileName.playlist
+        let current = MediaPlaylist.text(at: path)
+        let playlist = MediaPlaylist(parsing: current ?? "", keepingOnly: directory.regularFiles()).merging(latest)
+        // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
+        if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath) {
+            logger.warning("cannot write \(path): \(failure)")
+        }
+    }
+}

@@ -1,0 +1,144 @@
+import Foundation
+import NIOConcurrencyHelpers
+import VODAppBase
+import VODAppMediaDirectory
+import VODAppStore
+import VODAppTransfer
+
+/// The transfer phase, with each item placed and recorded the moment its body is in.
+extension Delivery {
+    /// Transfers the items this delivery holds the locks of. Each is placed, recorded and let go
+    /// as soon as its body is whole and durable, while the others are still arriving: a small
+    /// item is never hidden behind a large one, and a process killed mid-playlist keeps every
+    /// file it finished.
+    func transfer(_ plan: DeliveryPlan, budget: Budget, stop: StopRequest?) async -> [String: ItemReport] {
+        let mine = plan.mine
+        guard let locks = plan.locks, !mine.isEmpty else { return [:] }
+        let directory = plan.directory
+        let ledger = plan.ledger
+        let known = plan.known
+        let targets = Dictionary(mine.map { ($0.item.key, $0) }, uniquingKeysWith: { first, _ in first })
+        let requests = mine.map { request(for: $0, known: known[$0.item.key], directory: directory) }
+        let jobs = OpenFileLimit.transfersThatFit(options.jobs)
+        if jobs < options.jobs {
+            logger.warning("the limit of \(OpenFileLimit.current) open files leaves room for \(jobs) transfer(s) at once, not \(options.jobs); raise it with ulimit -n")
+        }
+        let engine = TransferEngine(configuration: .init(jobs: jobs, userAgent: options.userAgent,
+                                                       budgetAware: options.budgetAware,
+                                                       certificateAuthorities: options.certificateAuthorities,
+                                                       headers: options.headers, cookieFile: options.cookieFile,
+                                                       headerHosts: options.headerHosts),
+                                    logger: logger)
+        let syncer = FileSyncer(width: jobs)
+        let finished = NIOLockedValueBox<[String: ItemReport]>([:])
+        // Runs on a syncer thread once the body is on disk.
+        let finish: @Sendable (DeliveryTarget, TransferOutcome, String?) -> Void = { target, outcome, unsynced in
+            let key = target.item.key
+            var outcome = outcome
+            if let unsynced {
+                unlink(target.temporary)
+                outcome = TransferOutcome(id: key, result: .failed(reason: "cannot write the file: \(unsynced)"),
+                                          httpStatus: outcome.httpStatus, bodyBytesReceived: outcome.bodyBytesReceived)
+            }
+            let itemReport = place(outcome, target: target, directory: directory)
+            // The new name is durable before the store says the file is there.
+            if itemReport.status == .downloaded { directory.sync() }
+            ledger?.record([StoredItem(outcome: outcome, report: itemReport, known: known[key])], until: budget.end)
+            finished.withLockedValue { $0[key] = itemReport }
+            locks.release(key)
+        }
+
+        progress?.begin(titles: targets.mapValues { $0.item.title ?? $0.item.key }, budget: budget)
+        var show: (@Sendable (TransferSnapshot) -> Void)?
+        if let progress { show = { progress.update($0) } }
+        // An HLS item is joined and placed as soon as its last segment is in, on a syncer thread,
+        // not on the transfer thread, which serves every other transfer.
+        // Joins an HLS item's parts (`cut` is nil when its last segment is in, or why the run
+        // ended) and finishes the file as any other; another outcome is kept for the report.
+        let joinedOtherwise = NIOLockedValueBox<[String: TransferOutcome]>([:])
+        let join: @Sendable (HLSDownloads, DeliveryTarget, String?) -> Void = { hls, target, cut in
+            let key = target.item.key
+            let variant = hls.variant(of: key)
+            // Nil when the other way in took it first.
+            guard let joined = hls.finish(key, into: target.temporary, because: cut) else { return }
+            logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
+                                          "result": "\(joined.result)"])
+            if case .completed = joined.result {
+                syncer.submit(target.temporary) { unsynced in finish(target, joined, unsynced) }
+            } else {
+                joinedOtherwise.withLockedValue { $0[key] = joined }
+            }
+        }
+        let hls = HLSDownloads(segmentFolder: directory.segmentFolder(key:), maximumSize: options.maximumSize,
+                               itemURLs: targets.mapValues(\.url)) { hls, key in
+            guard let target = targets[key] else { return }
+            syncer.perform { join(hls, target, nil) }
+        }
+        let outcomes = await engine.run(
+            requests, deadline: budget.transferDeadline, stop: stop,
+            completed: { request, outcome in
+                guard let target = targets[request.id], request.temporaryPath == target.temporary else {
+                    // An HLS segment: durable before it is joined.
+                    syncer.submit(request.temporaryPath)
+                    return
+                }
+                syncer.submit(target.temporary) { unsynced in finish(target, outcome, unsynced) }
+            },
+            checkpoint: { id, partial in
+                guard let target = targets[id], let ledger else { return }
+                ledger.checkpoint(StoredItem(key: id, title: target.item.title, url: target.item.urlString ?? "", state: .partial,
+                                             bytes: partial.bytes, etag: partial.etag, lastModified: partial.lastModified,
+                                             attempts: 0, nextAttemptAt: Date(), total: partial.total, updatedAt: Date()),
+                                  until: budget.end)
+            },
+            progress: show, followUp: hls)
+        progress?.end()
+
+        var byKey: [String: TransferOutcome] = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
+        for target in mine {
+            guard let outcome = byKey[target.item.key], case .captured = outcome.result else { continue }
+            join(hls, target, stop?.reason ?? "the budget ran out")
+        }
+        syncer.wait()
+        for (key, joined) in joinedOtherwise.withLockedValue({ $0 }) { byKey[key] = joined }
+
+        // What did not complete is recorded in one transaction, before its locks go, so that a
+        // delivery waiting for one of these items finds how it ended.
+        var reports = finished.withLockedValue { $0 }
+        var records: [StoredItem] = []
+        for target in mine where reports[target.item.key] == nil {
+            let key = target.item.key
+            // The engine answers for every request; should it ever not, the item still gets a
+            // report, and its lock is still released.
+            let outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
+            let itemReport = place(outcome, target: target, directory: directory)
+            reports[key] = itemReport
+            records.append(StoredItem(outcome: outcome, report: itemReport, known: known[key]))
+        }
+        ledger?.record(records, until: budget.end)
+        for target in mine { locks.release(target.item.key) }
+        return reports
+    }
+
+    /// The request for an item: resuming the kept partial body when the store knows the validator
+    /// it was fetched under, from the start otherwise.
+    func request(for target: DeliveryTarget, known: StoredItem?, directory: MediaDirectory) -> TransferRequest {
+        let key = target.item.key
+        var resume: TransferRequest.Resume?
+        if let offset = directory.partialBytes(key: key), offset > 0 {
+            // The same file whatever the query: a signed URL's token changes on every push.
+            // `If-Range` with the recorded validator makes a changed file come whole.
+            // A resume needs the whole file's size too (`Resume.total`).
+            if let known, known.state == .partial, (try? MediaURL(known.url))?.resource == target.url.resource,
+               let validator = known.validator, let total = known.total {
+                resume = TransferRequest.Resume(offset: offset, validator: validator, total: total)
+                logger.info("resuming", metadata: ["key": "\(key)", "offset": "\(offset)"])
+            } else {
+                // Bytes of unknown origin (a crash before they were recorded): not worth the risk.
+                unlink(target.temporary)
+            }
+        }
+        return TransferRequest(id: key, url: target.url, temporaryPath: target.temporary,
+                               maximumSize: options.maximumSize, resume: resume)
+    }
+}

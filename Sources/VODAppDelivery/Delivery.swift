@@ -1,0 +1,174 @@
+import Foundation
+import Logging
+import VODAppBase
+import VODAppMediaDirectory
+import VODAppNotify
+import VODAppPayload
+import VODAppStore
+
+/// Handles one payload from start to report, in the design's order: plan, transfer, place,
+/// record, notify, report.
+///
+/// Every entry point (a file, standard input, a UDP datagram, an HTTP POST, a poll) parses its
+/// payload and hands it to this same pipeline; nothing about how it arrived matters here but the
+/// log line. Placing and recording happen item by item, as each transfer ends (`transfer`), so
+/// that a small item is never hidden behind a large one.
+public struct Delivery: Sendable {
+    public let options: DeliveryOptions
+    let notifier: any Notifier
+    let logger: Logger
+    let progress: (any TransferProgress)?
+
+    /// - Parameter progress: whoever shows the transfers while they run (a terminal).
+    public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(), logger: Logger,
+                progress: (any TransferProgress)? = nil) {
+        self.options = options
+        self.notifier = notifier
+        self.logger = logger
+        self.progress = progress
+    }
+
+    /// Fetches the payload's valid items into DIR within the options' budget.
+    ///
+    /// An item whose file is in DIR is `alreadyPresent` and costs no request. Each missing item is
+    /// fetched by whichever delivery takes its lock first, in this process or another; the others
+    /// wait for it within their own budget. A transfer cut short keeps its bytes out of sight and
+    /// the next delivery resumes it.
+    /// - Parameters:
+    ///   - payload: a validated payload.
+    ///   - source: how it arrived, for the delivery log.
+    ///   - started: when the run began (for a command, the process start), which is when the
+    ///     budget starts counting, not when this is called.
+    ///   - stop: cuts the run short (a signal): transfers stop, what can be resumed is kept and
+    ///     recorded, and no notification is raised.
+    /// - Throws: `MediaDirectoryError` when DIR cannot be created or written. Item failures are
+    ///   not errors: they are in the report.
+    public func run(_ payload: Payload, from source: DeliverySource, started: ContinuousClock.Instant = .now,
+                    stop: StopRequest? = nil) async throws(MediaDirectoryError) -> DeliveryReport {
+        let budget = Budget(start: started, duration: options.budget)
+        let startedAt = Date(timeIntervalSinceNow: -budget.elapsed.inSeconds)
+        let late = lateStart(of: budget)
+
+        let plan = try plan(payload, budget: budget)
+        defer { plan.locks?.releaseAll() }
+
+        // Items another delivery is fetching are waited for while this one transfers, places and
+        // records its own.
+        async let waited = outcomes(ofOthersFetching: plan, since: startedAt, until: budget.transferDeadline, stop: stop)
+        var reports = plan.settled
+        reports.merge(await transfer(plan, budget: budget, stop: stop)) { _, transferred in transferred }
+        for itemReport in await waited {
+            reports[itemReport.key] = itemReport
+        }
+        if let late {
+            for (key, itemReport) in reports where itemReport.status == .timedOut {
+                reports[key] = itemReport.noting("; the delivery began \(Self.seconds(late)) into its budget")
+            }
+        }
+        let items = payload.items.compactMap { reports[$0.key] }
+        await updatePlaylist(plan, with: payload, reports: reports, until: budget.end)
+
+        let notification = await notify(items, budget: budget, stop: stop)
+        let report = DeliveryReport(elapsed: budget.elapsed, budget: budget.duration, directory: options.directory,
+                                    items: items, notification: notification)
+        plan.ledger?.log(DeliveryLogEntry(report, from: source, startedAt: startedAt, stoppedBecause: stop?.reason),
+                         until: budget.end)
+        return report
+    }
+
+    /// What this delivery does with each item: what DIR already has and what is invalid (settled
+    /// now), what it fetches under its own locks, and what another delivery is fetching.
+    func plan(_ payload: Payload, budget: Budget) throws(MediaDirectoryError) -> DeliveryPlan {
+        let directory = MediaDirectory(path: options.directory)
+        var settled: [String: ItemReport] = [:]
+        var missing: [DeliveryTarget] = []
+
+        // Checked before anything in it is used, on every path: a work area that is a link would
+        // send partial bodies, locks and the store outside DIR.
+        var hasWorkArea = try directory.checkWorkArea()
+        let index = directory.index()
+        for item in payload.items {
+            guard case .valid(_, _, let url) = item.validity else {
+                if case .invalid(let reason, let title, _) = item.validity {
+                    settled[item.key] = ItemReport(key: item.key, title: title, url: item.urlString, status: .invalid, error: reason)
+                }
+                continue
+            }
+            let target = DeliveryTarget(item: item, url: url, temporary: directory.temporaryPath(key: item.key))
+            if let found = index.file(for: item.key, urlExtension: url.fileExtension), let known = present(target, at: found, in: directory) {
+                settled[item.key] = known
+            } else {
+                missing.append(target)
+            }
+        }
+
+        if !missing.isEmpty {
+            try directory.prepare()
+            hasWorkArea = true
+        }
+        // A run with nothing to fetch records itself only where vodapp has worked before: it
+        // creates nothing in a DIR it found without a work area. The store may not hold up the
+        // transfers for more than a quarter of the budget: a busy store costs a warning.
+        let early = min(budget.transferDeadline, .now + budget.duration / 4)
+        let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, until: early) : nil
+        let known = ledger?.items(missing.map(\.item.key), until: early) ?? [:]
+        // One descriptor for every lock this delivery takes, however long the playlist.
+        let locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
+
+        var othersFetching: [DeliveryTarget] = []
+        var locked: [DeliveryTarget] = []
+        for target in missing {
+            if locks?.take(target.item.key) == true {
+                locked.append(target)
+            } else {
+                othersFetching.append(target)
+            }
+        }
+        // Another delivery may have placed some between the look and the locks.
+        let relooked = locked.isEmpty ? index : directory.index()
+        var mine: [DeliveryTarget] = []
+        for target in locked {
+            if let found = relooked.file(for: target.item.key, urlExtension: target.url.fileExtension),
+               let known = present(target, at: found, in: directory) {
+                locks?.release(target.item.key)
+                settled[target.item.key] = known
+            } else {
+                mine.append(target)
+            }
+        }
+        return DeliveryPlan(directory: directory, settled: settled, mine: mine, othersFetching: othersFetching,
+                            known: known, ledger: ledger, locks: locks)
+    }
+
+    /// How late a start is worth a word: a process starts in tens of milliseconds.
+    static let lateStart: Duration = .seconds(1)
+
+    /// How far into its budget the delivery begins, when that is worth a word. A listener's push
+    /// may wait its turn in the queue, and its budget counts from its arrival: an item the budget
+    /// cut then says how much of it was gone before the start.
+    private func lateStart(of budget: Budget) -> Duration? {
+        let lateBy = budget.elapsed
+        guard lateBy >= Self.lateStart else { return nil }
+        logger.notice("the delivery began \(Self.seconds(lateBy)) into its \(Self.seconds(budget.duration)) budget")
+        return lateBy
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f s", duration.inSeconds)
+    }
+
+    /// The desktop notification, when something new arrived and nothing stopped the run.
+    private func notify(_ items: [ItemReport], budget: Budget, stop: StopRequest?) async -> NotificationReport {
+        if let reason = stop?.reason { return .notShown("stopped: \(reason)") }
+        guard options.notify else { return .notShown("disabled with --no-notify") }
+        guard var notification = DesktopNotification(announcing: items) else {
+            return .notShown("nothing new to announce")
+        }
+        if options.offersOpenFolder { notification.folder = options.directory }
+        let report = await notifier.post(notification, deadline: budget.end)
+        if let reason = report.reason {
+            logger.warning("notification not shown: \(reason)")
+        }
+        return report
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import VODAppMediaDirectory
+import VODAppTransfer
+
+/// How a payload is handled: where media goes and within what limits.
+public struct DeliveryOptions: Sendable, Equatable {
+    /// The default `--max-size`: 20 MiB, the original app's limit.
+    public static let defaultMaximumSize: Int64 = 20 * 1024 * 1024
+    /// The default `--budget`: what iOS gives a background wake-up.
+    public static let defaultBudgetSeconds: Double = 30
+    public static let defaultBudget: Duration = .seconds(defaultBudgetSeconds)
+
+    /// Absolute, normalised path of the media directory.
+    public let directory: String
+    public var budget: Duration
+    /// Items strictly larger are dropped.
+    public var maximumSize: Int64
+    public var jobs: Int
+    public var notify: Bool
+    /// When the link is too slow for the budget, finish the items that can finish, smallest
+    /// remaining first; false starts everything and shares the link to the end.
+    public var budgetAware: Bool
+    /// Certificates to trust for https instead of the system's (`--cacert`): how a self-signed
+    /// media server is reached without turning verification off.
+    public var certificateAuthorities: String?
+    /// How fetched files are named (`--name`).
+    public var naming: MediaFileName.Style
+    /// Header lines (`Name: value`) for each item's own origin (`--header`).
+    public var headers: [String] = []
+    /// A Netscape cookie file for each item's own origin (`--cookies`).
+    public var cookieFile: String?
+    /// The hosts `headers` may go to (`--header-host`), in punycode; empty for any item's.
+    public var headerHosts: [String] = []
+    /// The User-Agent of every media request (`--user-agent`).
+    public var userAgent: String = Self.defaultUserAgent
+    public static let defaultUserAgent = "vodapp/0.1 libcurl/\(Curl.version)"
+    /// Whether the notification offers to open DIR, and so may keep its thread waiting for the
+    /// click until the budget ends: for a listener, or a run somebody watches on a terminal.
+    public var offersOpenFolder = false
+
+    public init(
+        directory: String,
+        budget: Duration = Self.defaultBudget,
+        maximumSize: Int64 = Self.defaultMaximumSize,
+        jobs: Int = TransferEngine.Configuration.defaultJobs,
+        notify: Bool = true,
+        budgetAware: Bool = true,
+        certificateAuthorities: String? = nil,
+        naming: MediaFileName.Style = .title
+    ) {
+        self.directory = URL(fileURLWithPath: directory).standardizedFileURL.path
+        self.budget = budget
+        self.maximumSize = maximumSize
+        self.jobs = jobs
+        self.notify = notify
+        self.budgetAware = budgetAware
+        self.certificateAuthorities = certificateAuthorities
+        self.naming = naming
+    }
+
+    /// Creates DIR (and its hidden work area) if needed, so that a long-running receiver can
+    /// refuse to start on an unusable DIR rather than fail every delivery later.
+    public func prepareDirectory() throws(MediaDirectoryError) {
+        try MediaDirectory(path: directory).prepare()
+    }
+
+    /// The contract's default directory: `$VODAPP_DIR`, else the XDG videos folder + `/VODApp`.
+    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let dir = environment["VODAPP_DIR"], !dir.isEmpty { return dir }
+        return XDGUserDirectories(environment: environment).videos + "/VODApp"
+    }
+}

@@ -1,0 +1,19 @@
+import VODAppMediaDirectory
+import VODAppStore
+
+/// What one delivery does with each item of its payload, decided before any transfer starts.
+struct DeliveryPlan: Sendable {
+    let directory: MediaDirectory
+    /// Items with a report already: invalid, or already in DIR.
+    let settled: [String: ItemReport]
+    /// Items this delivery fetches: it holds their locks.
+    let mine: [DeliveryTarget]
+    /// Items another delivery holds the locks of: waited for, not fetched.
+    let othersFetching: [DeliveryTarget]
+    /// What the store knew of the missing items before this delivery began.
+    let known: [String: StoredItem]
+    /// Nil when the store cannot be used (a warning, never a failure) or DIR has no work area.
+    let ledger: DeliveryLedger?
+    /// Nil only when there is nothing to fetch and DIR has no work area.
+    let locks: ItemLocks?
+}

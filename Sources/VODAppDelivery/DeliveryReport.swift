@@ -1,0 +1,54 @@
+import VODAppBase
+import VODAppNotify
+
+/// The result of handling one payload: what `--json` prints and what the exit code is made from.
+public struct DeliveryReport: Sendable, Equatable, Encodable {
+    /// The original app's background-fetch results.
+    public enum Result: String, Sendable, Encodable {
+        case newData, noData, failed
+    }
+
+    public let elapsedSeconds: Double
+    public let budgetSeconds: Double
+    public let directory: String
+    public let items: [ItemReport]
+    public let notification: NotificationReport
+
+    public init(elapsed: Duration, budget: Duration, directory: String, items: [ItemReport], notification: NotificationReport) {
+        // Milliseconds are as precise as a wall-clock report of a network run can honestly be.
+        elapsedSeconds = (elapsed.inSeconds * 1000).rounded() / 1000
+        budgetSeconds = budget.inSeconds
+        self.directory = directory
+        self.items = items
+        self.notification = notification
+    }
+
+    public func count(_ status: ItemReport.Status) -> Int {
+        items.count { $0.status == status }
+    }
+
+    public var result: Result {
+        if count(.downloaded) > 0 { return .newData }
+        if count(.failed) + count(.timedOut) > 0 { return .failed }
+        return .noData
+    }
+
+    /// The report as one line of JSON: what `--json` prints and what the HTTP endpoint answers.
+    public var json: String {
+        CompactJSON.text(self, fallback: #"{"result":"failed","error":"the report could not be encoded"}"#)
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case result, elapsedSeconds, budgetSeconds, directory, items, notification
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(result, forKey: .result)
+        try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
+        try container.encode(budgetSeconds, forKey: .budgetSeconds)
+        try container.encode(directory, forKey: .directory)
+        try container.encode(items, forKey: .items)
+        try container.encode(notification, forKey: .notification)
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Logging
+import VODAppPayload
+import VODAppStore
+import VODAppTransfer
+
+/// `vodapp poll URL`: a payload fetched by GET, the fallback for a missed push.
+public struct PayloadPoll: Sendable {
+    /// Why no payload came.
+    public enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// 401 or 403: the token is missing, wrong or expired.
+        case tokenRejected(status: Int, host: String, sentToken: Bool)
+        /// The endpoint could not be reached or answered with an error; later may work.
+        case unavailable(String)
+        case invalid(PayloadError)
+
+        public var description: String {
+            switch self {
+            case .tokenRejected(let status, let host, true):
+                "\(host) rejected the token (HTTP \(status)): check --token or VODAPP_TOKEN"
+            case .tokenRejected(let status, let host, false):
+                "\(host) wants a token (HTTP \(status)), and none was given: set --token or VODAPP_TOKEN"
+            case .unavailable(let reason):
+                reason
+            case .invalid(let error):
+                "invalid payload: \(error)"
+            }
+        }
+    }
+
+    public let url: URL
+    public let token: String?
+
+    public init(url: URL, token: String?) {
+        self.url = url
+        self.token = token
+    }
+
+    /// GETs and validates the payload. The token goes to `url`'s origin only: libcurl's bearer
+    /// authentication is not forwarded when a redirect leads to another host or port.
+    public func fetch(timeout: Duration) async throws(Failure) -> Payload {
+        let answer: SingleRequest.Answer
+        do {
+            answer = try await SingleRequest(url: url, method: .get, headers: ["Accept: application/json"],
+                                             bearerToken: token, followRedirects: true, timeout: timeout,
+                                             maximumAnswer: Payload.maximumSize).perform()
+        } catch .answerTooLarge {
+            throw .invalid(.tooLarge(limit: Payload.maximumSize))
+        } catch {
+            throw .unavailable("cannot fetch \(url.absoluteString): \(error)")
+        }
+        switch answer.status {
+        case 200..<300:
+            do {
+                return try Payload(data: answer.body)
+            } catch {
+                throw .invalid(error)
+            }
+        case 401, 403:
+            throw .tokenRejected(status: answer.status, host: url.host ?? url.absoluteString, sentToken: token != nil)
+        default:
+            // The host that answered, which a redirect may have made another than the one asked.
+            let answered = answer.finalURL.flatMap { try? MediaURL($0) }?.redacted ?? url.absoluteString
+            throw .unavailable("\(answered) answered HTTP \(answer.status)")
+        }
+    }
+
+    /// Writes a rejected token into DIR's delivery log, so that `vodapp status` shows it.
+    public func recordRejection(_ failure: Failure, in options: DeliveryOptions, logger: Logger) {
+        guard (try? options.prepareDirectory()) != nil,
+              let ledger = DeliveryLedger(directory: options.directory, logger: logger) else { return }
+        ledger.log(DeliveryLogEntry(startedAt: Date(), source: "poll", origin: url.absoluteString, result: "tokenRejected",
+                                    items: 0, downloaded: 0, failed: 0, elapsedSeconds: 0, note: failure.description))
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import VODAppBase
+import VODAppMediaDirectory
+import VODAppStore
+
+/// `vodapp status`: what DIR holds, what is partial or failed, and the last deliveries.
+public struct StatusReport: Sendable, Encodable {
+    public let directory: String
+    public let items: [StoredItem]
+    public let deliveries: [DeliveryLogEntry]
+
+    /// Reads DIR's store; a DIR that has none yet has an empty status (and gets no store).
+    public init(directory: String, deliveries count: Int = 10) throws {
+        self.directory = directory
+        guard FileManager.default.fileExists(atPath: directory + "/.vodapp/state.sqlite") else {
+            items = []
+            deliveries = []
+            return
+        }
+        let store = try StateStore(directory: directory)
+        // A partial's bytes are what its file holds now: the store hears of a transfer when its
+        // body begins, and a process killed later wrote more than it could record.
+        let media = MediaDirectory(path: directory)
+        items = try store.allItems().map { item in
+            guard item.state == .partial else { return item }
+            var item = item
+            if case .file(let bytes) = SafeFile.inspect(media.temporaryPath(key: item.key)) { item.bytes = bytes } else { item.bytes = 0 }
+            return item
+        }
+        deliveries = try store.lastDeliveries(count)
+    }
+
+    /// The status as one JSON object, dates in ISO 8601.
+    public var json: String {
+        CompactJSON.text(self, fallback: #"{"error":"the status could not be encoded"}"#)
+    }
+}

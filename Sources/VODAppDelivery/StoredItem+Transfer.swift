@@ -1,0 +1,51 @@
+import Foundation
+import VODAppStore
+import VODAppTransfer
+
+/// What the store keeps of a transfer, and what a resume needs back from it. Here, not in the
+/// store, so that the store knows nothing of transfers or reports.
+extension StoredItem {
+    /// The value for `If-Range`.
+    package var validator: String? {
+        TransferRequest.Resume.validator(etag: etag, lastModified: lastModified)
+    }
+
+    /// What the store should say of a transfer that ended: the file, the partial body kept to
+    /// resume, or the failure and when another attempt is worth it.
+    init(outcome: TransferOutcome, report: ItemReport, known: StoredItem?) {
+        self.init(key: report.key, title: report.title, url: report.url ?? "", state: .failed,
+                  etag: outcome.etag, lastModified: outcome.lastModified, error: report.error,
+                  attempts: 0, updatedAt: Date())
+        switch report.status {
+        case .downloaded, .alreadyPresent:
+            state = .fetched
+            path = report.path
+            bytes = report.bytes
+            error = nil
+        case .tooLarge:
+            state = .tooLarge
+        case .timedOut, .failed, .invalid:
+            if let partial = outcome.partial {
+                state = .partial
+                bytes = partial.bytes
+                total = partial.total ?? known?.total
+                // A partial body this run did not touch keeps the validators it was fetched under.
+                if partial.etag == nil && partial.lastModified == nil {
+                    etag = known?.etag
+                    lastModified = known?.lastModified
+                } else {
+                    etag = partial.etag
+                    lastModified = partial.lastModified
+                }
+                // The bytes stay for a resume, but the failure that stopped them may be for good
+                // (a 403 on the resume): status says so, as the report did.
+                final = report.final == true
+                nextAttemptAt = final ? nil : Date()
+            } else {
+                state = .failed
+                final = report.final == true
+                nextAttemptAt = final ? nil : outcome.retryAfterSeconds.map { Date(timeIntervalSinceNow: $0) }
+            }
+        }
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import NIOConcurrencyHelpers
+import VODAppBase
+
+/// Makes finished bodies durable while the rest of the playlist is still arriving, and hands each
+/// to what comes next (placing it) on the thread that synced it.
+///
+/// A crash must not leave a complete-looking name over blocks never written, so every body is
+/// fsynced before it gets its real name. Done at the end, one after another, those fsyncs were
+/// most of a small-file playlist's wall time; started as each transfer completes, on threads of
+/// their own (libdispatch's global queue runs about one blocking call per core), they overlap the
+/// transfers still running and share the file system's journal commits with each other.
+package final class FileSyncer: Sendable {
+    /// Most fsyncs in flight at once: each holds a descriptor.
+    private let width: Int
+
+    package init(width: Int = 16) {
+        self.width = max(1, width)
+    }
+
+    /// What to do once a file is durable, or why it could not be made so.
+    package typealias Then = @Sendable (_ failure: String?) -> Void
+
+    private struct State {
+        package var queue: [@Sendable () -> Void] = []
+        package var workers = 0
+    }
+
+    private let state = NIOLockedValueBox(State())
+    private let group = DispatchGroup()
+
+    /// Queues `path` for an fsync, then `then`; called from the transfer thread as each body
+    /// completes.
+    package func submit(_ path: String, then: Then? = nil) {
+        perform {
+            var failure: String?
+            do throws(SafeFile.Failure) {
+                let fd = try SafeFile.open(path, O_RDONLY)
+                if fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+                close(fd)
+            } catch {
+                failure = error.description
+            }
+            then?(failure)
+        }
+    }
+
+    /// Runs `work` on one of the syncer's threads: the slow file work of finishing an item
+    /// (joining an HLS item's segments) that must not hold up the transfer thread.
+    package func perform(_ work: @escaping @Sendable () -> Void) {
+        group.enter()
+        let startWorker = state.withLockedValue { state -> Bool in
+            state.queue.append(work)
+            guard state.workers < width else { return false }
+            state.workers += 1
+            return true
+        }
+        if startWorker {
+            let thread = Thread { [self] in drain() }
+            thread.name = "vodapp-fsync"
+            thread.start()
+        }
+    }
+
+    /// Waits for everything submitted, and what followed it.
+    package func wait() {
+        group.wait()
+    }
+
+    private func drain() {
+        while let next = state.withLockedValue({ state -> (@Sendable () -> Void)? in
+            if state.queue.isEmpty {
+                state.workers -= 1
+                return nil
+            }
+            return state.queue.removeFirst()
+        }) {
+            next()
+            group.leave()
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+import NIOConcurrencyHelpers
+import VODAppBase
+
+/// One delivery's rights to fetch items into DIR, across every vodapp process and listener
+/// delivery: open-file-description byte locks (`F_OFD_SETLK`) on `DIR/.vodapp/locks`, one byte per
+/// key at an offset hashed from it, all taken through one descriptor.
+///
+/// Open-file-description locks belong to one `open`, so two deliveries in one process exclude each
+/// other as two processes do, and the kernel drops them when their holder dies, so a crashed
+/// process (SIGKILL) never leaves an item claimed. One descriptor for all of a delivery's keys
+/// keeps a playlist of thousands of items within the default limit of 1,024 open files; one lock
+/// file for all keys spares DIR an inode per item.
+package final class ItemLocks: Sendable {
+    // Linux's value, the same on every architecture; Glibc's module does not export it.
+    private static let setLock: Int32 = 37 // F_OFD_SETLK
+
+    private struct State {
+        package var descriptor: Int32
+        /// How many held keys share each locked byte: two keys whose hashes collide share one
+        /// lock, which goes only when both are released.
+        package var held: [Int: Int] = [:]
+    }
+
+    private let state: NIOLockedValueBox<State>
+
+    /// Opens the lock file at `path`, creating it.
+    /// - Throws: when it cannot be opened, or is not a regular file of one link.
+    package init(path: String) throws(SafeFile.Failure) {
+        state = NIOLockedValueBox(State(descriptor: try SafeFile.open(path, O_RDWR | O_CREAT)))
+    }
+
+    /// The locks of `directory`, whose work area exists.
+    package static func open(in directory: MediaDirectory) throws(MediaDirectoryError) -> ItemLocks {
+        do {
+            return try ItemLocks(path: directory.lockPath)
+        } catch {
+            if error.isDescriptorExhaustion { throw .tooManyOpenFiles(directory.lockPath) }
+            throw .directoryUnusable(path: directory.path, reason: error.description)
+        }
+    }
+
+    deinit {
+        releaseAll()
+    }
+
+    /// Takes the lock of `key` if no other delivery holds it.
+    package func take(_ key: String) -> Bool {
+        let offset = Self.offset(of: key)
+        return state.withLockedValue { state in
+            guard state.descriptor >= 0 else { return false }
+            if let count = state.held[offset] {
+                state.held[offset] = count + 1
+                return true
+            }
+            guard Self.lock(state.descriptor, at: offset, type: F_WRLCK) else { return false }
+            state.held[offset] = 1
+            return true
+        }
+    }
+
+    /// Waits for the lock of `key` until `deadline`, trying every 20 ms: holders keep it for one
+    /// transfer, and a wait is cheaper than a second download.
+    package func wait(for key: String, until deadline: ContinuousClock.Instant, stop: StopRequest?) async -> Bool {
+        while true {
+            if take(key) { return true }
+            guard ContinuousClock.now < deadline, stop?.reason == nil else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// Lets the next delivery have the item.
+    package func release(_ key: String) {
+        let offset = Self.offset(of: key)
+        state.withLockedValue { state in
+            guard let count = state.held[offset], state.descriptor >= 0 else { return }
+            if count > 1 {
+                state.held[offset] = count - 1
+            } else {
+                state.held[offset] = nil
+                _ = Self.lock(state.descriptor, at: offset, type: F_UNLCK)
+            }
+        }
+    }
+
+    /// Drops every lock at once: closing the descriptor does.
+    package func releaseAll() {
+        state.withLockedValue { state in
+            if state.descriptor >= 0 {
+                close(state.descriptor)
+                state.descriptor = -1
+                state.held = [:]
+            }
+        }
+    }
+
+    private static func lock(_ descriptor: Int32, at offset: Int, type: Int32) -> Bool {
+        var lock = flock()
+        lock.l_type = Int16(type)
+        lock.l_whence = Int16(SEEK_SET)
+        lock.l_start = offset
+        lock.l_len = 1
+        return fcntl(descriptor, setLock, &lock) == 0
+    }
+
+    /// FNV-1a of the key, kept positive for `off_t`: 2^62 bytes make a collision, which would
+    /// only make two keys take turns, vanishingly rare.
+    package static func offset(of key: String) -> Int {
+        Int(FNV1a.hash(key) & 0x3fff_ffff_ffff_ffff)
+    }
+}

@@ -1,0 +1,222 @@
+import CFileShims
+import Foundation
+import VODAppBase
+
+/// DIR on disk: where finished media is placed, and the hidden work area beside it.
+///
+/// Every path built here comes from a validated key (`[A-Za-z0-9_-]{1,128}`), a title made safe
+/// (`MediaFileName`: no `/`, no leading dot) and an extension checked to be alphanumeric, so
+/// nothing outside DIR can be named.
+package struct MediaDirectory: Sendable {
+    package let path: String
+
+    package init(path: String) {
+        self.path = path
+    }
+
+    /// Unfinished bodies live here, on the same file system as DIR so that placing is a rename,
+    /// and stay here when cut, to be resumed.
+    package var workPath: String { path + "/.vodapp/partial" }
+
+    /// The lock file: whoever holds a key's byte of it fetches the item.
+    package var lockPath: String { path + "/.vodapp/locks" }
+
+    package func path(of name: MediaFileName) -> String {
+        path + "/" + name.value
+    }
+
+    /// The files in DIR by the key they belong to, read once: a file is found by its key, never
+    /// by the name today's title would give it, so a changed title renames and fetches nothing.
+    package struct Index {
+        /// Names by key, each taken apart once, when DIR was read.
+        fileprivate var names: [String: [(name: String, shape: MediaFileName.Shape)]] = [:]
+        fileprivate let directory: String
+
+        /// The path of the item's file, if DIR has one; with two, the first in name order.
+        package func file(for key: String, urlExtension: String?) -> String? {
+            names[key]?.filter { $0.shape.belongs(withURLExtension: urlExtension) }.map(\.name).min()
+                .map { directory + "/" + $0 }
+        }
+    }
+
+    package func index() -> Index {
+        var index = Index(directory: path)
+        forEachEntry { name, _ in
+            // Hidden names are never vodapp's media: the work area, a user's dot files. Every
+            // name that carries a key is kept; `Index.file` decides which extensions count.
+            guard !name.hasPrefix("."), let shape = MediaFileName.shape(of: name) else { return }
+            index.names[shape.key, default: []].append((name, shape))
+        }
+        return index
+    }
+
+    /// The names of the regular files directly in DIR, from one read of it rather than a
+    /// `stat` per name.
+    package func regularFiles() -> Set<String> {
+        var files: Set<String> = []
+        forEachEntry { name, type in
+            var info = stat()
+            // Some file systems do not give the type in the entry: then it is asked for.
+            let regular = type == UInt8(DT_UNKNOWN) ? lstat(path + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+                                                    : type == UInt8(DT_REG)
+            if regular { files.insert(name) }
+        }
+        return files
+    }
+
+    /// Calls `body` with each entry's name and `d_type`, `.` and `..` included.
+    private func forEachEntry(_ body: (String, UInt8) -> Void) {
+        guard let stream = opendir(path) else { return }
+        defer { closedir(stream) }
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            body(name, entry.pointee.d_type)
+        }
+    }
+
+    /// The same name on every run, so that a later delivery finds what an earlier one was cut
+    /// off from; only the holder of the key's lock touches it.
+    package func temporaryPath(key: String) -> String {
+        workPath + "/" + Self.workStem(key) + ".part"
+    }
+
+    /// Where an HLS item's playlist, keys and segments are kept until they are joined: a folder
+    /// of its own, under the same name on every run, so that a cut item resumes.
+    package func segmentFolder(key: String) -> String {
+        workPath + "/" + Self.workStem(key) + ".hls"
+    }
+
+    /// The stem of a key's names in the work area: the key, and for a key with capitals its hash
+    /// too. exFAT and FAT (USB sticks, SD cards) ignore case, so `ABC.part` would be `abc.part`,
+    /// and two items would write, and delete, one file (exfat-fuse crashed on it); the hash keeps
+    /// `abc` and `ABC` apart whatever the file system.
+    package static func workStem(_ key: String) -> String {
+        guard key.utf8.contains(where: { (65...90).contains($0) }) else { return key }
+        return key + "-" + String(FNV1a.hash(key) & 0xffff_ffff, radix: 16)
+    }
+
+    /// The size of a kept partial body, if there is one. Anything else at its name (a FIFO, a
+    /// link, a hard link to a file outside DIR) is removed, never resumed: only the name goes.
+    package func partialBytes(key: String) -> Int64? {
+        let path = temporaryPath(key: key)
+        switch SafeFile.inspect(path) {
+        case .absent: return nil
+        case .file(let bytes): return bytes
+        case .unsafe:
+            unlink(path)
+            return nil
+        }
+    }
+
+    /// Whether DIR has vodapp's hidden work area (and so, likely, a store).
+    /// - Throws: when `.vodapp` or its `partial` is there but is not a directory of DIR's own (a
+    ///   symbolic link could send partial bodies, locks and the store anywhere).
+    package func checkWorkArea() throws(MediaDirectoryError) -> Bool {
+        var info = stat()
+        for (index, directory) in [path + "/.vodapp", workPath].enumerated() {
+            guard lstat(directory, &info) == 0 else {
+                if errno == ENOENT || errno == ENOTDIR, index == 0 { return false }
+                if errno == ENOENT { return true }
+                throw .directoryUnusable(path: path, reason: "\(directory): \(String(cString: strerror(errno)))")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFDIR else {
+                let what = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "not a directory"
+                throw .directoryUnusable(path: path, reason: "\(directory) is \(what); vodapp's work area must be a directory inside DIR")
+            }
+        }
+        return true
+    }
+
+    package enum Presence {
+        case absent
+        case file(bytes: Int64)
+        case other
+    }
+
+    package func presence(at path: String) -> Presence {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return .absent }
+        return (info.st_mode & S_IFMT) == S_IFREG ? .file(bytes: Int64(info.st_size)) : .other
+    }
+
+    /// Creates DIR and its work area, and checks that both can be written.
+    package func prepare() throws(MediaDirectoryError) {
+        // mkdir -p by hand: the system's own reason ("Read-only file system", "Permission
+        // denied") is the one-line error a user should see, not Foundation's paraphrase of it.
+        var prefix = ""
+        for component in workPath.split(separator: "/") {
+            prefix += "/" + component
+            guard mkdir(prefix, 0o755) != 0 else { continue }
+            let failure = errno
+            var info = stat()
+            // DIR itself may be a symbolic link (the user's choice); the work area inside it may
+            // not, or partial bodies could be steered to a file outside DIR.
+            let inside = prefix.count > path.count
+            let found = inside ? lstat(prefix, &info) : stat(prefix, &info)
+            if failure == EEXIST, found == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
+            throw .directoryUnusable(path: path, reason: failure == EEXIST ? "\(prefix) is not a directory"
+                                                                        : String(cString: strerror(failure)))
+        }
+        for directory in [path, workPath] where access(directory, W_OK | X_OK) != 0 {
+            throw .directoryUnusable(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    package enum Placement {
+        case placed
+        case alreadyThere
+        case failed(String)
+        /// Taken by another item's file whose name differs only in case, on a file system that
+        /// ignores case: the same next time, until a title or key changes.
+        case takenIgnoringCase(String)
+    }
+
+    /// Moves a finished temporary file to its final name without ever replacing a file that is
+    /// already there: `link` fails with EEXIST where `rename` would overwrite.
+    ///
+    /// Where `link` is refused (exFAT and FAT, the file systems of USB sticks and SD cards, answer
+    /// EPERM), `renameat2` with RENAME_NOREPLACE does the same in one step; where that is refused
+    /// too (exfat-fuse answers EINVAL), a `rename` after checking the name is free. The caller
+    /// holds the item's lock, so no other vodapp can take the name in between; only a person could.
+    package func place(_ temporary: String, at final: String) -> Placement {
+        defer { unlink(temporary) }
+        if link(temporary, final) == 0 { return .placed }
+        if errno == EEXIST { return taken(final) }
+        guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) else { return .failed(String(cString: strerror(errno))) }
+        if vod_rename_noreplace(temporary, final) == 0 { return .placed }
+        if errno == EEXIST { return taken(final) }
+        guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return .failed(String(cString: strerror(errno))) }
+        var info = stat()
+        if lstat(final, &info) == 0 { return taken(final) }
+        guard errno == ENOENT else { return .failed(String(cString: strerror(errno))) }
+        return rename(temporary, final) == 0 ? .placed : .failed(String(cString: strerror(errno)))
+    }
+
+    /// What a name found taken means: the item's own file, or, on a file system that ignores case
+    /// (exFAT, FAT), another item's whose name differs only in case, which is not this item's.
+    private func taken(_ final: String) -> Placement {
+        let name = String(final.dropFirst(path.count + 1))
+        let folded = name.lowercased()
+        var exact = false
+        var other: String?
+        forEachEntry { entry, _ in
+            if entry == name {
+                exact = true
+            } else if other == nil, entry.lowercased() == folded {
+                other = entry
+            }
+        }
+        if exact { return .alreadyThere }
+        return .takenIgnoringCase("the file system ignores case, and \(other ?? "a name differing only in case") is there (another item's, whose key or title differs only in case)")
+    }
+
+    /// Makes the new names durable: one fsync of DIR after all renames.
+    package func sync() {
+        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+}

@@ -1,0 +1,103 @@
+import Foundation
+import VODAppBase
+
+/// `DIR/playlist.m3u8`: what DIR holds, for a media player (`mpv DIR/playlist.m3u8`, VLC).
+///
+/// Each delivery rewrites it: the entries of earlier deliveries that this payload does not name
+/// come first, in the order they had, then this payload's present items in the payload's order.
+/// An entry whose file is gone is dropped, so a player never meets a missing file; a title that
+/// changed in a later payload changes the entry's title, not the file's name.
+package struct MediaPlaylist: Equatable {
+    package struct Entry: Equatable {
+        /// `Title — Subtitle`, one line.
+        package var title: String
+        /// The file's name in DIR: entries are relative, so DIR can be moved or shared.
+        package var name: String
+    }
+
+    package var entries: [Entry]
+
+    /// The playlist file's text, if there is one that is a regular file; never read through a
+    /// symbolic link or from a FIFO, which would block (`SafeFile`). Anything else at the name is
+    /// replaced when the playlist is written.
+    package static func text(at path: String) -> String? {
+        guard let bytes = try? SafeFile.contents(of: path, limit: 8 << 20) else { return nil }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    /// Parses a playlist's text, keeping the entries that name one of `files`, the regular files
+    /// directly in DIR.
+    package init(parsing text: String, keepingOnly files: Set<String>) {
+        entries = []
+        var title: String?
+        // Split on bytes: splitting on Characters (grapheme breaking) was most of the parsing time.
+        for bytes in text.utf8.split(separator: UInt8(ascii: "\n")) {
+            var line = Substring(bytes)
+            if line.hasSuffix("\r") { line = line.dropLast() }
+            if line.hasPrefix("#EXTINF:") {
+                title = line.firstIndex(of: ",").map { String(line[line.index(after: $0)...]) }
+                continue
+            }
+            guard !line.hasPrefix("#") else { continue }
+            var name = line
+            if name.hasPrefix("./") { name = name.dropFirst(2) }
+            guard !name.hasPrefix("."), files.contains(String(name)) else {
+                title = nil
+                continue
+            }
+            entries.append(Entry(title: title ?? String(name), name: String(name)))
+            title = nil
+        }
+    }
+
+    package init(entries: [Entry]) {
+        self.entries = entries
+    }
+
+    /// This playlist with `latest` merged in: see the type's comment.
+    package func merging(_ latest: [Entry]) -> MediaPlaylist {
+        let named = Set(latest.map(\.name))
+        return MediaPlaylist(entries: entries.filter { !named.contains($0.name) } + latest)
+    }
+
+    /// The entry of one item: its title and subtitle as a player shows them.
+    package static func entry(title: String, subtitle: String?, path: String) -> Entry {
+        var shown = title
+        if let subtitle, !subtitle.isEmpty { shown += " — " + subtitle }
+        let name = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...])
+        return Entry(title: UntrustedText.sanitized(shown, limit: 500, replacingControlsWith: " "), name: name)
+    }
+
+    package var text: String {
+        var lines = ["#EXTM3U"]
+        for entry in entries {
+            lines.append("#EXTINF:-1," + entry.title)
+            // A line that starts with # is a comment to a player.
+            lines.append(entry.name.hasPrefix("#") ? "./" + entry.name : entry.name)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Replaces the file at `path` with this playlist in one rename, written first in `workPath`,
+    /// so that a player never reads half a playlist.
+    /// - Returns: nil, or why it could not be written.
+    package func write(to path: String, workPath: String) -> String? {
+        let bytes = Array(text.utf8)
+        let temporary = workPath + "/playlist.m3u8.new"
+        let out: Int32
+        do {
+            out = try SafeFile.create(temporary)
+        } catch {
+            return error.description
+        }
+        let written = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
+        let synced = fsync(out) == 0
+        close(out)
+        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
+            let reason = written == bytes.count && synced ? String(cString: strerror(errno)) : "cannot write \(temporary)"
+            unlink(temporary)
+            return reason
+        }
+        return nil
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+
+/// A delivery's writes to the state store: what became of each item it fetched, and a line in
+/// the delivery log.
+///
+/// The store is a record, so a store that cannot be opened or written costs a warning, never a
+/// delivery: the files and the report do not depend on it. Nor does it cost the budget: every
+/// wait for a busy store ends at the deadline it is given. Writes go through one serial queue,
+/// so that a checkpoint made while an item was arriving can never land after how it ended.
+package struct DeliveryLedger: Sendable {
+    private let store: StateStore
+    private let logger: Logger
+    private let writes = DispatchQueue(label: "vodapp-ledger")
+    /// Failures after the first are logged at debug level: a store busy for the whole budget
+    /// would otherwise write a warning per item.
+    private let failures = NIOLockedValueBox(0)
+
+    package init?(directory: String, logger: Logger, until deadline: ContinuousClock.Instant? = nil) {
+        do {
+            store = try StateStore.shared(directory: directory, until: deadline)
+        } catch {
+            logger.warning("the state store of \(directory) cannot be used, so nothing is recorded: \(error)")
+            return nil
+        }
+        self.logger = logger
+    }
+
+    package func items(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) -> [String: StoredItem] {
+        guard !keys.isEmpty else { return [:] }
+        do {
+            return try store.items(keys, until: deadline)
+        } catch {
+            warn("cannot read the state store: \(error)")
+            return [:]
+        }
+    }
+
+    /// Records how transfers ended, in one transaction, after every checkpoint already queued.
+    package func record(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) {
+        writes.sync {
+            do {
+                try store.save(items, until: deadline)
+            } catch {
+                warn("cannot record \(items.count) item(s) in the state store: \(error)")
+            }
+        }
+    }
+
+    /// Records, without waiting for it, that an item's transfer can be resumed from its file.
+    package func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant) {
+        writes.async { [store] in
+            do {
+                try store.checkpoint(item, until: deadline)
+            } catch {
+                warn("cannot record that \(item.key) can be resumed: \(error)")
+            }
+        }
+    }
+
+    private func warn(_ message: String) {
+        let count = failures.withLockedValue { count in
+            count += 1
+            return count
+        }
+        if count == 1 {
+            logger.warning("\(message)")
+        } else {
+            logger.debug("\(message)")
+        }
+    }
+
+    package func log(_ entry: DeliveryLogEntry, until deadline: ContinuousClock.Instant? = nil) {
+        writes.sync {
+            do {
+                try store.log(entry, until: deadline)
+            } catch {
+                warn("cannot log the delivery in the state store: \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,180 @@
+import Foundation
+import GRDB
+import NIOConcurrencyHelpers
+import VODAppBase
+
+/// What DIR holds and what is pending, in SQLite: `DIR/.vodapp/state.sqlite`, WAL mode, so that
+/// several vodapp processes and a listener can share it.
+///
+/// The store is a record, not the truth: a file's presence in DIR decides `alreadyPresent`, so a
+/// lost or damaged store costs at most some resumable bytes, never a wrong report.
+public final class StateStore: Sendable {
+    private let pool: DatabasePool
+    private let waits: StoreWaitLimit
+
+    /// Opens (creating and migrating as needed) the store of `directory`, whose work area must
+    /// exist.
+    /// - Parameter deadline: when to give up waiting for a lock another process holds; nil for
+    ///   `StoreWaitLimit.defaultWait`. Every operation bounds its waits the same way.
+    /// - Throws: `StateStoreError.unsafe` when the work area or a database file is not what vodapp
+    ///   made (a symbolic link, a FIFO, a hard link), or GRDB's error.
+    public init(directory: String, until deadline: ContinuousClock.Instant? = nil) throws {
+        let path = directory + "/.vodapp/state.sqlite"
+        try Self.check(workArea: directory + "/.vodapp", database: path)
+        let waits = StoreWaitLimit()
+        self.waits = waits
+        var configuration = Configuration()
+        // Writers from other processes hold the lock for milliseconds: wait, but never past the
+        // deadline of the operation waiting (`StoreWaitLimit`).
+        configuration.busyMode = .callback { tries in waits.retry(tries: tries) }
+        // In WAL mode NORMAL cannot corrupt the database; a power cut may lose the last records,
+        // which the files in DIR make good. FULL would add an fsync to every delivery's log line.
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        pool = try waits.during(until: deadline) {
+            let pool = try DatabasePool(path: path, configuration: configuration)
+            try Self.migrator.migrate(pool)
+            return pool
+        }
+    }
+
+    /// SQLite follows symbolic links and would open a FIFO: the store is refused unless its
+    /// directory is a real directory and each of its files is absent or a regular file of one
+    /// link, so that another application's database is never given vodapp's tables.
+    private static func check(workArea: String, database: String) throws {
+        var info = stat()
+        guard lstat(workArea, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFDIR else {
+            throw StateStoreError.unsafe("\(workArea) is not a directory (a symbolic link or a file)")
+        }
+        for file in [database, database + "-wal", database + "-shm", database + "-journal"] {
+            if case .unsafe(let failure) = SafeFile.inspect(file) {
+                throw StateStoreError.unsafe(failure.description)
+            }
+        }
+    }
+
+    private static let openStores = NIOLockedValueBox<[String: StateStore]>([:])
+
+    /// The store of `directory`, opened once per process: a listener's deliveries share one
+    /// connection pool instead of opening and migrating the database each time.
+    public static func shared(directory: String, until deadline: ContinuousClock.Instant? = nil) throws -> StateStore {
+        try openStores.withLockedValue { stores in
+            if let store = stores[directory] {
+                // Checked on every use, not only the first: a listener runs for weeks.
+                try check(workArea: directory + "/.vodapp", database: directory + "/.vodapp/state.sqlite")
+                return store
+            }
+            let store = try StateStore(directory: directory, until: deadline)
+            stores[directory] = store
+            return store
+        }
+    }
+
+    /// How many deliveries the log keeps; older lines are dropped as new ones come.
+    static let deliveriesKept = 1000
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.create(table: "item") { table in
+                table.primaryKey("key", .text)
+                table.column("title", .text)
+                table.column("url", .text).notNull()
+                table.column("state", .text).notNull()
+                table.column("path", .text)
+                table.column("bytes", .integer)
+                table.column("etag", .text)
+                table.column("lastModified", .text)
+                table.column("error", .text)
+                table.column("attempts", .integer).notNull().defaults(to: 0)
+                table.column("nextAttemptAt", .datetime)
+                table.column("updatedAt", .datetime).notNull()
+            }
+            try db.create(table: "delivery") { table in
+                table.autoIncrementedPrimaryKey("id")
+                table.column("startedAt", .datetime).notNull()
+                table.column("source", .text).notNull()
+                table.column("origin", .text)
+                table.column("result", .text).notNull()
+                table.column("items", .integer).notNull()
+                table.column("downloaded", .integer).notNull()
+                table.column("failed", .integer).notNull()
+                table.column("elapsedSeconds", .double).notNull()
+                table.column("note", .text)
+            }
+        }
+        migrator.registerMigration("v2: final failures") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "final", .boolean).notNull().defaults(to: false)
+            }
+        }
+        migrator.registerMigration("v3: the size of a partial's file") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "total", .integer)
+            }
+        }
+        return migrator
+    }
+
+    /// The records of `keys` that exist.
+    public func items(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) throws -> [String: StoredItem] {
+        try waits.during(until: deadline) { try pool.read { db in
+            let found = try StoredItem.fetchAll(db, keys: keys)
+            return Dictionary(found.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
+        } }
+    }
+
+    public func allItems() throws -> [StoredItem] {
+        try waits.during(until: nil) { try pool.read { db in try StoredItem.order(Column("key")).fetchAll(db) } }
+    }
+
+    /// Saves `items` in one transaction. A failure counts the attempts since the last success and,
+    /// unless the server said when, waits a minute for the next one, doubling each time up to six
+    /// hours.
+    public func save(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) throws {
+        guard !items.isEmpty else { return }
+        try waits.during(until: deadline) { try pool.write { db in
+            for var item in items {
+                if item.state == .failed || item.state == .partial {
+                    let previous = try StoredItem.fetchOne(db, key: item.key)
+                    let earlier = previous.map { $0.state == .failed || $0.state == .partial ? $0.attempts : 0 } ?? 0
+                    item.attempts = earlier + 1
+                }
+                if item.state == .failed, !item.final, item.nextAttemptAt == nil {
+                    let wait = min(6 * 3600, 60 * pow(2, Double(min(item.attempts - 1, 20))))
+                    item.nextAttemptAt = Date(timeIntervalSinceNow: wait)
+                }
+                try item.save(db)
+            }
+        } }
+    }
+
+    /// Records that a transfer under way can be resumed from its file (`partial`, with the
+    /// validator and size a resume needs), without counting an attempt: if the process dies
+    /// before the transfer ends, the next delivery resumes instead of starting over.
+    public func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant? = nil) throws {
+        try waits.during(until: deadline) { try pool.write { db in
+            var item = item
+            item.attempts = try StoredItem.fetchOne(db, key: item.key)?.attempts ?? 0
+            try item.save(db)
+        } }
+    }
+
+    public func log(_ entry: DeliveryLogEntry, until deadline: ContinuousClock.Instant? = nil) throws {
+        try waits.during(until: deadline) { try pool.write { db in
+            var entry = entry
+            try entry.insert(db)
+            if let id = entry.id, id > Self.deliveriesKept {
+                try DeliveryLogEntry.filter(Column("id") <= id - Int64(Self.deliveriesKept)).deleteAll(db)
+            }
+        } }
+    }
+
+    public func lastDeliveries(_ count: Int) throws -> [DeliveryLogEntry] {
+        try waits.during(until: nil) { try pool.read { db in
+            try DeliveryLogEntry.order(Column("id").desc).limit(count).fetchAll(db)
+        } }
+    }
+}

@@ -1,0 +1,60 @@
+import Foundation
+import GRDB
+
+/// What the store knows of one playlist key in DIR.
+public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
+    public enum State: String, Codable, Sendable {
+        /// The file is in DIR.
+        case fetched
+        /// Part of the body is kept out of sight, with validators to resume it.
+        case partial
+        /// The last attempt failed; `nextAttemptAt` says when another is worth it, unless the
+        /// failure is `final`.
+        case failed
+        /// Larger than the limit when last seen.
+        case tooLarge
+    }
+
+    public static let databaseTableName = "item"
+
+    public var key: String
+    public var title: String?
+    public var url: String
+    public var state: State
+    /// The file, for `fetched`.
+    public var path: String?
+    /// The file's size when fetched; the bytes kept when partial.
+    public var bytes: Int64?
+    public var etag: String?
+    public var lastModified: String?
+    public var error: String?
+    /// Failed attempts since the last success.
+    public var attempts: Int
+    public var nextAttemptAt: Date?
+    /// The last failure was one delivering again cannot fix (a 404, a certificate that does not
+    /// verify, a live stream): there is no next attempt to wait for.
+    public var final: Bool = false
+    /// For a partial: the whole file's size as the server gave it, so that a resume answering
+    /// with another size is known for another version.
+    public var total: Int64? = nil
+    public var updatedAt: Date
+
+    package init(key: String, title: String?, url: String, state: State, path: String? = nil, bytes: Int64? = nil,
+                 etag: String? = nil, lastModified: String? = nil, error: String? = nil, attempts: Int,
+                 nextAttemptAt: Date? = nil, final: Bool = false, total: Int64? = nil, updatedAt: Date) {
+        self.key = key
+        self.title = title
+        self.url = url
+        self.state = state
+        self.path = path
+        self.bytes = bytes
+        self.etag = etag
+        self.lastModified = lastModified
+        self.error = error
+        self.attempts = attempts
+        self.nextAttemptAt = nextAttemptAt
+        self.final = final
+        self.total = total
+        self.updatedAt = updatedAt
+    }
+}

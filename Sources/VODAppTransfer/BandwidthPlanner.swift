@@ -1,0 +1,190 @@
+/// Budget-aware scheduling: when the link cannot carry every remaining byte before the deadline,
+/// the transfers that can still finish get it, smallest remaining first, and the others are set
+/// aside, their bytes kept, to resume with `Range` if time allows or in the next delivery.
+///
+/// On one shared bottleneck, running the smallest remaining item alone finishes the most items by
+/// any deadline: sharing the link among three makes each crawl, and the first finishes three times
+/// later. So while not everything fits, only `width` transfers run, one at first, and one more
+/// only while adding one raised the total rate (a link that one connection cannot fill). When
+/// everything fits, nothing is set aside, so a fast link is filled exactly as before. Set-aside
+/// transfers are closed, not paused: a paused libcurl transfer still lets its server fill the
+/// buffers between them, which takes the link. If setting transfers aside does not raise the
+/// others' speed (each transfer has its own limit, so the link is not shared), the planner gives
+/// up for the run and restores them.
+///
+/// A pure value: it reads no clock and touches no transfer. The engine describes its transfers
+/// (`Transfer`, `Waiting`), the bytes received so far and the instant; tests feed it a simulated
+/// link.
+package struct BandwidthPlanner: Sendable {
+    /// A running transfer, as the planner sees it.
+    package struct Transfer: Sendable, Equatable {
+        package let id: String
+        /// Body bytes still to come; nil when the response did not say.
+        package var remaining: Int64?
+        /// Whether its headers are in and its body is arriving: only then is its size known.
+        package var receivingBody: Bool
+
+        package init(id: String, remaining: Int64?, receivingBody: Bool) {
+            self.id = id
+            self.remaining = remaining
+            self.receivingBody = receivingBody
+        }
+    }
+
+    /// A set-aside transfer.
+    package struct Waiting: Sendable, Equatable {
+        package let id: String
+        /// Body bytes still to come; `Int64.max` when unknown.
+        package let remaining: Int64
+
+        package init(id: String, remaining: Int64) {
+            self.id = id
+            self.remaining = remaining
+        }
+    }
+
+    /// What the engine does now.
+    package struct Decision: Sendable, Equatable {
+        /// Close these running transfers, keeping their bytes.
+        package var setAside: [String] = []
+        /// Start these set-aside transfers again.
+        package var restore: [String] = []
+
+        package static let keep = Decision()
+    }
+
+    private let enabled: Bool
+    private var disabled = false
+    /// The run's body bytes so far, sampled every `interval`.
+    private var samples: [(at: ContinuousClock.Instant, bytes: Int64)] = []
+    /// The link's rate over the latest window, once there is enough history.
+    private var rate: Double?
+    /// Whether transfers are being held to `width` because not everything fits.
+    private var short = false
+    /// Transfers run at once while not everything fits.
+    package private(set) var width = 1
+    /// When `width` last changed: a width is judged on the rate since, not before.
+    private var changedAt: ContinuousClock.Instant?
+    /// The rate, and the transfers receiving, while everything ran.
+    private var whole: (rate: Double, count: Int)?
+    /// The rate at the width before the latest growth: growing again needs more than it.
+    private var rateBeforeGrowth: Double?
+    /// False once growing did not raise the rate.
+    private var mayGrow = true
+    /// Restored transfers whose headers are not in yet, with what they had left: they hold
+    /// their place in `width` meanwhile.
+    private var restoring: [String: Int64] = [:]
+
+    package static let interval: Duration = .milliseconds(250)
+    package static let window: Duration = .milliseconds(1500)
+    package static let minimumHistory: Duration = .milliseconds(500)
+    /// The most transfers run at once while not everything fits: on one bottleneck, a few fill a
+    /// link as well as many.
+    package static let widest = 4
+    /// Set-aside transfers come back only when everything fits in this share of the capacity, so
+    /// that a rate at the edge does not close and reopen transfers in turn.
+    package static let restoreMargin = 0.8
+    /// The share of the rate seen with everything running that counts as the link filled. Below
+    /// it, one more transfer is tried. Not nearer 1: a start's burst (a TCP window, a server's
+    /// first chunk) makes the rate with everything running look higher than the link is.
+    package static let filled = 0.75
+    /// How much one more transfer must raise the rate to stay: more than a new connection's own
+    /// first burst.
+    package static let gain = 1.2
+
+    package init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    /// What to do for the time left before `deadline`.
+    /// - Parameters:
+    ///   - active: the transfers running now.
+    ///   - aside: the set-aside transfers.
+    ///   - transferred: every body byte the run has received so far, ended transfers included.
+    package mutating func plan(_ active: [Transfer], aside: [Waiting], transferred: Int64,
+                       deadline: ContinuousClock.Instant, now: ContinuousClock.Instant) -> Decision {
+        guard enabled else { return .keep }
+        if disabled { return Decision(restore: aside.map(\.id)) }
+        restoring = restoring.filter { entry in active.contains { $0.id == entry.key && !$0.receivingBody } }
+        let sized = active.filter(\.receivingBody)
+        // What holds a place in `width`: transfers receiving, and restored ones on their way.
+        let occupants = sized.map { Waiting(id: $0.id, remaining: $0.remaining ?? .max) }
+            + restoring.sorted { $0.key < $1.key }.map { Waiting(id: $0.key, remaining: $0.value) }
+
+        if samples.last.map({ $0.at.duration(to: now) >= Self.interval }) ?? true {
+            samples.append((now, transferred))
+            samples.removeAll { $0.at.duration(to: now) > Self.window }
+            rate = Self.rate(samples)
+            if let rate, short, !aside.isEmpty, let verdict = judgeWidth(running: occupants.count, now: now, rate: rate) {
+                guard verdict else {
+                    // Setting transfers aside lost bandwidth instead of moving it: they were not
+                    // sharing one link.
+                    disabled = true
+                    return Decision(restore: aside.map(\.id))
+                }
+            }
+        }
+        guard let rate, rate > 0 else { return .keep }
+        if !short && aside.isEmpty { whole = (rate, sized.count) }
+
+        let capacity = rate * now.duration(to: deadline).inSeconds
+        let candidates = occupants + aside
+        let unknown = candidates.contains { $0.remaining == .max }
+        let needed = candidates.reduce(0.0) { $0 + Double($1.remaining) }
+        if !unknown && needed <= capacity * (aside.isEmpty ? 1 : Self.restoreMargin) {
+            // Everything fits: everything runs.
+            short = false
+            if aside.isEmpty { return .keep }
+            for entry in aside { restoring[entry.id] = entry.remaining }
+            changedAt = now
+            return Decision(restore: aside.map(\.id))
+        }
+        if !short {
+            guard candidates.count > width else { return .keep }
+            short = true
+            changedAt = now
+            rateBeforeGrowth = nil
+        }
+        // Run the `width` smallest; set the rest aside. Running ones come first among equals, so
+        // that a tie does not swap a transfer for another.
+        let ordered = candidates.enumerated().sorted { ($0.element.remaining, $0.offset) < ($1.element.remaining, $1.offset) }
+        let chosen = Set(ordered.prefix(width).map(\.element.id))
+        let decision = Decision(setAside: sized.map(\.id).filter { !chosen.contains($0) },
+                                restore: aside.map(\.id).filter { chosen.contains($0) })
+        for entry in aside where chosen.contains(entry.id) { restoring[entry.id] = entry.remaining }
+        return decision
+    }
+
+    /// Whether the width holds up, once it has run long enough to tell, growing it when that
+    /// should raise the rate; false when setting aside did not make the others faster at all.
+    private mutating func judgeWidth(running: Int, now: ContinuousClock.Instant, rate: Double) -> Bool? {
+        // The first interval after a change is not the new width's: what the closed transfers
+        // had in flight still drains through the link.
+        guard let changedAt, changedAt.duration(to: now) >= Self.minimumHistory + Self.interval,
+              let settled = Self.rate(samples.filter { $0.at >= changedAt + Self.interval }), let whole, whole.count > 1,
+              running > 0 else { return nil }
+        // Each transfer got no more than when all ran: they do not share one link.
+        if running < whole.count, settled / Double(running) < 1.5 * whole.rate / Double(whole.count) { return false }
+        if let before = rateBeforeGrowth {
+            rateBeforeGrowth = nil
+            if settled < before * Self.gain {
+                // One more did not raise the rate: the width before was as good.
+                mayGrow = false
+                width = max(1, width - 1)
+                self.changedAt = now
+                return true
+            }
+        }
+        guard mayGrow, settled < Self.filled * whole.rate, width < min(Self.widest, whole.count) else { return true }
+        rateBeforeGrowth = settled
+        width += 1
+        self.changedAt = now
+        return true
+    }
+
+    /// Bytes per second between the first and last sample, when they span `minimumHistory`.
+    private static func rate(_ samples: [(at: ContinuousClock.Instant, bytes: Int64)]) -> Double? {
+        guard let first = samples.first, let last = samples.last, first.at.duration(to: last.at) >= minimumHistory else { return nil }
+        return Double(last.bytes - first.bytes) / first.at.duration(to: last.at).inSeconds
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// The HLS items of one delivery: when an item's URL answers with an HLS playlist, its
+/// variant's playlist, keys, init sections and segments join the delivery's transfer run
+/// (`TransferFollowUp`), under the same deadline, `--jobs` and size limit as every other item.
+package final class HLSDownloads: TransferFollowUp {
+    private let items = NIOLockedValueBox<[String: HLSItemDownload]>([:])
+    private let segmentFolder: @Sendable (_ key: String) -> String
+    private let maximumSize: Int64
+    private let itemURLs: [String: MediaURL]
+    private let ready: (@Sendable (HLSDownloads, _ key: String) -> Void)?
+
+    /// - Parameters:
+    ///   - segmentFolder: the folder of its own where an item's segments are kept (the media
+    ///     directory names it; this target knows nothing of DIR).
+    ///   - itemURLs: each item's URL in the payload, by key: the scope of the user's headers and
+    ///     cookies for everything the item's playlists name.
+    ///   - ready: called on the transfer thread when an item's last part has arrived, so that it
+    ///     can be joined (`finish`) and placed while the rest of the run goes on.
+    package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, itemURLs: [String: MediaURL],
+         ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
+        self.segmentFolder = segmentFolder
+        self.maximumSize = maximumSize
+        self.itemURLs = itemURLs
+        self.ready = ready
+    }
+
+    package func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
+        // Item keys have no "/"; the requests an item adds are named "KEY/…".
+        let key = outcome.id.split(separator: "/", maxSplits: 1).first.map(String.init) ?? outcome.id
+        var complete = false
+        defer { if complete { ready?(self, key) } }
+        return items.withLockedValue { items in
+            if key == outcome.id {
+                guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
+                var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
+                                               maximumSize: maximumSize)
+                download.attempts = outcome.attempts
+                let requests = download.begin(playlist: data, from: url)
+                items[key] = download
+                return (requests, [])
+            }
+            guard var download = items[key] else { return ([], []) }
+            let next = download.take(outcome)
+            items[key] = download
+            complete = download.isComplete
+            return next
+        }
+    }
+
+    package func isUnderway(_ id: String) -> Bool {
+        items.withLockedValue { $0[id]?.isUnderway ?? false }
+    }
+
+    /// The outcome of the HLS item `key` once its last part is in or the run has ended, its file
+    /// joined into `temporaryPath`; nil when the item was not HLS or was finished already.
+    package func finish(_ key: String, into temporaryPath: String, because cut: String?) -> TransferOutcome? {
+        // Taken out, so that joining the file (reading, decrypting, writing) holds no lock.
+        guard var download = items.withLockedValue({ $0.removeValue(forKey: key) }) else { return nil }
+        return download.finish(into: temporaryPath, because: cut)
+    }
+
+    /// How the item's variant was chosen, for the log; asked before `finish`.
+    package func variant(of key: String) -> String? {
+        items.withLockedValue { $0[key]?.variantDescription }
+    }
+}

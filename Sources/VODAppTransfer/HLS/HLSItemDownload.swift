@@ -1,0 +1,450 @@
+import Foundation
+import VODAppBase
+
+/// One HLS item on its way to being one file: its playlists, keys, init sections and segments,
+/// fetched through the delivery's own transfer run, then joined in play order.
+///
+/// - A master playlist's variant is chosen by `HLSVariantChoice`: the duration comes from the
+///   first media playlist fetched (the highest variant's), and another is fetched only when the
+///   choice differs.
+/// - Segments and init sections land in `DIR/.vodapp/partial/KEY.hls/`, each under a name made
+///   of its place and its URL's path (not its query, which a signed URL changes every time), and
+///   renamed from `.part` to `.seg` once whole: a delivery cut by the budget leaves the whole
+///   ones, and the next delivery fetches only the rest.
+/// - Keys stay in memory. AES-128 segments are decrypted as they are joined.
+/// - What cannot be downloaded is an item-level failure that says why: a live playlist, SAMPLE-AES,
+///   byte-range segments, a mix of MPEG-TS and fMP4.
+package struct HLSItemDownload: Sendable {
+    /// A segment or an init section to fetch, in play order.
+    struct Part: Sendable {
+        enum Kind: Sendable { case initSection, segment }
+        let id: String
+        let kind: Kind
+        let url: MediaURL
+        let key: HLSKey?
+        /// The name of the whole file in the work area.
+        let name: String
+        var bytes: Int64?
+    }
+
+    private enum State: Sendable {
+        case playlist
+        case parts
+        case failed(String, final: Bool)
+        case tooLarge
+    }
+
+    let key: String
+    /// The item's URL in the payload: the user's headers and cookies go only to its origin.
+    let itemURL: MediaURL
+    let workPath: String
+    let maximumSize: Int64
+    private var state = State.playlist
+    private var master: HLSMasterPlaylist?
+    private var choice: HLSVariantChoice?
+    private var media: HLSMediaPlaylist?
+    private var playlistsFetched = 0
+    /// Init sections, each once, then the segments, in play order.
+    private var parts: [Part] = []
+    /// Which init section each segment follows, by index into `parts`.
+    private var initSectionOf: [Int: Int] = [:]
+    private var keys: [String: [UInt8]] = [:]
+    private var keyRequests: [String: MediaURL] = [:]
+    private var pending: Set<String> = []
+    /// What the segments still to come may write between them: the limit is the item's whole.
+    private var allowance: ByteAllowance?
+
+    /// Whether requests of this item are still queued or running.
+    var isUnderway: Bool {
+        switch state {
+        case .playlist, .parts: !pending.isEmpty
+        case .failed, .tooLarge: false
+        }
+    }
+    /// The attempts the item's own URL took, for its outcome.
+    var attempts = 1
+
+    /// Whether every part and key is in and nothing is queued: the item can be joined now.
+    var isComplete: Bool {
+        guard case .parts = state, pending.isEmpty else { return false }
+        return parts.allSatisfy { $0.bytes != nil } && keyRequests.values.allSatisfy { keys[$0.absoluteString] != nil }
+    }
+    private var finalURL: MediaURL?
+
+    init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64) {
+        self.key = key
+        self.itemURL = itemURL
+        self.workPath = workPath
+        self.maximumSize = maximumSize
+    }
+
+    /// The most bytes a playlist may have.
+    static let playlistLimit = HLSPlaylist.maximumBytes
+
+    /// What the variant choice was, for the log and the report.
+    var variantDescription: String? {
+        guard let choice else { return nil }
+        let variant = choice.variant
+        let resolution = variant.resolution.map { "\($0), " } ?? ""
+        return "\(resolution)\(variant.bandwidth) bit/s of \(master?.variants.count ?? 1) variants"
+    }
+
+    /// Takes an HLS playlist the item's own URL answered with; returns the requests that follow.
+    mutating func begin(playlist data: [UInt8], from url: MediaURL) -> [TransferRequest] {
+        finalURL = url
+        return take(playlist: data, from: url)
+    }
+
+    /// Takes how one of this item's requests ended.
+    /// - Returns: the requests that follow, and the ids of those no longer wanted.
+    mutating func take(_ outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
+        pending.remove(outcome.id)
+        switch state {
+        case .playlist:
+            guard case .captured(let data) = outcome.result, let url = outcome.finalURL else {
+                return failing(because: outcome, what: "the variant's playlist")
+            }
+            return (take(playlist: data, from: url), [])
+        case .failed, .tooLarge:
+            // Requests still running when the item gave up: what they bring is not wanted.
+            return ([], [])
+        case .parts:
+            break
+        }
+        if let keyURL = keyRequests[outcome.id] {
+            guard case .captured(let data) = outcome.result else { return failing(because: outcome, what: "the key") }
+            guard data.count == 16 else {
+                // A page where the key should be (a portal, a login) may go away; 16 bytes of
+                // something else will not change.
+                let page = MediaSniffer.isText(data)
+                state = .failed("the key at \(keyURL.redacted) is \(data.count) bytes, not 16\(page ? ": a page, not a key" : "")", final: !page)
+                return ([], cancelAll())
+            }
+            keys[keyURL.absoluteString] = data
+            return ([], [])
+        }
+        guard let index = parts.firstIndex(where: { $0.id == outcome.id }) else { return ([], []) }
+        guard case .completed(let bytes) = outcome.result else {
+            if case .tooLarge = outcome.result { return over() }
+            let what = parts[index].kind == .initSection ? "the init section" : "segment \(segmentNumber(index)) of \(segmentCount)"
+            return failing(because: outcome, what: what)
+        }
+        let temporary = workPath + "/" + parts[index].name + ".part"
+        guard rename(temporary, workPath + "/" + parts[index].name) == 0 else {
+            state = .failed("cannot keep a segment: \(String(cString: strerror(errno)))", final: false)
+            return ([], cancelAll())
+        }
+        parts[index].bytes = bytes
+        return total > maximumSize ? over() : ([], [])
+    }
+
+    /// The item's outcome once its run has ended: its file joined in the item's temporary file,
+    /// or why not.
+    mutating func finish(into temporaryPath: String, because cut: String?) -> TransferOutcome {
+        func outcome(_ result: TransferOutcome.Result, final: Bool = false, contentType: String? = nil) -> TransferOutcome {
+            TransferOutcome(id: key, result: result, httpStatus: 200, bodyBytesReceived: total, contentType: contentType,
+                            attempts: attempts, isFinal: final, finalURL: finalURL)
+        }
+        switch state {
+        case .failed(let reason, let final):
+            if final { removeWorkArea() }
+            return outcome(.failed(reason: reason), final: final)
+        case .tooLarge:
+            removeWorkArea()
+            return outcome(.tooLarge(declaredSize: nil))
+        case .playlist:
+            return outcome(.timedOut(reason: "\(cut ?? "the run ended") before the HLS playlists arrived"))
+        case .parts:
+            break
+        }
+        let whole = parts.filter { $0.bytes != nil }.count
+        guard whole == parts.count, keyRequests.values.allSatisfy({ keys[$0.absoluteString] != nil }) else {
+            removeLeftovers()
+            // Counted as a person reads the playlist: its segments, not the init sections.
+            let segments = parts.filter { $0.kind == .segment && $0.bytes != nil }.count
+            let kept = whole > 0 ? "; they are kept for the next delivery" : ""
+            return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) HLS segments\(kept)"))
+        }
+        switch join(into: temporaryPath) {
+        case .success(let bytes):
+            removeWorkArea()
+            let type = media?.segmentFormat == .fragmentedMP4 ? "video/mp4" : "video/mp2t"
+            return outcome(.completed(bytes: bytes), contentType: type)
+        case .failure(let reason):
+            unlink(temporaryPath)
+            removeWorkArea()
+            if reason.isTooLarge { return outcome(.tooLarge(declaredSize: nil)) }
+            return outcome(.failed(reason: reason.text), final: reason.isFinal)
+        }
+    }
+
+    // MARK: - Playlists
+
+    private mutating func take(playlist data: [UInt8], from url: MediaURL) -> [TransferRequest] {
+        playlistsFetched += 1
+        let playlist: HLSPlaylist
+        do {
+            playlist = try HLSPlaylist.parse(data, url: url)
+        } catch {
+            state = .failed("the HLS playlist cannot be read: \(error)", final: true)
+            return []
+        }
+        if let plain = Self.plainHTTP(in: playlist, from: url) {
+            state = .failed("the HLS playlist at \(url.redacted) is on https but names \(plain.redacted), which is not", final: true)
+            return []
+        }
+        switch playlist {
+        case .master(let found):
+            guard master == nil, !found.variants.isEmpty else {
+                state = .failed(master == nil ? "the HLS master playlist lists no variant"
+                                              : "the HLS variant's playlist is another master playlist", final: true)
+                return []
+            }
+            master = found
+            // The highest variant first: with room to spare, it is the one chosen, and any
+            // variant's playlist tells the duration the choice needs.
+            let highest = found.variants.max { $0.expectedBitsPerSecond < $1.expectedBitsPerSecond } ?? found.variants[0]
+            return [playlistRequest(highest.url)]
+        case .media(let found):
+            if let master, choice == nil {
+                guard let chosen = HLSVariantChoice.choose(among: master.variants, duration: found.duration, sizeLimit: maximumSize) else {
+                    state = .failed("the HLS master playlist lists no variant", final: true)
+                    return []
+                }
+                choice = chosen
+                if chosen.variant.url != url {
+                    return [playlistRequest(chosen.variant.url)]
+                }
+            }
+            return plan(found)
+        }
+    }
+
+    private mutating func playlistRequest(_ url: MediaURL) -> TransferRequest {
+        let request = TransferRequest(id: "\(key)/playlist\(playlistsFetched)", url: url, temporaryPath: workPath + "/playlist.part",
+                                      maximumSize: Int64(Self.playlistLimit), expectation: .document(limit: Self.playlistLimit),
+                                      credentialScope: itemURL)
+        pending.insert(request.id)
+        return request
+    }
+
+    /// The first http URL a playlist fetched over https names, if any: what an https item brings
+    /// must come over https, as its redirects must.
+    package static func plainHTTP(in playlist: HLSPlaylist, from url: MediaURL) -> MediaURL? {
+        guard url.isHTTPS else { return nil }
+        let named: [MediaURL?] = switch playlist {
+        case .master(let master): master.variants.map(\.url)
+        case .media(let media): media.segments.flatMap { [$0.url, $0.map?.url, $0.key?.url, $0.map?.key?.url] }
+        }
+        return named.compactMap { $0 }.first { !$0.isHTTPS }
+    }
+
+    /// Checks a media playlist can become one file, and asks for what is not already in the work
+    /// area.
+    private mutating func plan(_ playlist: HLSMediaPlaylist) -> [TransferRequest] {
+        media = playlist
+        if let problem = Self.problem(with: playlist) {
+            state = .failed(problem, final: true)
+            return []
+        }
+        guard prepareWorkArea() else { return [] }
+        var requests: [TransferRequest] = []
+        var initIndex: [String: Int] = [:]
+        for (number, segment) in playlist.segments.enumerated() {
+            if let map = segment.map {
+                let identity = map.url.absoluteString
+                if initIndex[identity] == nil {
+                    initIndex[identity] = parts.count
+                    parts.append(part(id: "\(key)/init\(initIndex.count)", kind: .initSection, url: map.url, key: map.key,
+                                      place: "i\(initIndex.count)"))
+                }
+            }
+            initSectionOf[parts.count] = segment.map.flatMap { initIndex[$0.url.absoluteString] }
+            parts.append(part(id: "\(key)/segment\(number + 1)", kind: .segment, url: segment.url, key: segment.key,
+                              place: "s\(number + 1)"))
+        }
+        for key in playlist.segments.flatMap({ [$0.key, $0.map?.key] }).compactMap({ $0 }) {
+            guard let url = key.url, !keyRequests.values.contains(url) else { continue }
+            let id = "\(self.key)/key\(keyRequests.count + 1)"
+            keyRequests[id] = url
+            pending.insert(id)
+            requests.append(TransferRequest(id: id, url: url, temporaryPath: workPath + "/key.part", maximumSize: 64,
+                                            expectation: .document(limit: 64), credentialScope: itemURL))
+        }
+        state = .parts
+        // Segments kept by an earlier delivery (under a larger --max-size, perhaps) may already
+        // be too much.
+        guard total <= maximumSize else {
+            state = .tooLarge
+            pending = []
+            return []
+        }
+        let allowance = ByteAllowance(maximumSize - total)
+        self.allowance = allowance
+        for part in parts where part.bytes == nil {
+            pending.insert(part.id)
+            requests.append(TransferRequest(id: part.id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
+                                            maximumSize: maximumSize, expectation: .segment, credentialScope: itemURL,
+                                            allowance: allowance))
+        }
+        return requests
+    }
+
+    /// Why a media playlist cannot become one file, if it cannot.
+    static func problem(with playlist: HLSMediaPlaylist) -> String? {
+        if playlist.isLive {
+            return "the HLS playlist is live (no #EXT-X-ENDLIST): only finished videos (VOD) can be downloaded"
+        }
+        if playlist.isIFramesOnly { return "the HLS playlist lists I-frames only, not a video to watch" }
+        if playlist.segments.isEmpty { return "the HLS playlist lists no segment" }
+        if playlist.usesSampleAES {
+            return "the HLS segments are encrypted with SAMPLE-AES (DRM), which vodapp cannot decrypt"
+        }
+        if playlist.usesUnsupportedEncryption { return "the HLS segments are encrypted with a key format vodapp cannot use" }
+        if playlist.segmentFormat == .mixed { return "the HLS playlist mixes MPEG-TS and fMP4 segments" }
+        if playlist.segments.contains(where: { $0.byteRange != nil || $0.map?.byteRange != nil }) {
+            return "the HLS playlist uses byte-range segments (#EXT-X-BYTERANGE), which vodapp does not download yet"
+        }
+        return nil
+    }
+
+    /// A part, found whole in the work area when an earlier delivery fetched it.
+    private func part(id: String, kind: Part.Kind, url: MediaURL, key: HLSKey?, place: String) -> Part {
+        let name = place + "-" + Self.fingerprint(url.resource) + ".seg"
+        var bytes: Int64?
+        switch SafeFile.inspect(workPath + "/" + name) {
+        case .absent: break
+        case .file(let size): bytes = size
+        // A FIFO or a link where a segment was kept is removed and the segment fetched again.
+        case .unsafe: unlink(workPath + "/" + name)
+        }
+        return Part(id: id, kind: kind, url: url, key: key, name: name, bytes: bytes)
+    }
+
+    /// A hash of `text`, in hex: a segment's name must change when its path does, not when the
+    /// token in its query does.
+    static func fingerprint(_ text: String) -> String {
+        String(FNV1a.hash(text), radix: 16)
+    }
+
+    // MARK: - Ends
+
+    private var total: Int64 { parts.reduce(0) { $0 + ($1.bytes ?? 0) } }
+    private var segmentCount: Int { parts.count { $0.kind == .segment } }
+    private func segmentNumber(_ index: Int) -> Int { parts[...index].count { $0.kind == .segment } }
+
+    private mutating func over() -> (add: [TransferRequest], cancel: Set<String>) {
+        state = .tooLarge
+        return ([], cancelAll())
+    }
+
+    /// Gives the item up because one of its requests failed, and cancels the others.
+    private mutating func failing(because outcome: TransferOutcome, what: String) -> (add: [TransferRequest], cancel: Set<String>) {
+        let reason: String
+        switch outcome.result {
+        case .failed(let text), .timedOut(let text): reason = text
+        case .tooLarge: reason = "it is larger than allowed"
+        case .completed, .captured: reason = "it is not what was expected"
+        }
+        if case .timedOut = outcome.result {
+            state = .failed("\(what) did not arrive: \(reason)", final: false)
+        } else {
+            state = .failed("\(what) failed: \(reason)", final: outcome.isFinal)
+        }
+        return ([], cancelAll())
+    }
+
+    private mutating func cancelAll() -> Set<String> {
+        defer { pending = [] }
+        return pending
+    }
+
+    private mutating func prepareWorkArea() -> Bool {
+        guard mkdir(workPath, 0o755) != 0 else { return true }
+        var info = stat()
+        if errno == EEXIST, lstat(workPath, &info) == 0 {
+            if (info.st_mode & S_IFMT) == S_IFDIR { return true }
+            // A link, a FIFO or a file planted at the item's folder: the name is vodapp's, and
+            // what is there is removed (a link, not its target), or the item would fail for good.
+            if unlink(workPath) == 0, mkdir(workPath, 0o755) == 0 { return true }
+        }
+        state = .failed("cannot create \(workPath): \(String(cString: strerror(errno)))", final: false)
+        return false
+    }
+
+    private func removeLeftovers() {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: workPath)) ?? [] where !name.hasSuffix(".seg") {
+            unlink(workPath + "/" + name)
+        }
+    }
+
+    private func removeWorkArea() {
+        try? FileManager.default.removeItem(atPath: workPath)
+    }
+
+    // MARK: - Joining
+
+    private struct JoinFailure: Error {
+        let text: String
+        let isFinal: Bool
+        var isTooLarge = false
+    }
+
+    /// Writes the init sections and segments, decrypted, one after another into `path`: MPEG-TS
+    /// segments concatenate into one transport stream, and fMP4 fragments after their init
+    /// section into one fragmented MP4, which players play start to end.
+    private func join(into path: String) -> Result<Int64, JoinFailure> {
+        let fd: Int32
+        do {
+            fd = try SafeFile.create(path)
+        } catch {
+            return .failure(JoinFailure(text: error.description, isFinal: false))
+        }
+        defer { close(fd) }
+        var written: Int64 = 0
+        var lastInit: Int?
+        for (index, part) in parts.enumerated() where part.kind == .segment {
+            var pieces = [index]
+            if let initIndex = initSectionOf[index], initIndex != lastInit {
+                pieces.insert(initIndex, at: 0)
+                lastInit = initIndex
+            }
+            for piece in pieces {
+                let part = parts[piece]
+                guard var bytes = try? SafeFile.contents(of: workPath + "/" + part.name, limit: Int(maximumSize) + 1) else {
+                    return .failure(JoinFailure(text: "a downloaded HLS segment went missing", isFinal: false))
+                }
+                if let key = part.key {
+                    guard let keyURL = key.url, let keyBytes = keys[keyURL.absoluteString] else {
+                        return .failure(JoinFailure(text: "the key of an HLS segment is missing", isFinal: false))
+                    }
+                    do {
+                        bytes = try HLSSegmentDecryption.decrypt(bytes, key: keyBytes, iv: key.iv)
+                    } catch {
+                        return .failure(JoinFailure(text: "\(part.kind == .segment ? "segment \(segmentNumber(piece))" : "the init section"): \(error)",
+                                                    isFinal: true))
+                    }
+                }
+                if part.kind == .segment, media?.segmentFormat == .mpegTS, let first = bytes.first,
+                   first != 0x47, first != 0xFF, !bytes.starts(with: Array("ID3".utf8)) {
+                    // Joined as they are, segments that are not MPEG-TS (or packed audio) would
+                    // make a file no player reads: fMP4 fragments without their #EXT-X-MAP, or a
+                    // segment decrypted with the wrong key or IV.
+                    let why = part.key != nil ? "decrypted, it is not MPEG-TS: wrong key or IV?"
+                                              : "it is not MPEG-TS, and the playlist names no init section (#EXT-X-MAP) for it"
+                    return .failure(JoinFailure(text: "segment \(segmentNumber(piece)): \(why)", isFinal: true))
+                }
+                guard written + Int64(bytes.count) <= maximumSize else {
+                    // Init sections written again at each change of map can make the whole more
+                    // than what was fetched: too large, as the same playlist will be next time.
+                    return .failure(JoinFailure(text: "its HLS segments passed the \(maximumSize)-byte limit", isFinal: true, isTooLarge: true))
+                }
+                guard bytes.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) else {
+                    return .failure(JoinFailure(text: "cannot write \(path): \(String(cString: strerror(errno)))", isFinal: false))
+                }
+                written += Int64(bytes.count)
+            }
+        }
+        return .success(written)
+    }
+}

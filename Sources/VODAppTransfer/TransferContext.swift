@@ -1,0 +1,552 @@
+import CCurl
+import CFileShims
+import Foundation
+import VODAppBase
+
+/// The state of one transfer while libcurl runs it: the easy handle, the temporary file, the
+/// response's headers and the byte count. It lives on the engine thread only; libcurl reaches it
+/// from its callbacks through `CURLOPT_WRITEDATA` and `CURLOPT_HEADERDATA`.
+final class TransferContext {
+    /// Why a callback stopped the transfer; libcurl only reports CURLE_WRITE_ERROR.
+    enum Abort {
+        case httpStatus(Int)
+        case tooLarge
+        case fileError(String)
+        /// A 206 that does not answer the range asked.
+        case badRange(String)
+        /// The body is not what was asked for: a page instead of media, a DASH manifest; `final`
+        /// when fetching it again cannot help.
+        case rejected(String, final: Bool)
+    }
+
+    /// Where this response's body goes.
+    private enum Sink {
+        /// The first bytes are held until `MediaSniffer` can tell what the body is.
+        case deciding
+        case file
+        case memory
+    }
+
+    let request: TransferRequest
+    let handle: UnsafeMutableRawPointer
+    /// Which attempt this is, from 1.
+    let attempt: Int
+    /// When this attempt began: a progress display lists transfers in this order.
+    let started = ContinuousClock.now
+    /// Body bytes received in this response.
+    private(set) var bodyBytes: Int64 = 0
+    /// Bytes taken from `request.allowance` by this response.
+    private var claimed: Int64 = 0
+    /// Whether the resumed-from bytes were given back to the allowance (the file started over).
+    private var baseReleased = false
+    /// Bytes the file already held when this response's body began: the resume offset on a 206.
+    private(set) var baseOffset: Int64 = 0
+    /// The Content-Length of the latest response, as its header arrived: libcurl does not report
+    /// it when it refuses the body for being too large.
+    private(set) var declaredLength: Int64?
+    /// A Content-Length that is not one number (`+1000`, 20 digits, two that differ), as sent:
+    /// RFC 9112 6.3 makes such a response unusable, and taken for no length, its cut-off body
+    /// would be placed as whole.
+    private var invalidLength: String?
+    /// A 206's `Content-Range: bytes START-END/TOTAL`; TOTAL is nil when the server wrote `*`.
+    private(set) var rangeStart: Int64?
+    private(set) var rangeEnd: Int64?
+    private(set) var rangeTotal: Int64?
+    private(set) var etag: String?
+    private(set) var lastModified: String?
+    private(set) var contentType: String?
+    /// The container the body's first bytes show, when they show one.
+    private(set) var sniffedType: String?
+
+    /// The type the file is named by: the server's, unless it says nothing useful
+    /// (`application/octet-stream`, `text/plain`, none) and the bytes say more.
+    var effectiveContentType: String? {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let vague = ["", "application/octet-stream", "binary/octet-stream", "text/plain", "application/x-download",
+                     "application/force-download"].contains(type)
+        return vague ? sniffedType ?? contentType : contentType
+    }
+    /// The response had a Content-Encoding: the file holds decoded bytes, which no byte range of
+    /// the encoded representation can extend.
+    private(set) var encoded = false
+    private(set) var retryAfterSeconds: Double?
+    private(set) var abort: Abort?
+    /// Whether the temporary file was opened for this response (truncated or appended to).
+    private(set) var fileOpened = false
+    /// Whether the final response's headers are in, with a 2xx status: its length is known, if
+    /// it has one, and the body is what remains.
+    private(set) var receivingBody = false
+    /// The body, for a document or an HLS playlist.
+    private(set) var captured: [UInt8] = []
+    /// Whether the body went to memory (`captured`) rather than to the file.
+    var isCaptured: Bool { sink == .memory }
+    /// What `MediaSniffer` made of the body, once it could tell.
+    private(set) var verdict: MediaSniffer.Verdict = .undecided
+    private var sink: Sink
+    private var head: [UInt8] = []
+    private var statusLine = 0
+    private var fd: Int32 = -1
+    /// Where the file's writeback was last started: see `write`.
+    private var writebackStarted: Int64 = 0
+    /// Start writing a body to disk every this many bytes, so the fsync before it is placed has
+    /// little left to wait for: the disk works while the network does.
+    static let writebackChunk: Int64 = 4 << 20
+    /// The most bytes of an HLS playlist an item's answer may hold.
+    static let playlistLimit = 1 << 20
+    /// Extra request headers (`If-Range`, the user's); libcurl reads them until the handle is
+    /// cleaned up.
+    var headers: UnsafeMutablePointer<curl_slist>?
+    /// libcurl writes a detailed message here; it must live as long as the handle.
+    let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
+
+    init(request: TransferRequest, handle: UnsafeMutableRawPointer, attempt: Int) {
+        self.request = request
+        self.handle = handle
+        self.attempt = attempt
+        if case .document = request.expectation { sink = .memory } else { sink = .deciding }
+        errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE) + 1)
+    }
+
+    deinit {
+        closeFile()
+        errorBuffer.deallocate()
+        curl_slist_free_all(headers)
+    }
+
+    /// The connect timeout libcurl was given: what a host that never accepted cost.
+    var connectTimeout: Duration = .zero
+
+    /// Whether a TCP connection was made: libcurl's connect time stays 0 until then.
+    var connected: Bool { microseconds(CURLINFO_CONNECT_TIME_T) > 0 }
+
+    /// Whether the TLS handshake finished.
+    var handshaken: Bool { microseconds(CURLINFO_APPCONNECT_TIME_T) > 0 }
+
+    private func microseconds(_ info: CURLINFO) -> Int64 {
+        var value: curl_off_t = 0
+        guard vod_easy_getinfo_off(handle, info, &value) == CURLE_OK else { return 0 }
+        return Int64(value)
+    }
+
+    var responseCode: Int {
+        var code = 0
+        _ = vod_easy_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &code)
+        return code
+    }
+
+    /// Where a 3xx answer points, resolved by libcurl; nil for any other answer.
+    var redirectTarget: String? {
+        var value: UnsafeMutablePointer<CChar>?
+        guard vod_easy_getinfo_string(handle, CURLINFO_REDIRECT_URL, &value) == CURLE_OK, let value else { return nil }
+        return String(cString: value)
+    }
+
+    /// The Content-Length of the final response, when there was one.
+    var contentLength: Int64? {
+        var length: curl_off_t = -1
+        guard vod_easy_getinfo_off(handle, CURLINFO_CONTENT_LENGTH_DOWNLOAD_T, &length) == CURLE_OK,
+              length >= 0 else { return declaredLength }
+        return Int64(length)
+    }
+
+    /// The size of the whole resource, as far as the headers told.
+    var declaredTotal: Int64? {
+        statusLine == 206 ? rangeTotal : declaredLength
+    }
+
+    /// Bytes in the temporary file, or held to decide on: what the item has so far.
+    var fileBytes: Int64 { baseOffset + bodyBytes }
+
+    /// Body bytes still to come, when the response said how many.
+    var remainingBytes: Int64? {
+        guard receivingBody, let length = declaredLength else { return nil }
+        return max(0, length - bodyBytes)
+    }
+
+    /// Takes one header line from libcurl, for every response including redirects.
+    func header(_ line: UnsafeRawBufferPointer) -> Int {
+        let text = String(decoding: line, as: UTF8.self)
+        if text.hasPrefix("HTTP/") {
+            // A new response (after a 100 Continue): forget the last one's headers.
+            declaredLength = nil
+            invalidLength = nil
+            rangeStart = nil
+            rangeEnd = nil
+            rangeTotal = nil
+            etag = nil
+            lastModified = nil
+            contentType = nil
+            encoded = false
+            retryAfterSeconds = nil
+            receivingBody = false
+            statusLine = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        } else if let colon = text.firstIndex(of: ":") {
+            let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
+            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
+            switch name {
+            case "content-length": takeContentLength(value)
+            case "etag": etag = value
+            case "last-modified": lastModified = value
+            case "content-type": contentType = value
+            case "content-encoding": encoded = !value.isEmpty && value.lowercased() != "identity"
+            case "retry-after": retryAfterSeconds = Self.seconds(retryAfter: value)
+            case "content-range": (rangeStart, rangeEnd, rangeTotal) = Self.parse(contentRange: value)
+            default: break
+            }
+        } else if text == "\r\n" || text == "\n", (200..<300).contains(statusLine) {
+            receivingBody = true
+            if let invalidLength {
+                abort = .rejected("the server sent an invalid Content-Length (\(UntrustedText.sanitized(invalidLength, limit: 60, replacingControlsWith: "?")))",
+                                  final: false)
+                return 0
+            }
+            if let problem = rangeProblem() {
+                abort = .badRange(problem)
+                return 0
+            }
+            // Too large is decided here, before any body byte, and only for a 2xx: the size of an
+            // error page or a redirect says nothing about the item's. A 206's length is only the
+            // rest, so a resumed response is judged by its Content-Range's total.
+            let size = request.resume != nil ? declaredTotal : (encoded ? nil : declaredLength)
+            if let size, size > sizeLimit {
+                abort = .tooLarge
+                return 0
+            }
+        }
+        return line.count
+    }
+
+    /// Takes a Content-Length header: 1 to 18 digits (so that no sum with it overflows), or a
+    /// list of one such number repeated, which RFC 9110 8.6 lets a recipient read as that number.
+    /// Anything else, or a second header that differs, makes the response's length invalid.
+    private func takeContentLength(_ value: String) {
+        let numbers = value.split(separator: ",", omittingEmptySubsequences: false)
+            .map { $0.trimmingCharacters(in: .whitespaces) }
+            .map { text -> Int64? in
+                guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+                return Int64(text)
+            }
+        guard let first = numbers.first ?? nil, numbers.allSatisfy({ $0 == first }),
+              declaredLength == nil || declaredLength == first else {
+            invalidLength = invalidLength ?? value
+            return
+        }
+        declaredLength = first
+    }
+
+    /// What is wrong with a 206, if anything: it must answer the range that was asked
+    /// (`bytes=OFFSET-`), with a Content-Range whose start, end, total and length agree. Ranges
+    /// are verified, never trusted: spliced at the wrong byte, a video plays garbage.
+    private func rangeProblem() -> String? {
+        guard statusLine == 206 else { return nil }
+        guard let resume = request.resume else {
+            return "the server answered 206 Partial Content to a request for the whole file"
+        }
+        guard let start = rangeStart, let end = rangeEnd else {
+            return "the server answered 206 Partial Content without a usable Content-Range"
+        }
+        guard start == resume.offset else {
+            return "the server resumed at byte \(start), not \(resume.offset)"
+        }
+        if end < start { return "the server's Content-Range ends (\(end)) before it starts (\(start))" }
+        if let total = rangeTotal, end >= total {
+            return "the server's Content-Range ends at byte \(end) of a \(total)-byte file"
+        }
+        // The size of the version whose start is kept: another size is another version.
+        if let total = rangeTotal, total != resume.total {
+            return "the server sent part of another version (a \(total)-byte file, not \(resume.total))"
+        }
+        if end >= resume.total {
+            return "the server's Content-Range ends at byte \(end) of the \(resume.total)-byte file it resumes"
+        }
+        if let length = declaredLength, !encoded, length != end - start + 1 {
+            return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
+        }
+        // If-Range asked for the rest of the version kept; a server that ignores it answers a 206
+        // of another version, whose bytes would be spliced onto the first's. A 206 carries the
+        // ETag a 200 would (RFC 9110, 15.3.7), so one without it cannot show it is the same.
+        if TransferRequest.Resume.isStrongETag(resume.validator) {
+            guard let etag, !etag.isEmpty else {
+                return "the server's 206 has no ETag to show it is the rest of the version kept"
+            }
+            if etag != resume.validator {
+                return "the server sent part of another version (ETag \(etag), not \(resume.validator))"
+            }
+        } else {
+            // The version was known by its date alone: the 206 must show the same one.
+            guard let lastModified, !lastModified.isEmpty else {
+                return "the server's 206 has no Last-Modified to show it is the rest of the version kept"
+            }
+            if lastModified != resume.validator {
+                return "the server sent part of another version (Last-Modified \(lastModified), not \(resume.validator))"
+            }
+        }
+        return nil
+    }
+
+    /// The most body bytes this response may have: the item's limit, or a document's.
+    private var sizeLimit: Int64 {
+        if case .document(let limit) = request.expectation { return min(request.maximumSize, Int64(limit)) }
+        return request.maximumSize
+    }
+
+    var curlMessage: String {
+        String(cString: errorBuffer)
+    }
+
+    /// Takes body bytes from libcurl. Returns how many were consumed; anything else makes libcurl
+    /// stop the transfer with CURLE_WRITE_ERROR, and `abort` says why.
+    func write(_ bytes: UnsafeRawBufferPointer) -> Int {
+        // The status line the header callback read: no libcurl call per chunk of body.
+        let status = statusLine
+        // A redirect's body is not the item's: it is read and dropped, so that the connection
+        // can carry the next request.
+        if (300..<400).contains(status) { return bytes.count }
+        if !(200..<300).contains(status) && status != 0 {
+            // An error page must not be stored as media.
+            abort = .httpStatus(status)
+            return 0
+        }
+        if sink == .deciding, status == 206, request.resume != nil {
+            // The rest of a body judged when it began.
+            guard open(appending: true) else { return 0 }
+        }
+        // libcurl 7.88 enforces CURLOPT_MAXFILESIZE only against a Content-Length; a chunked or
+        // close-delimited body is counted here.
+        if fileBytes + Int64(bytes.count) > request.maximumSize {
+            bodyBytes += Int64(bytes.count)
+            abort = .tooLarge
+            return 0
+        }
+        if let allowance = request.allowance {
+            // The item's whole is limited too, across the requests it is fetched in.
+            guard allowance.claim(Int64(bytes.count)) else {
+                abort = .tooLarge
+                return 0
+            }
+            claimed += Int64(bytes.count)
+        }
+        // A 206 without a Content-Length is read to the connection's end: its bytes must stop
+        // where its Content-Range says.
+        if status == 206, let end = rangeEnd, fileBytes + Int64(bytes.count) - 1 > end {
+            abort = .badRange("the server sent more than the bytes its Content-Range names (\(rangeStart ?? 0)-\(end))")
+            return 0
+        }
+        bodyBytes += Int64(bytes.count)
+        guard bytes.count > 0 else { return 0 }
+        switch sink {
+        case .deciding:
+            head.append(contentsOf: bytes)
+            guard decide(complete: false) else { return 0 }
+            return bytes.count
+        case .memory:
+            return capture(bytes) ? bytes.count : 0
+        case .file:
+            return writeToFile(bytes) ? bytes.count : 0
+        }
+    }
+
+    /// Judges the body from its first bytes, once there are enough, and sends what is held
+    /// where it belongs. Returns false when the transfer must stop.
+    private func decide(complete: Bool) -> Bool {
+        verdict = MediaSniffer.verdict(contentType: contentType, head: head, complete: complete)
+        let held = head
+        switch (verdict, request.expectation) {
+        case (.undecided, _):
+            return true
+        case (.media, _):
+            sniffedType = MediaSniffer.containerType(held)
+            guard open(appending: false) else { return false }
+            head = []
+            return held.withUnsafeBytes { writeToFile($0) }
+        case (.hlsPlaylist, .media):
+            sink = .memory
+            head = []
+            return held.withUnsafeBytes { capture($0) }
+        case (.hlsPlaylist, _):
+            abort = .rejected("the server answered with a playlist where a media segment was expected", final: false)
+        case (.notMedia(let reason), _):
+            abort = .rejected(reason, final: false)
+        case (.unsupported(let reason), _):
+            abort = .rejected(reason, final: true)
+        }
+        head = []
+        return false
+    }
+
+    private func capture(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let limit = if case .document(let limit) = request.expectation { limit } else { Self.playlistLimit }
+        guard captured.count + bytes.count <= limit else {
+            abort = .rejected("the playlist is larger than \(limit) bytes", final: true)
+            return false
+        }
+        captured.append(contentsOf: bytes)
+        return true
+    }
+
+    private func writeToFile(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard FileWriting.writeAll(fd, bytes) else {
+            abort = .fileError(String(cString: strerror(errno)))
+            return false
+        }
+        if !wroteToFile {
+            wroteToFile = true
+            checkpoint = resumePoint
+        }
+        if fileBytes - writebackStarted >= Self.writebackChunk {
+            // Best effort: where it fails, the fsync at the end does all the work, as before.
+            _ = vod_start_writeback(fd, writebackStarted, fileBytes - writebackStarted)
+            writebackStarted = fileBytes
+        }
+        return true
+    }
+
+    /// Opens the temporary file for this response: appended to on a 206 that continues it (its
+    /// Content-Range was checked when the headers ended), rewritten from the start on anything
+    /// else (a server that ignores `Range`, or a changed resource, answers 200 with the whole
+    /// body).
+    private func open(appending: Bool) -> Bool {
+        fileOpened = true
+        sink = .file
+        if appending, let resume = request.resume {
+            baseOffset = resume.offset
+            writebackStarted = resume.offset
+        }
+        if !appending, let resume = request.resume {
+            // The bytes an earlier response kept are overwritten: the item has them no more.
+            request.allowance?.release(resume.offset)
+            baseReleased = true
+        }
+        do {
+            // Never through a planted link or FIFO (`SafeFile`): a resume appends only to a file
+            // of vodapp's own, and a fresh start replaces whatever has the name.
+            fd = appending ? try SafeFile.open(request.temporaryPath, O_WRONLY | O_APPEND)
+                           : try SafeFile.create(request.temporaryPath)
+        } catch {
+            abort = .fileError(error.description)
+            return false
+        }
+        return true
+    }
+
+    /// What a resume could start from, as the file stands: its bytes, a validator and the whole
+    /// file's size (a chunked body has none), for a body written as it came (not decoded).
+    private var resumePoint: TransferOutcome.Partial? {
+        guard case .file = sink, fileOpened, fileBytes > 0, !encoded,
+              TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil,
+              let total = declaredTotal ?? request.resume?.total else { return nil }
+        return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified, total: total)
+    }
+
+    /// Set by the first bytes this response writes to its file when they could be resumed from,
+    /// and taken once by the engine (`takeCheckpoint`), so that the store hears of it before a
+    /// crash could lose it: judged once per response, not on every turn of the transfer loop.
+    private var checkpoint: TransferOutcome.Partial?
+    private var wroteToFile = false
+
+    /// The resume point to record, once per response.
+    func takeCheckpoint() -> TransferOutcome.Partial? {
+        defer { checkpoint = nil }
+        return checkpoint
+    }
+
+    /// Ends a body that arrived whole: judges one shorter than the sniffer's look, and closes the
+    /// file. Making it durable is the caller's, before placing it: fsyncing here would stall
+    /// every other transfer on this thread, and one concurrent round of fsyncs for all files
+    /// costs less than one at a time.
+    /// - Returns: nil on success, else why the body is not kept.
+    func finishBody() -> Abort? {
+        if sink == .deciding, !decide(complete: true) {
+            return abort ?? .fileError("cannot create the temporary file")
+        }
+        closeFile()
+        return nil
+    }
+
+    /// Ends a transfer that did not complete: keeps what the file holds when a later request can
+    /// resume it, removes it otherwise.
+    /// - Parameter keep: false when the bytes must go (too large, a full disk, a bad range).
+    /// - Returns: what was kept, if anything.
+    func settle(keep: Bool) -> TransferOutcome.Partial? {
+        closeFile()
+        let partial = settledPartial(keep: keep)
+        if partial == nil, let allowance = request.allowance {
+            // Nothing of this request stays on disk: what it claimed is the item's again.
+            allowance.release(claimed + (baseReleased ? 0 : request.resume?.offset ?? 0))
+            claimed = 0
+            baseReleased = true
+        }
+        return partial
+    }
+
+    private func settledPartial(keep: Bool) -> TransferOutcome.Partial? {
+        guard case .file = sink, fileOpened else {
+            // This response wrote nothing (or only bytes held to judge it, which are let go): an
+            // earlier partial is untouched and still resumable.
+            if keep, let resume = request.resume {
+                return TransferOutcome.Partial(bytes: resume.offset, etag: nil, lastModified: nil, total: resume.total)
+            }
+            if !keep { unlink(request.temporaryPath) }
+            return nil
+        }
+        guard keep, let partial = resumePoint else {
+            unlink(request.temporaryPath)
+            return nil
+        }
+        return partial
+    }
+
+    /// This transfer's request again, resuming from `partial` when it has bytes and a validator:
+    /// the one this response sent, or, when it wrote nothing, the one the request resumed under.
+    func request(resuming partial: TransferOutcome.Partial?) -> TransferRequest {
+        let resume = partial.flatMap { partial -> TransferRequest.Resume? in
+            guard let validator = TransferRequest.Resume.validator(etag: partial.etag, lastModified: partial.lastModified) ?? request.resume?.validator,
+                  let total = partial.total ?? request.resume?.total else { return nil }
+            return TransferRequest.Resume(offset: partial.bytes, validator: validator, total: total)
+        }
+        return request.resuming(from: resume)
+    }
+
+    private func closeFile() {
+        if fd >= 0 {
+            close(fd)
+            fd = -1
+        }
+    }
+
+    /// `Retry-After` is whole seconds (digits only, RFC 9110) or an HTTP date; nil for anything
+    /// else. A wait longer than `longestRetryAfter` is taken as that: a server's number must
+    /// never overflow a clock (`inf`, `1e300` and 19 digits were all sent to crash it).
+    static func seconds(retryAfter value: String) -> Double? {
+        if !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
+            return min(Double(value) ?? longestRetryAfter, longestRetryAfter)
+        }
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
+        return formatter.date(from: value).map { min(max(0, $0.timeIntervalSinceNow), longestRetryAfter) }
+    }
+
+    /// A day: past any budget, and as far as the store's next-attempt hint needs to look.
+    static let longestRetryAfter: Double = 86_400
+
+    /// `bytes START-END/TOTAL`, where TOTAL may be `*`; nils for anything else.
+    static func parse(contentRange value: String) -> (start: Int64?, end: Int64?, total: Int64?) {
+        guard value.lowercased().hasPrefix("bytes ") else { return (nil, nil, nil) }
+        let parts = value.dropFirst(6).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let bounds = parts.first?.split(separator: "-", omittingEmptySubsequences: false) ?? []
+        // Digits only, and far below Int64's end: a server's numbers are added to and compared,
+        // and must never overflow (bytes N-9223372036854775807 was sent to crash it).
+        func number(_ text: Substring) -> Int64? {
+            guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+            return Int64(text)
+        }
+        guard bounds.count == 2, parts.count == 2, let start = number(bounds[0]), let end = number(bounds[1]) else {
+            return (nil, nil, nil)
+        }
+        if parts[1] == "*" { return (start, end, nil) }
+        guard let total = number(parts[1]) else { return (nil, nil, nil) }
+        return (start, end, total)
+    }
+}

