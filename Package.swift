@@ -44,11 +44,12 @@ let package = Package(
         // arguments or knows an exit code; none imports a target above it.
         //
         // What every layer shares: units, the budget, untrusted text, safe file opening, the
-        // stop request.
+        // stop request, and `Attention`, what a library has to tell the person running it.
         .target(
             name: "VODAppBase",
             dependencies: [
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Fetching over the network through libcurl's multi interface: URL rules, the engine,
@@ -233,7 +234,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VODAppListenTests",
-            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppBase", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
             name: "VODAppPushTests",

@@ -1,20 +1,24 @@
 import Foundation
+import Logging
 import NIOConcurrencyHelpers
 import VODAppBase
 import VODAppDelivery
 import VODAppListen
 
 /// What `vodapp listen` prints on stdout: a line when it is ready, then every delivery's report,
-/// for people or (with `--json`) one JSON object per line.
+/// for people or (with `--json`) one JSON object per line; and on stderr, through the logger, a
+/// notice as each delivery ends (an error when it could not run).
 ///
 /// Lines are written whole and unbuffered, one at a time, so a script reading a pipe sees each
 /// as it happens and never two interleaved.
 public final class ListenerOutput: Sendable {
     private let json: Bool
+    private let logger: Logger
     private let lock = NIOLockedValueBox(())
 
-    public init(json: Bool) {
+    public init(json: Bool, logger: Logger) {
         self.json = json
+        self.logger = logger
     }
 
     public func ready(_ endpoints: [Listener.Endpoint]) {
@@ -26,6 +30,15 @@ public final class ListenerOutput: Sendable {
     }
 
     public func delivered(_ ticket: DeliveryTicket, _ outcome: DeliveryTicket.Outcome) {
+        switch outcome {
+        case .success(let report):
+            logger.notice("delivered", metadata: [
+                "delivery": "\(ticket.id)", "from": "\(ticket.origin)", "result": "\(report.result.rawValue)",
+                "downloaded": "\(report.count(.downloaded))", "elapsed": "\(report.elapsedSeconds)",
+            ])
+        case .failure(let error):
+            logger.error("delivery failed: \(error)", metadata: ["delivery": "\(ticket.id)", "from": "\(ticket.origin)"])
+        }
         switch (outcome, json) {
         case (.success(let report), true):
             write(Self.encode(Delivered(delivery: ticket.id, from: ticket.origin.description, report: report, error: nil)))

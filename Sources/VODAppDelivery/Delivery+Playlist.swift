@@ -18,7 +18,7 @@ extension Delivery {
         }
         // Not an item key (those have no dot), so no item's lock.
         guard await locks.wait(for: ".playlist", until: deadline, stop: nil) else {
-            logger.warning("the playlist was not updated: another delivery held it until the budget ran out")
+            attention.warn("the playlist was not updated: another delivery held it until the budget ran out")
             return
         }
         defer { locks.release(".playlist") }
@@ -27,7 +27,7 @@ extension Delivery {
         let playlist = MediaPlaylist(parsing: current ?? "", keepingOnly: directory.regularFiles()).merging(latest)
         // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
         if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath) {
-            logger.warning("cannot write \(path): \(failure)")
+            attention.warn("cannot write \(path): \(failure)")
         }
     }
 }

@@ -21,7 +21,7 @@ extension Delivery {
         let requests = mine.map { request(for: $0, known: known[$0.item.key], directory: directory) }
         let jobs = OpenFileLimit.transfersThatFit(options.jobs)
         if jobs < options.jobs {
-            logger.warning("the limit of \(OpenFileLimit.current) open files leaves room for \(jobs) transfer(s) at once, not \(options.jobs); raise it with ulimit -n")
+            attention.warn("the limit of \(OpenFileLimit.current) open files leaves room for \(jobs) transfer(s) at once, not \(options.jobs); raise it with ulimit -n")
         }
         let engine = TransferEngine(configuration: .init(jobs: jobs, userAgent: options.userAgent,
                                                        budgetAware: options.budgetAware,

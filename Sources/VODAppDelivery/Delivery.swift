@@ -17,14 +17,20 @@ public struct Delivery: Sendable {
     public let options: DeliveryOptions
     let notifier: any Notifier
     let logger: Logger
+    let attention: Attention
     let progress: (any TransferProgress)?
 
-    /// - Parameter progress: whoever shows the transfers while they run (a terminal).
+    /// - Parameters:
+    ///   - logger: the delivery's diagnostics, at info and below.
+    ///   - attention: what the person running it must hear of (a store that cannot be used, a
+    ///     notification not shown, a playlist not written), besides the report.
+    ///   - progress: whoever shows the transfers while they run (a terminal).
     public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(), logger: Logger,
-                progress: (any TransferProgress)? = nil) {
+                attention: Attention, progress: (any TransferProgress)? = nil) {
         self.options = options
         self.notifier = notifier
         self.logger = logger
+        self.attention = attention
         self.progress = progress
     }
 
@@ -110,7 +116,7 @@ public struct Delivery: Sendable {
         // creates nothing in a DIR it found without a work area. The store may not hold up the
         // transfers for more than a quarter of the budget: a busy store costs a warning.
         let early = min(budget.transferDeadline, .now + budget.duration / 4)
-        let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, until: early) : nil
+        let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, attention: attention, until: early) : nil
         let known = ledger?.items(missing.map(\.item.key), until: early) ?? [:]
         // One descriptor for every lock this delivery takes, however long the playlist.
         let locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
@@ -149,7 +155,7 @@ public struct Delivery: Sendable {
     private func lateStart(of budget: Budget) -> Duration? {
         let lateBy = budget.elapsed
         guard lateBy >= Self.lateStart else { return nil }
-        logger.notice("the delivery began \(Self.seconds(lateBy)) into its \(Self.seconds(budget.duration)) budget")
+        attention.note("the delivery began \(Self.seconds(lateBy)) into its \(Self.seconds(budget.duration)) budget")
         return lateBy
     }
 
@@ -167,7 +173,7 @@ public struct Delivery: Sendable {
         if options.offersOpenFolder { notification.folder = options.directory }
         let report = await notifier.post(notification, deadline: budget.end)
         if let reason = report.reason {
-            logger.warning("notification not shown: \(reason)")
+            attention.warn("notification not shown: \(reason)")
         }
         return report
     }

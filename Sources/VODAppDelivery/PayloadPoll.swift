@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import VODAppBase
 import VODAppPayload
 import VODAppStore
 import VODAppTransfer
@@ -66,9 +67,9 @@ public struct PayloadPoll: Sendable {
     }
 
     /// Writes a rejected token into DIR's delivery log, so that `vodapp status` shows it.
-    public func recordRejection(_ failure: Failure, in options: DeliveryOptions, logger: Logger) {
+    public func recordRejection(_ failure: Failure, in options: DeliveryOptions, logger: Logger, attention: Attention) {
         guard (try? options.prepareDirectory()) != nil,
-              let ledger = DeliveryLedger(directory: options.directory, logger: logger) else { return }
+              let ledger = DeliveryLedger(directory: options.directory, logger: logger, attention: attention) else { return }
         ledger.log(DeliveryLogEntry(startedAt: Date(), source: "poll", origin: url.absoluteString, result: "tokenRejected",
                                     items: 0, downloaded: 0, failed: 0, elapsedSeconds: 0, note: failure.description))
     }

@@ -31,13 +31,13 @@ final class BodyAllowance: Sendable {
 
     let capacity: Int
     let patience: Duration
-    private let logger: Logger
+    private let warnings: WarningLimiter
     private let state = NIOLockedValueBox(State())
 
-    init(capacity: Int, patience: Duration = .seconds(2), logger: Logger) {
+    init(capacity: Int, patience: Duration = .seconds(2), warnings: WarningLimiter) {
         self.capacity = capacity
         self.patience = patience
-        self.logger = logger
+        self.warnings = warnings
     }
 
     /// Reserves `bytes` for the request on `channel`, cutting bodies that have taken longer than
@@ -63,9 +63,9 @@ final class BodyAllowance: Sendable {
             return (Reservation(id: state.nextID, bytes: bytes), cut.map(\.channel))
         }
         for channel in cut {
-            WarningLimiter.listener.warn("slow HTTP push bodies cut to make room",
-                                         "closed an HTTP connection to make room: its body took over \(patience) while \(capacity) bytes of bodies were being received",
-                                         metadata: ["from": "http \(channel.remoteAddress.map(PushEndpoint.describe) ?? "unknown peer")"], to: logger)
+            warnings.warn("slow HTTP push bodies cut to make room",
+                          "closed an HTTP connection to make room: its body took over \(patience) while \(capacity) bytes of bodies were being received",
+                          metadata: ["from": "http \(channel.remoteAddress.map(PushEndpoint.describe) ?? "unknown peer")"])
             channel.close(promise: nil)
         }
         return reservation

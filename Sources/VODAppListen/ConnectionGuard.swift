@@ -17,7 +17,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
 
     private let roster: ConnectionRoster
     private let limits: HTTPLimits
-    private let logger: Logger
+    private let warnings: WarningLimiter
     /// Between requests both are true: the connection waits for the next one's headers. While
     /// the request is read whole and not yet answered (a `?wait=1` runs a delivery), it waits
     /// for nothing from the peer and has no deadline.
@@ -27,10 +27,10 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the roster was asked (once) to take the connection in.
     private var enrolled = false
 
-    init(roster: ConnectionRoster, limits: HTTPLimits, logger: Logger) {
+    init(roster: ConnectionRoster, limits: HTTPLimits, warnings: WarningLimiter) {
         self.roster = roster
         self.limits = limits
-        self.logger = logger
+        self.warnings = warnings
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -96,9 +96,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         enrolled = true
         try? context.channel.syncOptions?.setOption(.recvAllocator, value: Self.readAllocator)
         guard roster.admit(context.channel) else {
-            WarningLimiter.listener.warn("HTTP connections closed at the connection limit",
-                                         "closed an HTTP connection: \(roster.capacity) are open, each with a request being answered",
-                                         metadata: ["from": "\(peer(context))"], to: logger)
+            warnings.warn("HTTP connections closed at the connection limit",
+                          "closed an HTTP connection: \(roster.capacity) are open, each with a request being answered",
+                          metadata: ["from": "\(peer(context))"])
             context.close(promise: nil)
             return
         }
@@ -113,9 +113,9 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         deadline = context.eventLoop.scheduleTask(in: TimeAmount(timeout)) {
             let (handler, context) = loopBound.value
             handler.deadline = nil
-            WarningLimiter.listener.warn("HTTP connections closed as too slow",
-                                         "closed an HTTP connection: \(what) did not come within \(timeout)",
-                                         metadata: ["from": "\(peer)"], to: handler.logger)
+            handler.warnings.warn("HTTP connections closed as too slow",
+                                  "closed an HTTP connection: \(what) did not come within \(timeout)",
+                                  metadata: ["from": "\(peer)"])
             context.close(promise: nil)
         }
     }

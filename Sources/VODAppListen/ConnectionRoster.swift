@@ -18,12 +18,12 @@ final class ConnectionRoster: Sendable {
     }
 
     let capacity: Int
-    private let logger: Logger
+    private let warnings: WarningLimiter
     private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
 
-    init(capacity: Int, logger: Logger) {
+    init(capacity: Int, warnings: WarningLimiter) {
         self.capacity = capacity
-        self.logger = logger
+        self.warnings = warnings
     }
 
     var count: Int {
@@ -45,8 +45,8 @@ final class ConnectionRoster: Sendable {
             return (true, evicted)
         }
         if let evicted {
-            WarningLimiter.listener.warn("HTTP connections closed to make room", "closed an HTTP connection to make room: \(capacity) are open, the limit; this one waited longest for its request",
-                                         metadata: ["from": "http \(evicted.remoteAddress.map(PushEndpoint.describe) ?? "unknown peer")"], to: logger)
+            warnings.warn("HTTP connections closed to make room", "closed an HTTP connection to make room: \(capacity) are open, the limit; this one waited longest for its request",
+                          metadata: ["from": "http \(evicted.remoteAddress.map(PushEndpoint.describe) ?? "unknown peer")"])
             evicted.close(promise: nil)
         }
         return admitted

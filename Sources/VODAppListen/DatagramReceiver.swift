@@ -20,13 +20,15 @@ public struct DatagramReceiver: Service {
     let address: ListenAddress
     let queue: DeliveryQueue
     let logger: Logger
+    let warnings: WarningLimiter
     let onBound: @Sendable (SocketAddress) -> Void
 
-    public init(address: ListenAddress, queue: DeliveryQueue, logger: Logger,
+    init(address: ListenAddress, queue: DeliveryQueue, logger: Logger, warnings: WarningLimiter,
                 onBound: @escaping @Sendable (SocketAddress) -> Void = { _ in }) {
         self.address = address
         self.queue = queue
         self.logger = logger
+        self.warnings = warnings
         self.onBound = onBound
     }
 
@@ -38,9 +40,9 @@ public struct DatagramReceiver: Service {
             channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
                 .channelOption(.socketOption(.so_rcvbuf), value: SocketOptionValue(Self.socketBufferSize))
                 .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.readCapacity))
-                .channelInitializer { [queue, logger] channel in
+                .channelInitializer { [queue, logger, warnings] channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(DatagramHandler(queue: queue, logger: logger))
+                        try channel.pipeline.syncOperations.addHandler(DatagramHandler(queue: queue, logger: logger, warnings: warnings))
                     }
                 }
                 .bind(host: address.host, port: address.port)
@@ -68,10 +70,12 @@ final class DatagramHandler: ChannelInboundHandler, Sendable {
 
     let queue: DeliveryQueue
     let logger: Logger
+    let warnings: WarningLimiter
 
-    init(queue: DeliveryQueue, logger: Logger) {
+    init(queue: DeliveryQueue, logger: Logger, warnings: WarningLimiter) {
         self.queue = queue
         self.logger = logger
+        self.warnings = warnings
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -82,15 +86,15 @@ final class DatagramHandler: ChannelInboundHandler, Sendable {
         do {
             payload = try Payload(data: Data(envelope.data.readableBytesView))
         } catch {
-            WarningLimiter.listener.warn("invalid datagrams", "dropped a datagram: invalid payload: \(error)",
-                                         metadata: ["from": "udp \(peer)", "bytes": "\(bytes)"], to: logger)
+            warnings.warn("invalid datagrams", "dropped a datagram: invalid payload: \(error)",
+                          metadata: ["from": "udp \(peer)", "bytes": "\(bytes)"])
             return
         }
         do {
             _ = try queue.submit(payload, from: .udp(peer: peer))
         } catch {
-            WarningLimiter.listener.warn("dropped datagram pushes", "dropped a push: \(error)",
-                                         metadata: ["from": "udp \(peer)", "bytes": "\(bytes)"], to: logger)
+            warnings.warn("dropped datagram pushes", "dropped a push: \(error)",
+                          metadata: ["from": "udp \(peer)", "bytes": "\(bytes)"])
         }
     }
 

@@ -133,12 +133,12 @@ public final class DeliveryQueue: Service, Sendable {
         state.withLockedValue { $0.running -= 1 }
         switch outcome {
         case .success(let report):
-            logger.notice("delivered", metadata: [
+            logger.info("delivered", metadata: [
                 "delivery": "\(ticket.id)", "from": "\(ticket.origin)", "result": "\(report.result.rawValue)",
                 "downloaded": "\(report.count(.downloaded))", "elapsed": "\(report.elapsedSeconds)",
             ])
         case .failure(let error):
-            logger.error("delivery failed: \(error)", metadata: ["delivery": "\(ticket.id)", "from": "\(ticket.origin)"])
+            logger.info("delivery failed", metadata: ["delivery": "\(ticket.id)", "from": "\(ticket.origin)", "error": "\(error)"])
         }
         ticket.finish(outcome)
         onCompletion(ticket, outcome)

@@ -32,11 +32,18 @@ public struct Listener: Sendable {
     public let configuration: ListenerConfiguration
     private let notifier: any Notifier
     private let logger: Logger
+    private let attention: Attention
 
-    public init(configuration: ListenerConfiguration, notifier: any Notifier = LibNotifyNotifier(), logger: Logger) {
+    /// - Parameters:
+    ///   - logger: the listener's diagnostics, at info and below.
+    ///   - attention: what the person running it must hear of: refused pushes (a few of each
+    ///     kind at a time), problems of its deliveries.
+    public init(configuration: ListenerConfiguration, notifier: any Notifier = LibNotifyNotifier(), logger: Logger,
+                attention: Attention) {
         self.configuration = configuration
         self.notifier = notifier
         self.logger = logger
+        self.attention = attention
     }
 
     /// Runs until `stop` is asked (or one of `gracefulShutdownSignals` arrives, or the task is
@@ -63,8 +70,9 @@ public struct Listener: Sendable {
             throw ListenerError.directoryUnusable(error)
         }
         for warning in configuration.warnings {
-            logger.warning("\(warning)")
+            attention.warn(warning)
         }
+        let warnings = WarningLimiter(attention: attention)
         // Peers and transfers cost descriptors; the soft limit (often 1,024) is no reason to run out.
         let descriptors = OpenFileLimit.raiseToHard()
 
@@ -72,10 +80,11 @@ public struct Listener: Sendable {
         let queue = DeliveryQueue(
             capacity: configuration.queueCapacity, concurrency: configuration.concurrency,
             logger: logger, onCompletion: onDelivery
-        ) { [notifier, logger] payload, ticket throws(MediaDirectoryError) in
+        ) { [notifier, logger, attention] payload, ticket throws(MediaDirectoryError) in
             var logger = logger
             logger[metadataKey: "delivery"] = "\(ticket.id)"
-            return try await Delivery(options: options, notifier: notifier, logger: logger)
+            return try await Delivery(options: options, notifier: notifier, logger: logger,
+                                      attention: attention.adding(["delivery": "\(ticket.id)"]))
                 .run(payload, from: ticket.origin, started: ticket.arrived, stop: stop)
         }
 
@@ -84,7 +93,7 @@ public struct Listener: Sendable {
         let readiness = Readiness(expected: expected, onReady: onReady)
         var services: [any Service] = [queue]
         if let udp = configuration.udp {
-            services.append(DatagramReceiver(address: udp, queue: queue, logger: logger) { local in
+            services.append(DatagramReceiver(address: udp, queue: queue, logger: logger, warnings: warnings) { local in
                 readiness.add(.udp(PushEndpoint.describe(local)))
             })
         }
@@ -98,9 +107,9 @@ public struct Listener: Sendable {
             let router = PushEndpoint.router(
                 queue: queue, signature: configuration.secret.map(WebhookSignature.init(secret:)),
                 retryAfter: Int(options.budget.inSeconds.rounded(.up)), maximumBufferedBytes: limits.maximumBufferedBytes,
-                logger: logger
+                warnings: warnings
             )
-            let connections = ConnectionRoster(capacity: limits.maximumConnections, logger: logger)
+            let connections = ConnectionRoster(capacity: limits.maximumConnections, warnings: warnings)
             roster = connections
             // Headers are a few hundred bytes from any webhook sender; NIO's 80 KiB allowance per
             // connection would let idle peers hold 80 MiB at the connection cap.
@@ -109,7 +118,7 @@ public struct Listener: Sendable {
             let application = Application(
                 router: router,
                 server: .http1(configuration: .init(
-                    additionalChannelHandlers: [ConnectionGuard(roster: connections, limits: limits, logger: logger)],
+                    additionalChannelHandlers: [ConnectionGuard(roster: connections, limits: limits, warnings: warnings)],
                     httpDecoderConfiguration: decoder
                 )),
                 configuration: .init(address: .hostname(http.host, port: http.port), serverName: "vodapp"),

@@ -24,11 +24,12 @@ public enum PushEndpoint {
     ///   - retryAfter: what a 429 tells the sender to wait, in seconds.
     ///   - maximumBufferedBytes: the most body bytes held at once over all requests: over it the
     ///     bodies arriving for over 2 s are cut to make room, or the request is answered 503.
-    public static func router(queue: DeliveryQueue, signature: WebhookSignature?, retryAfter: Int,
-                              maximumBufferedBytes: Int = HTTPLimits.defaultMaximumBufferedBytes,
-                              logger: Logger) -> Router<PushRequestContext> {
+    ///   - warnings: where refusals are told, a few of each kind at a time.
+    package static func router(queue: DeliveryQueue, signature: WebhookSignature?, retryAfter: Int,
+                               maximumBufferedBytes: Int = HTTPLimits.defaultMaximumBufferedBytes,
+                               warnings: WarningLimiter) -> Router<PushRequestContext> {
         let router = Router(context: PushRequestContext.self)
-        let bodies = BodyAllowance(capacity: maximumBufferedBytes, logger: logger)
+        let bodies = BodyAllowance(capacity: maximumBufferedBytes, warnings: warnings)
         router.get("health") { _, _ in
             let load = queue.load
             return json(.ok, Health(status: "ok", waiting: load.waiting, running: load.running))
@@ -39,10 +40,10 @@ public enum PushEndpoint {
             // cannot make the listener hold more than it allows, whatever it declares or sends.
             let declared = request.headers[.contentLength].flatMap(Int.init).map { max($0, 0) }
             if let declared, declared > maximumBodySize {
-                return refuse(.contentTooLarge, "the body is \(declared) bytes; a payload is at most \(maximumBodySize)", peer, logger)
+                return refuse(.contentTooLarge, "the body is \(declared) bytes; a payload is at most \(maximumBodySize)", peer, warnings)
             }
             if signature != nil, request.headers[signatureHeader] == nil {
-                return refuse(.unauthorized, "missing \(WebhookSignature.headerName)", peer, logger)
+                return refuse(.unauthorized, "missing \(WebhookSignature.headerName)", peer, warnings)
             }
             // A push of a few KiB (APNs allows 4) reserves nothing: every connection may hold one,
             // which the connection cap bounds (1,024 × 16 KiB), so peers holding the allowance
@@ -51,7 +52,7 @@ public enum PushEndpoint {
             if declared.map({ $0 > HTTPLimits.smallBody }) ?? true {
                 reservation = bodies.reserve(declared ?? maximumBodySize, for: context.channel)
                 guard reservation != nil else {
-                    var response = refuse(.serviceUnavailable, "too many push bodies are being received at once; try again shortly", peer, logger)
+                    var response = refuse(.serviceUnavailable, "too many push bodies are being received at once; try again shortly", peer, warnings)
                     response.headers[.retryAfter] = "1"
                     return response
                 }
@@ -64,15 +65,15 @@ public enum PushEndpoint {
                 do {
                     body = try await request.body.collect(upTo: maximumBodySize)
                 } catch is NIOTooManyBytesError {
-                    return refuse(.contentTooLarge, "the body is over \(maximumBodySize) bytes, the most a payload may be", peer, logger)
+                    return refuse(.contentTooLarge, "the body is over \(maximumBodySize) bytes, the most a payload may be", peer, warnings)
                 }
                 if let signature, !signature.verifies(request.headers[signatureHeader] ?? "", for: body.readableBytesView) {
-                    return refuse(.unauthorized, "\(WebhookSignature.headerName) does not match the body", peer, logger)
+                    return refuse(.unauthorized, "\(WebhookSignature.headerName) does not match the body", peer, warnings)
                 }
                 do {
                     payload = try Payload(data: Data(buffer: body))
                 } catch {
-                    return refuse(.badRequest, "invalid payload: \(error)", peer, logger)
+                    return refuse(.badRequest, "invalid payload: \(error)", peer, warnings)
                 }
             }
             let ticket: DeliveryTicket
@@ -80,9 +81,9 @@ public enum PushEndpoint {
                 ticket = try queue.submit(payload, from: .http(peer: peer))
             } catch let refusal as DeliveryQueue.Refusal {
                 guard case .full = refusal else {
-                    return refuse(.serviceUnavailable, refusal.description, peer, logger)
+                    return refuse(.serviceUnavailable, refusal.description, peer, warnings)
                 }
-                var response = refuse(.tooManyRequests, refusal.description, peer, logger)
+                var response = refuse(.tooManyRequests, refusal.description, peer, warnings)
                 response.headers[.retryAfter] = String(retryAfter)
                 return response
             }
@@ -124,9 +125,9 @@ public enum PushEndpoint {
         return ["1", "true", "yes"].contains(wait.lowercased())
     }
 
-    private static func refuse(_ status: HTTPResponse.Status, _ reason: String, _ peer: String, _ logger: Logger) -> Response {
-        WarningLimiter.listener.warn("HTTP pushes refused with \(status.code)", "refused a push: \(reason)",
-                                     metadata: ["from": "http \(peer)", "status": "\(status.code)"], to: logger)
+    private static func refuse(_ status: HTTPResponse.Status, _ reason: String, _ peer: String, _ warnings: WarningLimiter) -> Response {
+        warnings.warn("HTTP pushes refused with \(status.code)", "refused a push: \(reason)",
+                      metadata: ["from": "http \(peer)", "status": "\(status.code)"])
         return json(status, Failure(error: reason))
     }
 

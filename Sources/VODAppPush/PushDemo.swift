@@ -20,14 +20,16 @@ public struct PushDemo: Sendable {
     public let rate: Int?
     private let notifier: any Notifier
     private let logger: Logger
+    private let attention: Attention
 
     public init(options: DeliveryOptions, via: Via = .udp, rate: Int? = nil,
-                notifier: any Notifier = LibNotifyNotifier(), logger: Logger) {
+                notifier: any Notifier = LibNotifyNotifier(), logger: Logger, attention: Attention) {
         self.options = options
         self.via = via
         self.rate = rate
         self.notifier = notifier
         self.logger = logger
+        self.attention = attention
     }
 
     private enum Event: Sendable {
@@ -56,7 +58,7 @@ public struct PushDemo: Sendable {
         let listener = Listener(
             configuration: ListenerConfiguration(udp: via == .udp ? loopback : nil, http: via == .http ? loopback : nil,
                                                  delivery: options),
-            notifier: notifier, logger: logger
+            notifier: notifier, logger: logger, attention: attention
         )
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
         // Stopped as a signal would stop it, not cancelled: a cancelled HTTP server logs its

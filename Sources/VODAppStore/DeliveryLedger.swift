@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import VODAppBase
 
 /// A delivery's writes to the state store: what became of each item it fetched, and a line in
 /// the delivery log.
@@ -12,19 +13,22 @@ import NIOConcurrencyHelpers
 package struct DeliveryLedger: Sendable {
     private let store: StateStore
     private let logger: Logger
+    private let attention: Attention
     private let writes = DispatchQueue(label: "vodapp-ledger")
     /// Failures after the first are logged at debug level: a store busy for the whole budget
     /// would otherwise write a warning per item.
     private let failures = NIOLockedValueBox(0)
 
-    package init?(directory: String, logger: Logger, until deadline: ContinuousClock.Instant? = nil) {
+    /// - Parameter attention: told when the store cannot be used, and of the first write that fails.
+    package init?(directory: String, logger: Logger, attention: Attention, until deadline: ContinuousClock.Instant? = nil) {
         do {
             store = try StateStore.shared(directory: directory, until: deadline)
         } catch {
-            logger.warning("the state store of \(directory) cannot be used, so nothing is recorded: \(error)")
+            attention.warn("the state store of \(directory) cannot be used, so nothing is recorded: \(error)")
             return nil
         }
         self.logger = logger
+        self.attention = attention
     }
 
     package func items(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) -> [String: StoredItem] {
@@ -65,7 +69,7 @@ package struct DeliveryLedger: Sendable {
             return count
         }
         if count == 1 {
-            logger.warning("\(message)")
+            attention.warn(message)
         } else {
             logger.debug("\(message)")
         }

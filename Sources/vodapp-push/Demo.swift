@@ -54,7 +54,7 @@ struct Demo: AsyncParsableCommand {
         let directory = dir ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("vodapp-demo-\(UInt32.random(in: 0...UInt32.max))").path
         let options = DeliveryOptions(directory: directory, budget: .milliseconds(Int64(budget * 1000)), notify: !noNotify)
-        let demo = PushDemo(options: options, via: via, rate: rate, logger: logger)
+        let demo = PushDemo(options: options, via: via, rate: rate, logger: logger, attention: .logged(to: logger))
         let report: DeliveryReport
         do {
             report = try await demo.run { say($0) }

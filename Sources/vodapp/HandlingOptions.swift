@@ -127,7 +127,8 @@ struct HandlingOptions: ParsableArguments {
         let progress = quiet ? nil : ProgressDisplay.forStandardError()
         let report: DeliveryReport
         do {
-            report = try await Delivery(options: options, notifier: notifier, logger: logger, progress: progress)
+            report = try await Delivery(options: options, notifier: notifier, logger: logger, attention: .logged(to: logger),
+                                        progress: progress)
                 .run(payload, from: source, started: ProcessClock.launch, stop: signals.stop)
         } catch {
             throw Failure.report(error.description, status: ExitStatus(error))

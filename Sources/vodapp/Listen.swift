@@ -98,9 +98,9 @@ struct Listen: AsyncParsableCommand {
             concurrency: parallel,
             delivery: delivery
         )
-        let output = ListenerOutput(json: json)
+        let output = ListenerOutput(json: json, logger: logger)
         do {
-            try await Listener(configuration: configuration, logger: logger).run(
+            try await Listener(configuration: configuration, logger: logger, attention: .logged(to: logger)).run(
                 stop: signals.stop,
                 gracefulShutdownSignals: [],
                 onReady: { output.ready($0) },

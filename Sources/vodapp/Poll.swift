@@ -51,7 +51,7 @@ struct Poll: AsyncParsableCommand {
         do {
             payload = try await poll.fetch(timeout: ContinuousClock.now.duration(to: budget.transferDeadline))
         } catch {
-            if case .tokenRejected = error { poll.recordRejection(error, in: options, logger: logger) }
+            if case .tokenRejected = error { poll.recordRejection(error, in: options, logger: logger, attention: .logged(to: logger)) }
             throw Failure.report(error.description, status: ExitStatus(error))
         }
 

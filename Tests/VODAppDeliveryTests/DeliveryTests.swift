@@ -13,7 +13,7 @@ import VODAppPayload
                          budget: Duration = .seconds(30)) async throws -> DeliveryReport {
         let payload = try Payload(data: PayloadBuilder.json(items))
         let delivery = Delivery(options: DeliveryOptions(directory: dir, budget: budget, notify: false),
-                                logger: Logger(label: "test"))
+                                logger: Logger(label: "test"), attention: .unheard)
         return try await delivery.run(payload, from: .standardInput)
     }
 
