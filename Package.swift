@@ -145,14 +145,29 @@ let package = Package(
             name: "VODAppCoreTests",
             dependencies: ["VODAppCore", "VODAppSamples", "TestSupport"]
         ),
+        // The router through HummingbirdTesting, and the queue and the datagram receiver in process.
         .testTarget(
             name: "VODAppListenTests",
             dependencies: ["VODAppListen", "VODAppCore", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log"),
-                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         .testTarget(
             name: "VODAppPushTests",
-            dependencies: ["VODAppPush", "VODAppCore", "CommandSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["VODAppPush", "VODAppCore", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "VODAppSamplesTests",
+            dependencies: ["VODAppSamples", "VODAppCore"]
+        ),
+        .testTarget(
+            name: "CommandSupportTests",
+            dependencies: ["CommandSupport", "TestSupport", .product(name: "Logging", package: "swift-log"),
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
