@@ -232,13 +232,29 @@ let package = Package(
             dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "CommandSupport",
                            "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
+        // The router through HummingbirdTesting, and the queue and the datagram receiver in process.
         .testTarget(
             name: "VODAppListenTests",
-            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppBase", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppBase", "VODAppSamples", "TestSupport",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "ServiceLifecycle", package: "swift-service-lifecycle")]
         ),
         .testTarget(
             name: "VODAppPushTests",
-            dependencies: ["VODAppPush", "CommandSupport", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["VODAppPush", "VODAppDelivery", "VODAppNotify", "VODAppBase", "VODAppSamples", "CommandSupport", "TestSupport",
+                           .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+        ),
+        .testTarget(
+            name: "VODAppSamplesTests",
+            dependencies: ["VODAppSamples", "VODAppPayload", "VODAppDelivery"]
+        ),
+        .testTarget(
+            name: "CommandSupportTests",
+            dependencies: ["CommandSupport", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         // The built executables, run as a user runs them, against real servers.
         .testTarget(

@@ -23,7 +23,7 @@ public struct DatagramReceiver: Service {
     let warnings: WarningLimiter
     let onBound: @Sendable (SocketAddress) -> Void
 
-    init(address: ListenAddress, queue: DeliveryQueue, logger: Logger, warnings: WarningLimiter,
+    package init(address: ListenAddress, queue: DeliveryQueue, logger: Logger, warnings: WarningLimiter,
                 onBound: @escaping @Sendable (SocketAddress) -> Void = { _ in }) {
         self.address = address
         self.queue = queue

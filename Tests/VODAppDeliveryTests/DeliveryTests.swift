@@ -1,7 +1,7 @@
+import CommandSupport
 import Foundation
 import Logging
 import Testing
-import CommandSupport
 import TestSupport
 import VODAppDelivery
 import VODAppMediaDirectory

@@ -1,0 +1,364 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
+import Testing
+import TestSupport
+import VODAppDelivery
+import VODAppListen
+import VODAppMediaDirectory
+import VODAppPayload
+
+/// `POST /push` and `GET /health` as a webhook sender sees them: the very router `vodapp listen`
+/// serves (`PushEndpoint.router`, as `Listener` builds it), driven through HummingbirdTesting's
+/// router client, in front of a running `DeliveryQueue` whose deliveries the test holds or lets go.
+/// What only a real socket shows (connection limits, slow peers, a declared length the body does
+/// not match) stays in ListenerLimitsTests.
+@Suite struct PushEndpointTests {
+    static let secret = "s3cret"
+    /// What `vodapp listen` tells a sender to wait after a 429: its budget, 30 s by default.
+    static let retryAfter = 30
+    static let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+    static let push = PayloadBuilder.json([(key: "tulips", title: "Tulips", url: "http://127.0.0.1:1/tulips.mp4")])
+
+    /// Runs `body` with a client of the listener's router in front of a running queue, and stops
+    /// the queue afterwards (letting every held delivery go first).
+    private func withEndpoint(
+        secret: String? = nil, capacity: Int = DeliveryQueue.defaultCapacity, concurrency: Int = DeliveryQueue.defaultConcurrency,
+        maximumBufferedBytes: Int = HTTPLimits.defaultMaximumBufferedBytes, deliveries: HeldDeliveries = HeldDeliveries(),
+        deliver: DeliveryQueue.Deliver? = nil,
+        _ body: @Sendable (any TestClientProtocol, DeliveryQueue) async throws -> Void
+    ) async throws {
+        let queue = DeliveryQueue(capacity: capacity, concurrency: concurrency, logger: Self.logger,
+                                  deliver: deliver ?? { payload, ticket in await deliveries.deliver(payload, ticket) })
+        let router = PushEndpoint.router(queue: queue, signature: secret.map(WebhookSignature.init(secret:)),
+                                         retryAfter: Self.retryAfter, maximumBufferedBytes: maximumBufferedBytes,
+                                         warnings: WarningLimiter(attention: .unheard))
+        let app = Application(router: router, logger: Self.logger)
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await queue.run() }
+            var failure: (any Error)?
+            do {
+                try await app.test(.router) { client in try await body(client, queue) }
+            } catch {
+                failure = error
+            }
+            deliveries.open()
+            queue.close()
+            try await group.waitForAll()
+            if let failure { throw failure }
+        }
+    }
+
+    private func post(_ client: any TestClientProtocol, _ body: Data, uri: String = "/push", signature: String? = nil,
+                      headers extra: HTTPFields = [:]) async throws -> TestResponse {
+        var headers = extra
+        headers[.contentType] = "application/json"
+        if let signature { headers[HTTPField.Name(WebhookSignature.headerName)!] = signature }
+        return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: body))
+    }
+
+    /// The body as text, which every answer ends with a newline.
+    private static func text(_ response: TestResponse) -> String {
+        String(decoding: response.body.readableBytesView, as: UTF8.self)
+    }
+
+    /// The body's JSON object.
+    private static func json(_ response: TestResponse) -> [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(response.body.readableBytesView))) as? [String: Any] ?? [:]
+    }
+
+    private static let deliveryHeader = HTTPField.Name("X-VODApp-Delivery")!
+
+    @Test func aPushIsAcceptedWith202AndTheIdOfTheDeliveryItBecomes() async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(deliveries: deliveries) { client, _ in
+            let response = try await post(client, Self.push)
+            #expect(response.status == .accepted)
+            #expect(response.headers[.contentType] == "application/json")
+            let id = try #require(Self.json(response)["delivery"] as? String)
+            #expect(Self.text(response) == "{\"delivery\":\"\(id)\"}\n")
+            #expect(id.count == 16 && id.allSatisfy(\.isHexDigit), "\(id)")
+            #expect(response.headers[Self.deliveryHeader] == id)
+
+            try await deliveries.waitForStarts(1)
+            let started = try #require(deliveries.started.first)
+            #expect(started.ticket.id == id)
+            #expect(started.keys == ["tulips"])
+            #expect(started.ticket.origin.kind == "http")
+        }
+    }
+
+    @Test func everyPushGetsADeliveryOfItsOwn() async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(deliveries: deliveries) { client, _ in
+            let first = try await post(client, Self.push)
+            let second = try await post(client, Self.push)
+            let ids = [first, second].compactMap { Self.json($0)["delivery"] as? String }
+            #expect(ids.count == 2 && ids[0] != ids[1], "\(ids)")
+            try await deliveries.waitForStarts(2)
+            #expect(Set(deliveries.started.map(\.ticket.id)) == Set(ids))
+        }
+    }
+
+    @Test func healthAnswers200WithTheQueuesLoad() async throws {
+        try await withEndpoint { client, _ in
+            let response = try await client.execute(uri: "/health", method: .get)
+            #expect(response.status == .ok)
+            #expect(response.headers[.contentType] == "application/json")
+            #expect(Self.text(response) == "{\"running\":0,\"status\":\"ok\",\"waiting\":0}\n")
+        }
+    }
+
+    /// Only `POST /push` and `GET /health` exist; anything else is a bodiless 404 and delivers
+    /// nothing, whatever it carries.
+    @Test(arguments: [
+        (HTTPRequest.Method.get, "/push"), (.put, "/push"), (.delete, "/push"), (.post, "/health"),
+        (.post, "/"), (.post, "/push/more"), (.post, "/hooks/vodapp"), (.get, "/"),
+    ])
+    func otherMethodsAndPathsAre404(method: HTTPRequest.Method, path: String) async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(deliveries: deliveries) { client, queue in
+            let response = try await client.execute(uri: path, method: method, body: ByteBuffer(bytes: Self.push))
+            #expect(response.status == .notFound)
+            #expect(response.body.readableBytes == 0)
+            #expect(queue.load.waiting == 0 && queue.load.running == 0)
+        }
+        #expect(deliveries.started.isEmpty)
+    }
+
+    @Test func withASecretOnlyASignatureOfTheVeryBodyIsAccepted() async throws {
+        let deliveries = HeldDeliveries()
+        let signature = WebhookSignature(secret: Self.secret)
+        try await withEndpoint(secret: Self.secret, deliveries: deliveries) { client, _ in
+            let unsigned = try await post(client, Self.push)
+            #expect(unsigned.status == .unauthorized)
+            #expect(unsigned.headers[.contentType] == "application/json")
+            #expect(Self.text(unsigned) == "{\"error\":\"missing X-Hub-Signature-256\"}\n")
+
+            let refusals = [
+                WebhookSignature(secret: "guess").sign(Self.push),
+                // A signature of other bytes is as wrong as a wrong secret.
+                signature.sign(Self.push + Data(" ".utf8)),
+                // Neither a bare code, another scheme, nor a code that is not hex.
+                String(signature.sign(Self.push).dropFirst("sha256=".count)),
+                "sha1=" + signature.sign(Self.push).dropFirst("sha256=".count),
+                "sha256=" + String(repeating: "zz", count: 32),
+                "sha256=",
+                "",
+            ]
+            for wrong in refusals {
+                let response = try await post(client, Self.push, signature: wrong)
+                #expect(response.status == .unauthorized, "\(wrong)")
+                #expect(Self.text(response) == "{\"error\":\"X-Hub-Signature-256 does not match the body\"}\n", "\(wrong)")
+            }
+            #expect(deliveries.started.isEmpty, "a refused push was delivered")
+
+            // The header's hex is read in either case.
+            for good in [signature.sign(Self.push), signature.sign(Self.push).uppercased().replacingOccurrences(of: "SHA256=", with: "sha256=")] {
+                let accepted = try await post(client, Self.push, signature: good)
+                #expect(accepted.status == .accepted, "\(good)")
+            }
+            try await deliveries.waitForStarts(2)
+            #expect(deliveries.started.map(\.keys) == [["tulips"], ["tulips"]])
+        }
+    }
+
+    /// The declared length alone refuses a body over 1 MiB: before its signature is asked for,
+    /// and before a byte of it is read.
+    @Test func aBodyDeclaredOverOneMebibyteIs413FromItsHeadersAlone() async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(secret: Self.secret, deliveries: deliveries) { client, _ in
+            var headers = HTTPFields()
+            headers[.contentLength] = "\(2 << 20)"
+            // No body at all follows the headers: the answer cannot have come from reading one.
+            let response = try await client.execute(uri: "/push", method: .post, headers: headers)
+            #expect(response.status == .contentTooLarge)
+            #expect(response.headers[.contentType] == "application/json")
+            #expect(Self.text(response) == "{\"error\":\"the body is 2097152 bytes; a payload is at most 1048576\"}\n")
+        }
+        #expect(deliveries.started.isEmpty)
+    }
+
+    /// 1 MiB is the most a payload may be: exactly that is a push, one byte more is not.
+    @Test func exactlyOneMebibyteIsAcceptedAndOneByteMoreIs413() async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(deliveries: deliveries) { client, _ in
+            // JSON allows the whitespace that pads the payload to the limit.
+            var limit = Self.push
+            limit.append(Data(repeating: UInt8(ascii: " "), count: (1 << 20) - limit.count))
+            #expect(try await post(client, limit).status == .accepted)
+            let over = try await post(client, limit + Data(" ".utf8))
+            #expect(over.status == .contentTooLarge)
+            #expect(Self.text(over) == "{\"error\":\"the body is 1048577 bytes; a payload is at most 1048576\"}\n")
+            try await deliveries.waitForStarts(1)
+        }
+        #expect(deliveries.started.count == 1)
+    }
+
+    /// A body that is not a push is refused with the reason `vodapp handle` would print for the
+    /// same file; there is no 422: every invalid payload is 400.
+    @Test(arguments: [
+        (#"{"aps": "#, "invalid payload: payload is not valid JSON: the text ends where a value should be at line 1, column 9"),
+        ("[1]", "invalid payload: payload must be a JSON object, found an array"),
+        (#"{"playlist": {}}"#, #"invalid payload: payload has no "aps" object, so it is not a push"#),
+        (#"{"aps": {"alert": "hi"}, "playlist": {}}"#,
+         "invalid payload: aps.content-available is missing, not 1: such a push would not wake the app in the background"),
+        (#"{"aps": {"content-available": 1}}"#, #"invalid payload: payload has no "playlist" object"#),
+        (#"{"aps": {"content-available": 1}, "playlist": {"k": {"title": "t", "url": "ftp://h/x"}}}"#,
+         #"invalid payload: all 1 playlist item(s) are invalid (first: url scheme "ftp" is not http or https)"#),
+        ("", "invalid payload: payload is not valid JSON: the payload is empty"),
+    ])
+    func whatIsNotAPushIs400WithTheReason(body: String, reason: String) async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(deliveries: deliveries) { client, _ in
+            let response = try await post(client, Data(body.utf8))
+            #expect(response.status == .badRequest)
+            #expect(response.headers[.contentType] == "application/json")
+            #expect(Self.json(response)["error"] as? String == reason)
+            #expect(Self.text(response).hasSuffix("}\n"))
+        }
+        #expect(deliveries.started.isEmpty)
+    }
+
+    @Test func bytesThatAreNotUTF8Are400() async throws {
+        try await withEndpoint { client, _ in
+            let response = try await post(client, Data([0x7B, 0xFF, 0x7D]))
+            #expect(response.status == .badRequest)
+            #expect(Self.json(response)["error"] as? String == "invalid payload: payload is not UTF-8 text")
+        }
+    }
+
+    /// With every slot busy and the queue's room taken, a push is refused with 429 and told to
+    /// come back after the budget; once the queue drains, pushes are accepted again.
+    @Test func aFullQueueAnswers429WithRetryAfter() async throws {
+        let deliveries = HeldDeliveries(open: false)
+        try await withEndpoint(capacity: 1, concurrency: 1, deliveries: deliveries) { client, queue in
+            #expect(try await post(client, Self.push).status == .accepted)
+            try await deliveries.waitForStarts(1)
+            #expect(try await post(client, Self.push).status == .accepted)
+
+            let refused = try await post(client, Self.push)
+            #expect(refused.status == .tooManyRequests)
+            #expect(refused.headers[.retryAfter] == "\(Self.retryAfter)")
+            #expect(Self.text(refused) == "{\"error\":\"the delivery queue is full (1 waiting)\"}\n")
+            #expect(refused.headers[Self.deliveryHeader] == nil)
+
+            let health = try await client.execute(uri: "/health", method: .get)
+            #expect(Self.text(health) == "{\"running\":1,\"status\":\"ok\",\"waiting\":1}\n")
+            #expect(queue.load.waiting == 1 && queue.load.running == 1)
+
+            deliveries.open()
+            try await deliveries.waitForFinishes(2)
+            try await waitUntil("the queue to empty") { queue.load.waiting == 0 && queue.load.running == 0 }
+            #expect(try await post(client, Self.push).status == .accepted)
+        }
+        #expect(deliveries.started.count == 3)
+    }
+
+    /// While the listener stops, a push is refused with 503 and no Retry-After: there is no later.
+    @Test func aStoppingListenerAnswers503() async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(deliveries: deliveries) { client, queue in
+            queue.refuseNewPushes()
+            let response = try await post(client, Self.push)
+            #expect(response.status == .serviceUnavailable)
+            #expect(response.headers[.retryAfter] == nil)
+            #expect(Self.text(response) == "{\"error\":\"the listener is shutting down\"}\n")
+        }
+        #expect(deliveries.started.isEmpty)
+    }
+
+    /// A body over 16 KiB must fit in what the listener buffers at once, reserved from its declared
+    /// length before it is read; when it cannot, the answer is 503 with Retry-After: 1. A push of
+    /// a few KiB reserves nothing and is accepted all the same.
+    @Test func aLargeBodyThatCannotBeBufferedIs503AndASmallOneStillGetsIn() async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(maximumBufferedBytes: 20_000, deliveries: deliveries) { client, _ in
+            var large = Self.push
+            large.append(Data(repeating: UInt8(ascii: " "), count: 30_000 - large.count))
+            let busy = try await post(client, large)
+            #expect(busy.status == .serviceUnavailable)
+            #expect(busy.headers[.retryAfter] == "1")
+            #expect(Self.text(busy) == "{\"error\":\"too many push bodies are being received at once; try again shortly\"}\n")
+
+            var fitting = Self.push
+            fitting.append(Data(repeating: UInt8(ascii: " "), count: 19_000 - fitting.count))
+            #expect(try await post(client, fitting).status == .accepted)
+            #expect(try await post(client, Self.push).status == .accepted)
+            try await deliveries.waitForStarts(2)
+        }
+        #expect(deliveries.started.count == 2)
+    }
+
+    /// `?wait=1` (or `true`, `yes`, in any case) answers when the delivery has run, with its
+    /// report; anything else answers at once.
+    @Test(arguments: [("wait=1", true), ("wait=TRUE", true), ("wait=yes", true), ("wait=0", false), ("wait=no", false),
+                      ("other=1", false)])
+    func waitingIsAskedForByTheQuery(query: String, waits: Bool) async throws {
+        let deliveries = HeldDeliveries()
+        try await withEndpoint(deliveries: deliveries) { client, _ in
+            let response = try await post(client, Self.push, uri: "/push?" + query)
+            #expect(response.status == (waits ? .ok : .accepted))
+            let id = try #require(response.headers[Self.deliveryHeader])
+            if waits {
+                let payload = try Payload(data: Self.push)
+                #expect(Self.text(response) == HeldDeliveries.report(for: payload).json + "\n")
+                #expect(deliveries.finished == 1)
+            } else {
+                #expect(Self.text(response) == "{\"delivery\":\"\(id)\"}\n")
+            }
+        }
+    }
+
+    /// A waited-for push runs the real pipeline: the answer is the report `vodapp handle --json`
+    /// would print, and the file is in DIR when it comes.
+    @Test func waitingForARealDeliveryAnswers200WithItsReport() async throws {
+        let scratch = try ScratchDirectory()
+        let options = DeliveryOptions(directory: scratch.path, notify: false)
+        try await withSampleServer { server in
+            let body = PayloadBuilder.json([
+                (key: "tulips", title: "Tulips", url: server.url("/bytes/4000.mp4")),
+                (key: "gone", title: "Gone", url: server.url("/status/404")),
+            ])
+            try await withEndpoint(deliver: { payload, ticket throws(MediaDirectoryError) in
+                try await Delivery(options: options, logger: Self.logger, attention: .unheard).run(payload, from: ticket.origin, started: ticket.arrived)
+            }) { client, _ in
+                let response = try await post(client, body, uri: "/push?wait=1")
+                #expect(response.status == .ok)
+                #expect(response.headers[.contentType] == "application/json")
+                #expect(response.headers[Self.deliveryHeader]?.count == 16)
+                let report = Self.json(response)
+                #expect(report["result"] as? String == "newData")
+                #expect(report["directory"] as? String == scratch.path)
+                let items = report["items"] as? [[String: Any]] ?? []
+                #expect(items.map { $0["key"] as? String } == ["tulips", "gone"])
+                #expect(items.map { $0["status"] as? String } == ["downloaded", "failed"])
+                #expect(items.first?["path"] as? String == scratch.path + "/Tulips [tulips].mp4")
+                #expect(items.last?["error"] as? String == "the server answered HTTP 404")
+                #expect(holdsSampleBytes(scratch.path + "/Tulips [tulips].mp4", count: 4000))
+            }
+        }
+    }
+
+    /// A delivery that cannot run at all (DIR unusable) answers a waiting sender 500 with the
+    /// reason, under its delivery id.
+    @Test func aDeliveryThatCannotRunAnswersAWaitingSender500WithTheReason() async throws {
+        let scratch = try ScratchDirectory()
+        let file = scratch.child("a-file")
+        try Data("not a directory".utf8).write(to: URL(fileURLWithPath: file))
+        let options = DeliveryOptions(directory: file + "/media", notify: false)
+        try await withEndpoint(deliver: { payload, ticket throws(MediaDirectoryError) in
+            try await Delivery(options: options, logger: Self.logger, attention: .unheard).run(payload, from: ticket.origin, started: ticket.arrived)
+        }) { client, _ in
+            let response = try await post(client, Self.push, uri: "/push?wait=1")
+            #expect(response.status == .internalServerError)
+            #expect(response.headers[Self.deliveryHeader]?.count == 16)
+            let reason = try #require(Self.json(response)["error"] as? String)
+            #expect(reason.hasPrefix("cannot use \(file)/media for media: "), "\(reason)")
+        }
+    }
+}
