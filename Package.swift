@@ -209,6 +209,10 @@ let package = Package(
             name: "vodapp-push",
             dependencies: [
                 "VODAppTransfer",
+                "VODAppPayload",
+                "VODAppMediaDirectory",
+                "VODAppNotify",
+                "VODAppDelivery",
                 "VODAppPush",
                 "VODAppSamples",
                 "VODAppListen",
@@ -224,7 +228,10 @@ let package = Package(
         ),
         // Unit tests, one target per library, mirroring its folders.
         .testTarget(name: "VODAppBaseTests", dependencies: ["VODAppBase"]),
-        .testTarget(name: "VODAppTransferTests", dependencies: ["VODAppTransfer", "VODAppSamples", "TestSupport"]),
+        .testTarget(
+            name: "VODAppTransferTests",
+            dependencies: ["VODAppTransfer", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log")]
+        ),
         .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppPayload", "VODAppTransfer"]),
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(
@@ -235,7 +242,8 @@ let package = Package(
         // The router through HummingbirdTesting, and the queue and the datagram receiver in process.
         .testTarget(
             name: "VODAppListenTests",
-            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppBase", "VODAppSamples", "TestSupport",
+            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase", "VODAppSamples",
+                           "TestSupport",
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
