@@ -180,6 +180,7 @@ let package = Package(
             dependencies: [
                 "VODAppBase",
                 "VODAppTransfer",
+                "VODAppPayload",
                 "VODAppMediaDirectory",
                 "VODAppStore",
                 "VODAppDelivery",

@@ -9,8 +9,24 @@ public struct StatusReport: Sendable, Encodable {
     public let items: [StoredItem]
     public let deliveries: [DeliveryLogEntry]
 
+    /// Why the status cannot be read: the store cannot be opened or read.
+    public struct Unreadable: Error, Sendable, CustomStringConvertible {
+        public let directory: String
+        public let reason: String
+
+        public var description: String { "cannot read the state of \(directory): \(reason)" }
+    }
+
     /// Reads DIR's store; a DIR that has none yet has an empty status (and gets no store).
-    public init(directory: String, deliveries count: Int = 10) throws {
+    public init(directory: String, deliveries count: Int = 10) throws(Unreadable) {
+        do {
+            try self.init(reading: directory, deliveries: count)
+        } catch {
+            throw Unreadable(directory: directory, reason: "\(error)")
+        }
+    }
+
+    private init(reading directory: String, deliveries count: Int) throws {
         self.directory = directory
         guard FileManager.default.fileExists(atPath: directory + "/.vodapp/state.sqlite") else {
             items = []

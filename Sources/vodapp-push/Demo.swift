@@ -33,8 +33,10 @@ struct Demo: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Cap each sample response to this many bytes per second.", valueName: "bytes-per-second"))
     var rate: Int?
 
-    @Option(help: ArgumentHelp("The delivery's wall-clock budget, in seconds.", valueName: "seconds"))
-    var budget: Double = DeliveryOptions.defaultBudgetSeconds
+    @Option(help: ArgumentHelp("The delivery's wall-clock budget, in seconds. Default: \(Int(DeliveryOptions.defaultBudgetSeconds)).",
+                               valueName: "seconds"),
+            transform: OptionValue.seconds(atMost: 86_400))
+    var budget: Duration = DeliveryOptions.defaultBudget
 
     @Flag(help: "Do not raise a desktop notification (its text is still printed).")
     var noNotify = false
@@ -44,23 +46,15 @@ struct Demo: AsyncParsableCommand {
 
     func validate() throws {
         if let rate, rate <= 0 { throw ValidationError("--rate must be above 0") }
-        guard budget.isFinite, budget > 0, budget <= 86_400 else {
-            throw ValidationError("--budget must be a number of seconds above 0, at most 86400")
-        }
     }
 
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: false, verbose: verbose)
         let directory = dir ?? FileManager.default.temporaryDirectory
             .appendingPathComponent("vodapp-demo-\(UInt32.random(in: 0...UInt32.max))").path
-        let options = DeliveryOptions(directory: directory, budget: .milliseconds(Int64(budget * 1000)), notify: !noNotify)
+        let options = DeliveryOptions(directory: directory, budget: budget, notify: !noNotify)
         let demo = PushDemo(options: options, via: via, rate: rate, logger: logger, attention: .logged(to: logger))
-        let report: DeliveryReport
-        do {
-            report = try await demo.run { say($0) }
-        } catch {
-            throw Failure.report(error.description, status: ExitStatus(error))
-        }
+        let report = try await demo.run { say($0) }
         say("The delivery:")
         print(ReportRenderer.summary(report))
         if let notification = DesktopNotification(announcing: report.items) {

@@ -1,7 +1,5 @@
 import ArgumentParser
-import VODAppTransfer
 
-@main
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "vodapp-push",
@@ -17,10 +15,4 @@ struct PushCommand: AsyncParsableCommand {
         version: "0.1.0",
         subcommands: [Send.self, Serve.self, Demo.self]
     )
-
-    static func main() async {
-        // libcurl's global set-up must precede any thread (send posts through libcurl).
-        Curl.initialize()
-        await main(nil)
-    }
 }

@@ -27,62 +27,49 @@ struct Send: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The payload: a JSON or .apns file, or - for standard input.", valueName: "payload"))
     var payload: String = "-"
 
-    @Option(help: ArgumentHelp("udp://HOST:PORT or an http(s) URL.", valueName: "destination"))
-    var to: String = PushDestination.defaultUDP.description
+    @Option(help: ArgumentHelp("udp://HOST:PORT or an http(s) URL. Default: \(PushDestination.defaultUDP).", valueName: "destination"), transform: OptionValue.pushDestination)
+    var to: PushDestination = PushDestination.defaultUDP
 
     @Option(help: ArgumentHelp("Sign HTTP pushes with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
     var secret: String?
 
-    @Option(help: ArgumentHelp("Give up on an HTTP push after this many seconds.", valueName: "seconds"))
-    var timeout: Double = 60
+    @Option(help: ArgumentHelp("Give up on an HTTP push after this many seconds. Default: 60.", valueName: "seconds"),
+            transform: OptionValue.seconds(atMost: 3600))
+    var timeout: Duration = .seconds(60)
 
     @Flag(name: .shortAndLong, help: "Nothing on stderr but errors.")
     var quiet = false
 
-    func validate() throws {
-        guard PushDestination(to) != nil else {
-            throw ValidationError("--to must be udp://HOST:PORT or an http:// or https:// URL, not '\(to)'")
-        }
-        guard timeout.isFinite, timeout > 0, timeout <= 3600 else {
-            throw ValidationError("--timeout must be a number of seconds above 0, at most 3600")
-        }
-    }
-
     func run() async throws {
-        guard let destination = PushDestination(to) else { throw ExitCode.validationFailure }
-        let limit = Duration.milliseconds(Int64(timeout * 1000))
-        let message: PushMessage
-        do {
-            let data = try PayloadSource(argument: payload).read(limit: Payload.maximumSize, deadline: .now + limit)
-            message = try PushMessage(data: data)
-        } catch let error as PayloadSource.ReadError {
-            throw Failure.report(error.description, status: .payloadUnreadable)
-        } catch {
-            throw Failure.report("\(error)", status: .invalidPayload)
-        }
+        let destination = to
+        let limit = timeout
+        let data = try PayloadSource(argument: payload).read(limit: Payload.maximumSize, deadline: .now + limit)
+        let message = try PushMessage(data: data)
         if !quiet {
             if message.body.count > PushMessage.apnsLimit {
-                Failure.warn("the payload is \(message.body.count) bytes, over APNs' \(PushMessage.apnsLimit)-byte limit: a real push this large would be refused")
+                StandardError.warn("the payload is \(message.body.count) bytes, over APNs' \(PushMessage.apnsLimit)-byte limit: a real push this large would be refused")
             }
             if let refusal = message.refusalByVodapp {
-                Failure.warn("vodapp will refuse this push: \(refusal)")
+                StandardError.warn("vodapp will refuse this push: \(refusal)")
             }
         }
 
         var signingSecret = secret ?? Environment.value("VODAPP_WEBHOOK_SECRET")
         if case .udp = destination {
-            if secret != nil, !quiet { Failure.warn("UDP pushes cannot be signed; --secret is ignored") }
+            if secret != nil, !quiet { StandardError.warn("UDP pushes cannot be signed; --secret is ignored") }
             signingSecret = nil
         }
+        let sent: PushSender.Receipt
         do {
-            switch try await PushSender(timeout: limit).send(message.body, to: destination, secret: signingSecret) {
-            case .datagram(let bytes):
-                if !quiet { FileHandle.standardError.write(Data("vodapp-push: sent \(bytes) bytes to \(destination)\n".utf8)) }
-            case .accepted(_, let body):
-                FileHandle.standardOutput.write(Data((body.hasSuffix("\n") ? body : body + "\n").utf8))
-            }
+            sent = try await PushSender(timeout: limit).send(message.body, to: destination, secret: signingSecret)
         } catch {
-            throw Failure.report("\(destination): \(error)", status: .unavailable)
+            throw CommandFailure(error, about: destination.description) ?? error
+        }
+        switch sent {
+        case .datagram(let bytes):
+            if !quiet { StandardError.write("sent \(bytes) bytes to \(destination)") }
+        case .accepted(_, let body):
+            FileHandle.standardOutput.write(Data((body.hasSuffix("\n") ? body : body + "\n").utf8))
         }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 import Foundation
 import VODAppSamples
 
@@ -41,13 +42,12 @@ struct Serve: AsyncParsableCommand {
         do {
             server = try await SampleServer.start(port: port, rate: rate, linkRate: linkRate)
         } catch {
-            FileHandle.standardError.write(Data("vodapp-push: cannot serve on 127.0.0.1:\(port): \(error)\n".utf8))
-            throw ExitCode(69)
+            throw CommandFailure("cannot serve on 127.0.0.1:\(port): \(error)", status: .unavailable)
         }
         // Unbuffered: whoever reads the payload from a file or pipe needs it now, not when the
         // server stops.
         FileHandle.standardOutput.write(Data(SampleCatalogue.payload(baseURL: server.baseURL).utf8))
-        FileHandle.standardError.write(Data("vodapp-push: serving sample media on \(server.baseURL)\n".utf8))
+        StandardError.write("serving sample media on \(server.baseURL)")
         if let seconds {
             try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))
         } else {

@@ -41,9 +41,7 @@ struct Handle: AsyncParsableCommand {
             let deadline = Budget(start: ProcessClock.launch, duration: options.budget).transferDeadline
             parsed = try Payload(data: try source.read(limit: Payload.maximumSize, deadline: deadline))
         } catch let error as PayloadSource.ReadError {
-            throw Failure.report(error.description + Self.commandHint(for: payload, error), status: .payloadUnreadable)
-        } catch let error as PayloadError {
-            throw Failure.report("invalid payload: \(error)", status: .invalidPayload)
+            throw CommandFailure(error, hint: Self.commandHint(for: payload, error)) ?? error
         }
 
         throw ExitCode(try await handling.deliverOnce(parsed, from: source.deliverySource, json: json, signals: signals,

@@ -17,11 +17,14 @@ struct HandlingOptions: ParsableArguments {
     // .unconditional: "--budget -1" reaches validate(), which says what is wrong with it, instead
     // of being read as a missing value followed by an option "-1".
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Wall-clock budget of a delivery, from its arrival to its report, in seconds.", valueName: "seconds"))
-    var budget: Double = DeliveryOptions.defaultBudgetSeconds
+            help: ArgumentHelp("Wall-clock budget of a delivery, from its arrival to its report, in seconds. Default: \(Int(DeliveryOptions.defaultBudgetSeconds)).",
+                               valueName: "seconds"),
+            transform: OptionValue.seconds(atMost: 86_400))
+    var budget: Duration?
 
-    @Option(help: ArgumentHelp("Drop items strictly larger than this: bytes, or K/M/G for KiB/MiB/GiB.", valueName: "size"))
-    var maxSize: String = "20M"
+    @Option(help: ArgumentHelp("Drop items strictly larger than this: bytes, or K/M/G for KiB/MiB/GiB. Default: 20M.", valueName: "size"),
+            transform: OptionValue.byteCount)
+    var maxSize: Int64?
 
     @Option(help: ArgumentHelp("Most transfers at once.", valueName: "n"))
     var jobs: Int = TransferEngine.Configuration.defaultJobs
@@ -68,12 +71,6 @@ struct HandlingOptions: ParsableArguments {
     var logLevel: Logger.Level?
 
     func validate() throws {
-        guard budget.isFinite, budget > 0, budget <= 86_400 else {
-            throw ValidationError("--budget must be a number of seconds above 0, at most 86400, not \(budget)")
-        }
-        guard ByteSize.parse(maxSize) != nil else {
-            throw ValidationError("--max-size must be a byte count, optionally with K, M or G, not '\(maxSize)'")
-        }
         guard jobs >= 1 && jobs <= 256 else {
             throw ValidationError("--jobs must be between 1 and 256, not \(jobs)")
         }
@@ -125,14 +122,9 @@ struct HandlingOptions: ParsableArguments {
         options.offersOpenFolder = isatty(STDIN_FILENO) == 1 || isatty(STDERR_FILENO) == 1
         let notifier = LibNotifyNotifier()
         let progress = quiet ? nil : ProgressDisplay.forStandardError()
-        let report: DeliveryReport
-        do {
-            report = try await Delivery(options: options, notifier: notifier, logger: logger, attention: .logged(to: logger),
+        let report = try await Delivery(options: options, notifier: notifier, logger: logger, attention: .logged(to: logger),
                                         progress: progress)
-                .run(payload, from: source, started: ProcessClock.launch, stop: signals.stop)
-        } catch {
-            throw Failure.report(error.description, status: ExitStatus(error))
-        }
+            .run(payload, from: source, started: ProcessClock.launch, stop: signals.stop)
         print(json ? report.json : ReportRenderer.summary(report))
         fflush(nil)
         await notifier.settle()
@@ -167,8 +159,8 @@ struct HandlingOptions: ParsableArguments {
     var deliveryOptions: DeliveryOptions {
         var options = DeliveryOptions(
             directory: dir ?? DeliveryOptions.defaultDirectory(),
-            budget: .milliseconds(Int64((budget * 1000).rounded())),
-            maximumSize: ByteSize.parse(maxSize) ?? DeliveryOptions.defaultMaximumSize,
+            budget: budget ?? DeliveryOptions.defaultBudget,
+            maximumSize: maxSize ?? DeliveryOptions.defaultMaximumSize,
             jobs: jobs,
             notify: !noNotify,
             budgetAware: !allAtOnce,

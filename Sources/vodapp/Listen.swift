@@ -43,14 +43,14 @@ struct Listen: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Where to receive UDP pushes.", valueName: "host:port"))
-    var udp: String = ListenerConfiguration.defaultUDP.description
+    @Option(help: ArgumentHelp("Where to receive UDP pushes. Default: \(ListenerConfiguration.defaultUDP).", valueName: "host:port"), transform: OptionValue.listenAddress)
+    var udp: ListenAddress = ListenerConfiguration.defaultUDP
 
     @Flag(help: "Do not receive UDP pushes.")
     var noUdp = false
 
-    @Option(help: ArgumentHelp("Where to receive HTTP pushes.", valueName: "host:port"))
-    var http: String = ListenerConfiguration.defaultHTTP.description
+    @Option(help: ArgumentHelp("Where to receive HTTP pushes. Default: \(ListenerConfiguration.defaultHTTP).", valueName: "host:port"), transform: OptionValue.listenAddress)
+    var http: ListenAddress = ListenerConfiguration.defaultHTTP
 
     @Flag(help: "Do not receive HTTP pushes.")
     var noHttp = false
@@ -71,8 +71,6 @@ struct Listen: AsyncParsableCommand {
 
     func validate() throws {
         guard !(noUdp && noHttp) else { throw ValidationError("--no-udp and --no-http leave nothing to listen on") }
-        guard noUdp || ListenAddress(udp) != nil else { throw ValidationError("--udp must be HOST:PORT, not '\(udp)'") }
-        guard noHttp || ListenAddress(http) != nil else { throw ValidationError("--http must be HOST:PORT, not '\(http)'") }
         guard (1...10_000).contains(queue) else { throw ValidationError("--queue must be between 1 and 10000, not \(queue)") }
         guard (1...64).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 64, not \(parallel)") }
         if let secret, secret.isEmpty { throw ValidationError("--secret must not be empty") }
@@ -91,27 +89,20 @@ struct Listen: AsyncParsableCommand {
         // A listener outlives its deliveries: each notification can wait for its click.
         delivery.offersOpenFolder = true
         let configuration = ListenerConfiguration(
-            udp: noUdp ? nil : ListenAddress(udp),
-            http: noHttp ? nil : ListenAddress(http),
+            udp: noUdp ? nil : udp,
+            http: noHttp ? nil : http,
             secret: secret ?? Environment.value("VODAPP_WEBHOOK_SECRET"),
             queueCapacity: queue,
             concurrency: parallel,
             delivery: delivery
         )
         let output = ListenerOutput(json: json, logger: logger)
-        do {
-            try await Listener(configuration: configuration, logger: logger, attention: .logged(to: logger)).run(
-                stop: signals.stop,
-                gracefulShutdownSignals: [],
-                onReady: { output.ready($0) },
-                onDelivery: { output.delivered($0, $1) }
-            )
-        } catch let error as ListenerError {
-            switch error {
-            case .cannotBind: throw Failure.report(error.description, status: .unavailable)
-            case .directoryUnusable: throw Failure.report(error.description, status: .directoryUnusable)
-            }
-        }
+        try await Listener(configuration: configuration, logger: logger, attention: .logged(to: logger)).run(
+            stop: signals.stop,
+            gracefulShutdownSignals: [],
+            onReady: { output.ready($0) },
+            onDelivery: { output.delivered($0, $1) }
+        )
         throw ExitCode(signals.exitCode ?? 0)
     }
 }

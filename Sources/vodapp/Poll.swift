@@ -21,8 +21,9 @@ struct Poll: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("Where to GET the payload: an http or https URL.", valueName: "url"))
-    var url: String
+    @Argument(help: ArgumentHelp("Where to GET the payload: an http or https URL.", valueName: "url"),
+              transform: OptionValue.webURL)
+    var url: URL
 
     @Option(help: ArgumentHelp("Bearer token for URL's host. Default: $VODAPP_TOKEN.", valueName: "token"))
     var token: String?
@@ -32,17 +33,11 @@ struct Poll: AsyncParsableCommand {
     @Flag(help: "Print the report as one JSON object on stdout, and nothing else there.")
     var json = false
 
-    func validate() throws {
-        guard let parsed = URL(string: url), ["http", "https"].contains(parsed.scheme?.lowercased() ?? ""), parsed.host != nil else {
-            throw ValidationError("the URL must be an absolute http or https URL, not '\(url)'")
-        }
-    }
-
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel)
         let options = handling.deliveryOptions
         let signals = SignalTrap()
-        guard let endpoint = URL(string: url) else { throw ExitCode.validationFailure }
+        let endpoint = url
         let bearer = token ?? Environment.value("VODAPP_TOKEN")
         let poll = PayloadPoll(url: endpoint, token: bearer)
         let budget = Budget(start: ProcessClock.launch, duration: options.budget)
@@ -52,7 +47,7 @@ struct Poll: AsyncParsableCommand {
             payload = try await poll.fetch(timeout: ContinuousClock.now.duration(to: budget.transferDeadline))
         } catch {
             if case .tokenRejected = error { poll.recordRejection(error, in: options, logger: logger, attention: .logged(to: logger)) }
-            throw Failure.report(error.description, status: ExitStatus(error))
+            throw error
         }
 
         throw ExitCode(try await handling.deliverOnce(payload, from: .poll(url: endpoint.absoluteString), json: json,

@@ -28,17 +28,12 @@ struct Status: ParsableCommand {
         var info = stat()
         if dir != nil, stat(options.directory, &info) != 0 {
             // A DIR named on purpose that is not there is a typo more often than a fresh start.
-            throw Failure.report("cannot read \(options.directory): \(String(cString: strerror(errno)))", status: .directoryUnusable)
+            throw CommandFailure("cannot read \(options.directory): \(String(cString: strerror(errno)))", status: .directoryUnusable)
         }
         if dir != nil, (info.st_mode & S_IFMT) != S_IFDIR {
-            throw Failure.report("cannot read \(options.directory): Not a directory", status: .directoryUnusable)
+            throw CommandFailure("cannot read \(options.directory): Not a directory", status: .directoryUnusable)
         }
-        let status: StatusReport
-        do {
-            status = try StatusReport(directory: options.directory)
-        } catch {
-            throw Failure.report("cannot read the state of \(options.directory): \(error)", status: .directoryUnusable)
-        }
+        let status = try StatusReport(directory: options.directory)
         print(json ? status.json : StatusRenderer.summary(status))
     }
 }

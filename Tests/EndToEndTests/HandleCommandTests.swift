@@ -244,7 +244,12 @@ import VODAppSamples
         let scratch = try ScratchDirectory()
         let negative = try await runner.run(["-", "--budget", "-1"], stdin: Data())
         #expect(negative.exitCode == 64)
-        #expect(negative.stderr.contains("--budget must be a number of seconds above 0"), "\(negative.stderr)")
+        #expect(negative.stderr.contains("The value '-1' is invalid for '--budget <seconds>': must be a number of seconds above 0"),
+                "\(negative.stderr)")
+        let size = try await runner.run(["-", "--max-size", "12X"], stdin: Data())
+        #expect(size.exitCode == 64)
+        #expect(size.stderr.contains("The value '12X' is invalid for '--max-size <size>': must be a byte count, optionally with K, M or G"),
+                "\(size.stderr)")
         let notCookies = scratch.child("cookies.json")
         try #"{"cookies": [{"name": "session", "value": "x"}]}"#.write(toFile: notCookies, atomically: true, encoding: .utf8)
         let cookies = try await runner.run(["-", "--cookies", notCookies], stdin: Data())

@@ -1,4 +1,4 @@
 /// When the process started, as near as Swift code can see it: the budget counts from here.
-enum ProcessClock {
-    static let launch = ContinuousClock.now
+public enum ProcessClock {
+    public static let launch = ContinuousClock.now
 }

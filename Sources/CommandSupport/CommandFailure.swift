@@ -1,0 +1,65 @@
+import Foundation
+import VODAppDelivery
+import VODAppListen
+import VODAppMediaDirectory
+import VODAppPayload
+import VODAppPush
+
+/// How a command ends in error: one line on stderr, named for the tool, then the exit status.
+///
+/// This is the one mapping from what the libraries throw to what a person and a script see:
+/// commands throw the libraries' errors as they come (adding, at most, what the line is about),
+/// and `CommandLineTool` ends the process with the status chosen here.
+public struct CommandFailure: Error, Sendable {
+    public let message: String
+    public let status: ExitStatus
+
+    public init(_ message: String, status: ExitStatus) {
+        self.message = message
+        self.status = status
+    }
+
+    /// `error` as its command ends with it, the line prefixed with what it is about
+    /// (`udp://127.0.0.1:9930: nothing is listening there`) and followed by a hint; nil for an
+    /// error that is not a library's (ArgumentParser's own, which ArgumentParser reports).
+    public init?(_ error: any Error, about subject: String? = nil, hint: String = "") {
+        guard let (message, status) = Self.mapped(error) else { return nil }
+        self.init((subject.map { "\($0): \(message)" } ?? message) + hint, status: status)
+    }
+
+    private static func mapped(_ error: any Error) -> (String, ExitStatus)? {
+        switch error {
+        case let failure as CommandFailure:
+            (failure.message, failure.status)
+        case let error as PayloadSource.ReadError:
+            (error.description, .payloadUnreadable)
+        case let error as PayloadError:
+            ("invalid payload: \(error)", .invalidPayload)
+        case let error as PushMessageError:
+            (error.description, .invalidPayload)
+        case let error as MediaDirectoryError:
+            (error.description, ExitStatus(error))
+        case let error as PayloadPoll.Failure:
+            (error.description, ExitStatus(error))
+        case let error as ListenerError:
+            switch error {
+            case .cannotBind: (error.description, .unavailable)
+            case .directoryUnusable: (error.description, .directoryUnusable)
+            }
+        case let error as DemoError:
+            (error.description, ExitStatus(error))
+        case let error as PushError:
+            (error.description, .unavailable)
+        case let error as StatusReport.Unreadable:
+            (error.description, .directoryUnusable)
+        default:
+            nil
+        }
+    }
+
+    /// Writes the line and ends the process with the status.
+    public func exit() -> Never {
+        StandardError.write(message)
+        Foundation.exit(status.rawValue)
+    }
+}

@@ -1,0 +1,50 @@
+import ArgumentParser
+import Foundation
+import VODAppBase
+import VODAppListen
+import VODAppPush
+
+/// Option values parsed once, into the types the libraries take, for `@Option(transform:)` and
+/// `@Argument(transform:)`. What cannot be parsed is refused with what is wrong with it, which
+/// ArgumentParser prints as "The value 'X' is invalid for '--option <value>': why", exit 64.
+public enum OptionValue {
+    /// A number of seconds above 0 and at most `maximum`, as a duration.
+    public static func seconds(atMost maximum: Double) -> @Sendable (String) throws -> Duration {
+        { text in
+            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximum else {
+                throw ValidationError("must be a number of seconds above 0, at most \(Int(maximum))")
+            }
+            return .milliseconds(Int64((seconds * 1000).rounded()))
+        }
+    }
+
+    /// A byte count, optionally with K, M or G for KiB, MiB or GiB (`20M`).
+    @Sendable public static func byteCount(_ text: String) throws -> Int64 {
+        guard let bytes = ByteSize.parse(text) else {
+            throw ValidationError("must be a byte count, optionally with K, M or G")
+        }
+        return bytes
+    }
+
+    /// `HOST:PORT`, or `[IPv6]:PORT`, to bind a receiver to.
+    @Sendable public static func listenAddress(_ text: String) throws -> ListenAddress {
+        guard let address = ListenAddress(text) else { throw ValidationError("must be HOST:PORT") }
+        return address
+    }
+
+    /// Where `vodapp-push send` delivers: `udp://HOST:PORT` or an http(s) URL.
+    @Sendable public static func pushDestination(_ text: String) throws -> PushDestination {
+        guard let destination = PushDestination(text) else {
+            throw ValidationError("must be udp://HOST:PORT or an http:// or https:// URL")
+        }
+        return destination
+    }
+
+    /// An absolute http or https URL with a host.
+    @Sendable public static func webURL(_ text: String) throws -> URL {
+        guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
+            throw ValidationError("must be an absolute http or https URL")
+        }
+        return url
+    }
+}
