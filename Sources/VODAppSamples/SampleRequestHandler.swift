@@ -1,3 +1,4 @@
+import CompressNIO
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -236,11 +237,15 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             writeHead(200, ["Content-Length": "\(declared)", "Content-Type": mediaType], context: context)
             stream(sent)
         case .gzip(let size):
-            let encoded = Gzip.encode(SampleContent.bytes(count: size))
-            writeHead(200, ["Content-Length": "\(encoded.count)", "Content-Encoding": "gzip",
+            // Compressed for real (compress-nio, over zlib), so that the client's decoder meets
+            // the deflate data a server would send.
+            var plain = context.channel.allocator.buffer(bytes: SampleContent.bytes(count: size))
+            let encoded = (try? plain.compress(with: .gzip(), allocator: context.channel.allocator))
+                ?? context.channel.allocator.buffer(capacity: 0)
+            writeHead(200, ["Content-Length": "\(encoded.readableBytes)", "Content-Encoding": "gzip",
                             "Content-Type": mediaType], context: context)
-            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: encoded)), promise: nil) }
-            log.addBody(encoded.count, at: record)
+            if !isHead { context.write(wrapOutboundOut(encoded), promise: nil) }
+            log.addBody(encoded.readableBytes, at: record)
             finish(context: context, record: record, close: false)
         case .status(let code):
             let text = "status \(code)\n"
