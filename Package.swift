@@ -20,6 +20,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         // The only code that knows libcurl's variadic calls: typed inline wrappers in shim.h.
@@ -43,6 +44,7 @@ let package = Package(
         .target(
             name: "VODAppBase",
             dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -52,6 +54,7 @@ let package = Package(
         .target(
             name: "VODAppTransfer",
             dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "CCurl",
                 "CFileShims",
@@ -66,6 +69,7 @@ let package = Package(
         .target(
             name: "VODAppPayload",
             dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppTransfer",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -75,6 +79,7 @@ let package = Package(
         .target(
             name: "VODAppMediaDirectory",
             dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppTransfer",
                 "VODAppPayload",
@@ -121,6 +126,7 @@ let package = Package(
         .target(
             name: "VODAppListen",
             dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppPayload",
                 "VODAppMediaDirectory",
@@ -190,6 +196,7 @@ let package = Package(
         .executableTarget(
             name: "vodapp",
             dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppTransfer",
                 "VODAppPayload",

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Opening vodapp's own files inside DIR, where anyone who can write DIR can plant something else
 /// under the name vodapp expects: a FIFO (an open or a read that blocks past the budget), a
@@ -20,7 +21,7 @@ package enum SafeFile {
         package var description: String {
             switch self {
             case .system(let path, let operation, let code):
-                "cannot \(operation) \(path): \(String(cString: strerror(code)))"
+                "cannot \(operation) \(path): \(Errno(rawValue: code).description)"
             case .notRegular(let path, let kind):
                 "\(path) is \(kind), not a regular file"
             case .linked(let path, let links):
@@ -43,12 +44,14 @@ package enum SafeFile {
     }
 
     package static func inspect(_ path: String) -> Inspection {
-        var info = stat()
-        guard lstat(path, &info) == 0 else {
-            return errno == ENOENT ? .absent : .unsafe(.system(path: path, operation: "inspect", errno: errno))
+        let info: Stat
+        do {
+            info = try Stat(FilePath(path), followTargetSymlink: false)
+        } catch {
+            return error == .noSuchFileOrDirectory ? .absent : .unsafe(.system(path: path, operation: "inspect", errno: error.rawValue))
         }
         if let failure = refusal(of: info, at: path) { return .unsafe(failure) }
-        return .file(bytes: Int64(info.st_size))
+        return .file(bytes: info.size)
     }
 
     /// Opens an existing file (or creates one, with `O_CREAT` in `flags`) that must be a regular
@@ -64,11 +67,12 @@ package enum SafeFile {
             default: throw .system(path: path, operation: "open", errno: errno)
             }
         }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            let code = errno
+        let info: Stat
+        do {
+            info = try FileDescriptor(rawValue: fd).stat()
+        } catch {
             close(fd)
-            throw .system(path: path, operation: "inspect", errno: code)
+            throw .system(path: path, operation: "inspect", errno: error.rawValue)
         }
         if let failure = refusal(of: info, at: path) {
             close(fd)
@@ -93,14 +97,19 @@ package enum SafeFile {
 
     /// The bytes of a file of vodapp's own, at most `limit` of them.
     package static func contents(of path: String, limit: Int) throws(Failure) -> [UInt8] {
-        let fd = try open(path, O_RDONLY)
-        defer { close(fd) }
+        let file = FileDescriptor(rawValue: try open(path, O_RDONLY))
+        defer { try? file.close() }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 64 * 1024)
         while bytes.count < limit {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, min($0.count, limit - bytes.count)) }
-            if count < 0, errno == EINTR { continue }
-            guard count >= 0 else { throw .system(path: path, operation: "read", errno: errno) }
+            let count: Int
+            do {
+                count = try chunk.withUnsafeMutableBytes { buffer in
+                    try file.read(into: UnsafeMutableRawBufferPointer(rebasing: buffer.prefix(limit - bytes.count)))
+                }
+            } catch {
+                throw .system(path: path, operation: "read", errno: (error as? Errno)?.rawValue ?? EIO)
+            }
             if count == 0 { break }
             bytes += chunk[..<count]
         }
@@ -108,15 +117,15 @@ package enum SafeFile {
     }
 
     /// Why a file with this `stat` is not one vodapp may use, or nil.
-    private static func refusal(of info: stat, at path: String) -> Failure? {
-        switch info.st_mode & S_IFMT {
-        case S_IFREG:
-            return info.st_nlink > 1 ? .linked(path: path, links: Int(info.st_nlink)) : nil
-        case S_IFLNK: return .notRegular(path: path, kind: "a symbolic link")
-        case S_IFIFO: return .notRegular(path: path, kind: "a FIFO")
-        case S_IFSOCK: return .notRegular(path: path, kind: "a socket")
-        case S_IFDIR: return .notRegular(path: path, kind: "a directory")
-        case S_IFCHR, S_IFBLK: return .notRegular(path: path, kind: "a device")
+    private static func refusal(of info: Stat, at path: String) -> Failure? {
+        switch info.type {
+        case .regular:
+            return info.linkCount > 1 ? .linked(path: path, links: info.linkCount) : nil
+        case .symbolicLink: return .notRegular(path: path, kind: "a symbolic link")
+        case .fifo: return .notRegular(path: path, kind: "a FIFO")
+        case .socket: return .notRegular(path: path, kind: "a socket")
+        case .directory: return .notRegular(path: path, kind: "a directory")
+        case .characterSpecial, .blockSpecial: return .notRegular(path: path, kind: "a device")
         default: return .notRegular(path: path, kind: "not a file")
         }
     }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import SystemPackage
 import VODAppMediaDirectory
 
 /// Why `vodapp listen` could not start.
@@ -17,7 +18,7 @@ public enum ListenerError: Error, Sendable, CustomStringConvertible {
     /// Why a bind failed, as the system says it ("Address already in use"): NIO's own text names
     /// its internal function and the errno.
     static func reason(_ error: any Error) -> String {
-        if let error = error as? IOError { return String(cString: strerror(error.errnoCode)) }
+        if let error = error as? IOError { return Errno(rawValue: error.errnoCode).description }
         return "\(error)"
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import SystemPackage
 import VODAppBase
 
 /// Makes finished bodies durable while the rest of the playlist is still arriving, and hands each
@@ -36,7 +37,7 @@ package final class FileSyncer: Sendable {
             var failure: String?
             do throws(SafeFile.Failure) {
                 let fd = try SafeFile.open(path, O_RDONLY)
-                if fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+                if fsync(fd) != 0 { failure = Errno(rawValue: errno).description }
                 close(fd)
             } catch {
                 failure = error.description

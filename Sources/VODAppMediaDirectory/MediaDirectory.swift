@@ -1,5 +1,6 @@
 import CFileShims
 import Foundation
+import SystemPackage
 import VODAppBase
 
 /// DIR on disk: where finished media is placed, and the hidden work area beside it.
@@ -119,7 +120,7 @@ package struct MediaDirectory: Sendable {
             guard lstat(directory, &info) == 0 else {
                 if errno == ENOENT || errno == ENOTDIR, index == 0 { return false }
                 if errno == ENOENT { return true }
-                throw .directoryUnusable(path: path, reason: "\(directory): \(String(cString: strerror(errno)))")
+                throw .directoryUnusable(path: path, reason: "\(directory): \(Errno(rawValue: errno).description)")
             }
             guard (info.st_mode & S_IFMT) == S_IFDIR else {
                 let what = (info.st_mode & S_IFMT) == S_IFLNK ? "a symbolic link" : "not a directory"
@@ -157,10 +158,10 @@ package struct MediaDirectory: Sendable {
             let found = inside ? lstat(prefix, &info) : stat(prefix, &info)
             if failure == EEXIST, found == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
             throw .directoryUnusable(path: path, reason: failure == EEXIST ? "\(prefix) is not a directory"
-                                                                        : String(cString: strerror(failure)))
+                                                                        : Errno(rawValue: failure).description)
         }
         for directory in [path, workPath] where access(directory, W_OK | X_OK) != 0 {
-            throw .directoryUnusable(path: path, reason: String(cString: strerror(errno)))
+            throw .directoryUnusable(path: path, reason: Errno(rawValue: errno).description)
         }
     }
 
@@ -184,14 +185,14 @@ package struct MediaDirectory: Sendable {
         defer { unlink(temporary) }
         if link(temporary, final) == 0 { return .placed }
         if errno == EEXIST { return taken(final) }
-        guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) else { return .failed(String(cString: strerror(errno))) }
+        guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) else { return .failed(Errno(rawValue: errno).description) }
         if vod_rename_noreplace(temporary, final) == 0 { return .placed }
         if errno == EEXIST { return taken(final) }
-        guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return .failed(String(cString: strerror(errno))) }
+        guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return .failed(Errno(rawValue: errno).description) }
         var info = stat()
         if lstat(final, &info) == 0 { return taken(final) }
-        guard errno == ENOENT else { return .failed(String(cString: strerror(errno))) }
-        return rename(temporary, final) == 0 ? .placed : .failed(String(cString: strerror(errno)))
+        guard errno == ENOENT else { return .failed(Errno(rawValue: errno).description) }
+        return rename(temporary, final) == 0 ? .placed : .failed(Errno(rawValue: errno).description)
     }
 
     /// What a name found taken means: the item's own file, or, on a file system that ignores case

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import VODAppBase
 
 /// `DIR/playlist.m3u8`: what DIR holds, for a media player (`mpv DIR/playlist.m3u8`, VLC).
@@ -94,7 +95,7 @@ package struct MediaPlaylist: Equatable {
         let synced = fsync(out) == 0
         close(out)
         guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            let reason = written == bytes.count && synced ? String(cString: strerror(errno)) : "cannot write \(temporary)"
+            let reason = written == bytes.count && synced ? Errno(rawValue: errno).description : "cannot write \(temporary)"
             unlink(temporary)
             return reason
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 
 /// Where payload bytes come from on the command line: a file, or standard input for `-`.
 public enum PayloadSource: Sendable, Equatable, CustomStringConvertible {
@@ -77,6 +78,6 @@ public enum PayloadSource: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func errnoText() -> String {
-        String(cString: strerror(errno))
+        Errno(rawValue: errno).description
     }
 }

@@ -1,6 +1,7 @@
 import CCurl
 import CFileShims
 import Foundation
+import SystemPackage
 import VODAppBase
 
 /// The state of one transfer while libcurl runs it: the easy handle, the temporary file, the
@@ -385,8 +386,10 @@ final class TransferContext {
     }
 
     private func writeToFile(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard FileWriting.writeAll(fd, bytes) else {
-            abort = .fileError(String(cString: strerror(errno)))
+        do {
+            try FileDescriptor(rawValue: fd).writeAll(bytes)
+        } catch {
+            abort = .fileError("\(error)")
             return false
         }
         if !wroteToFile {

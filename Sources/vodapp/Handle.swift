@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import SystemPackage
 import VODAppBase
 import VODAppPayload
 
@@ -51,7 +52,7 @@ struct Handle: AsyncParsableCommand {
     /// `vodapp stauts` reads a payload file named "stauts": a missing file whose name is a
     /// command's but for a letter or two was most likely meant as the command.
     static func commandHint(for argument: String, _ error: PayloadSource.ReadError) -> String {
-        guard case .unreadable(_, let reason) = error, reason == String(cString: strerror(ENOENT)),
+        guard case .unreadable(_, let reason) = error, reason == Errno(rawValue: ENOENT).description,
               !argument.contains("/"), !argument.contains(".") else { return "" }
         // ArgumentParser's own name for each command, as the usage line shows it.
         let commands = VODAppCommand.configuration.subcommands.map { $0._commandName }

@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandSupport
 import Foundation
 import Logging
+import SystemPackage
 import VODAppBase
 import VODAppDelivery
 import VODAppMediaDirectory
@@ -75,7 +76,7 @@ struct HandlingOptions: ParsableArguments {
             throw ValidationError("--jobs must be between 1 and 256, not \(jobs)")
         }
         if let certificateAuthorities, access(certificateAuthorities, R_OK) != 0 {
-            throw ValidationError("--cacert \(certificateAuthorities): \(String(cString: strerror(errno)))")
+            throw ValidationError("--cacert \(certificateAuthorities): \(Errno(rawValue: errno).description)")
         }
         for header in headers {
             if let problem = RequestHeader.problem(with: header) {
@@ -91,7 +92,7 @@ struct HandlingOptions: ParsableArguments {
         if let cookies {
             var info = stat()
             guard stat(cookies, &info) == 0, access(cookies, R_OK) == 0 else {
-                throw ValidationError("--cookies \(cookies): \(String(cString: strerror(errno)))")
+                throw ValidationError("--cookies \(cookies): \(Errno(rawValue: errno).description)")
             }
             guard (info.st_mode & S_IFMT) == S_IFREG else {
                 throw ValidationError("--cookies \(cookies): not a regular file")

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import SystemPackage
 import VODAppDelivery
 
 struct Status: ParsableCommand {
@@ -28,7 +29,7 @@ struct Status: ParsableCommand {
         var info = stat()
         if dir != nil, stat(options.directory, &info) != 0 {
             // A DIR named on purpose that is not there is a typo more often than a fresh start.
-            throw CommandFailure("cannot read \(options.directory): \(String(cString: strerror(errno)))", status: .directoryUnusable)
+            throw CommandFailure("cannot read \(options.directory): \(Errno(rawValue: errno).description)", status: .directoryUnusable)
         }
         if dir != nil, (info.st_mode & S_IFMT) != S_IFDIR {
             throw CommandFailure("cannot read \(options.directory): Not a directory", status: .directoryUnusable)

@@ -1,4 +1,5 @@
 import Foundation
+import SystemPackage
 import VODAppBase
 
 /// One HLS item on its way to being one file: its playlists, keys, init sections and segments,
@@ -131,7 +132,7 @@ package struct HLSItemDownload: Sendable {
         }
         let temporary = workPath + "/" + parts[index].name + ".part"
         guard rename(temporary, workPath + "/" + parts[index].name) == 0 else {
-            state = .failed("cannot keep a segment: \(String(cString: strerror(errno)))", final: false)
+            state = .failed("cannot keep a segment: \(Errno(rawValue: errno).description)", final: false)
             return ([], cancelAll())
         }
         parts[index].bytes = bytes
@@ -368,7 +369,7 @@ package struct HLSItemDownload: Sendable {
             // what is there is removed (a link, not its target), or the item would fail for good.
             if unlink(workPath) == 0, mkdir(workPath, 0o755) == 0 { return true }
         }
-        state = .failed("cannot create \(workPath): \(String(cString: strerror(errno)))", final: false)
+        state = .failed("cannot create \(workPath): \(Errno(rawValue: errno).description)", final: false)
         return false
     }
 
@@ -439,8 +440,10 @@ package struct HLSItemDownload: Sendable {
                     // than what was fetched: too large, as the same playlist will be next time.
                     return .failure(JoinFailure(text: "its HLS segments passed the \(maximumSize)-byte limit", isFinal: true, isTooLarge: true))
                 }
-                guard bytes.withUnsafeBytes({ FileWriting.writeAll(fd, $0) }) else {
-                    return .failure(JoinFailure(text: "cannot write \(path): \(String(cString: strerror(errno)))", isFinal: false))
+                do {
+                    try FileDescriptor(rawValue: fd).writeAll(bytes)
+                } catch {
+                    return .failure(JoinFailure(text: "cannot write \(path): \(error)", isFinal: false))
                 }
                 written += Int64(bytes.count)
             }
