@@ -85,6 +85,7 @@ let package = Package(
                 "VODAppPayload",
                 "CFileShims",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
         // What DIR's SQLite store keeps (GRDB): items, the delivery log, and the ledger a

@@ -99,7 +99,7 @@ extension Delivery {
             guard let outcome = byKey[target.item.key], case .captured = outcome.result else { continue }
             join(hls, target, stop?.reason ?? "the budget ran out")
         }
-        syncer.wait()
+        syncer.finish()
         for (key, joined) in joinedOtherwise.withLockedValue({ $0 }) { byKey[key] = joined }
 
         // What did not complete is recorded in one transaction, before its locks go, so that a

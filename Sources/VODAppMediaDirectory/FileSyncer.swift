@@ -1,5 +1,5 @@
 import Foundation
-import NIOConcurrencyHelpers
+import NIOPosix
 import SystemPackage
 import VODAppBase
 
@@ -12,23 +12,18 @@ import VODAppBase
 /// their own (libdispatch's global queue runs about one blocking call per core), they overlap the
 /// transfers still running and share the file system's journal commits with each other.
 package final class FileSyncer: Sendable {
-    /// Most fsyncs in flight at once: each holds a descriptor.
-    private let width: Int
+    /// At most `width` fsyncs in flight at once (each holds a descriptor), on threads of NIO's
+    /// thread pool, made for blocking work beside an event loop.
+    private let pool: NIOThreadPool
+    private let group = DispatchGroup()
 
     package init(width: Int = 16) {
-        self.width = max(1, width)
+        pool = NIOThreadPool(numberOfThreads: max(1, width))
+        pool.start()
     }
 
     /// What to do once a file is durable, or why it could not be made so.
     package typealias Then = @Sendable (_ failure: String?) -> Void
-
-    private struct State {
-        package var queue: [@Sendable () -> Void] = []
-        package var workers = 0
-    }
-
-    private let state = NIOLockedValueBox(State())
-    private let group = DispatchGroup()
 
     /// Queues `path` for an fsync, then `then`; called from the transfer thread as each body
     /// completes.
@@ -50,34 +45,16 @@ package final class FileSyncer: Sendable {
     /// (joining an HLS item's segments) that must not hold up the transfer thread.
     package func perform(_ work: @escaping @Sendable () -> Void) {
         group.enter()
-        let startWorker = state.withLockedValue { state -> Bool in
-            state.queue.append(work)
-            guard state.workers < width else { return false }
-            state.workers += 1
-            return true
-        }
-        if startWorker {
-            let thread = Thread { [self] in drain() }
-            thread.name = "vodapp-fsync"
-            thread.start()
-        }
-    }
-
-    /// Waits for everything submitted, and what followed it.
-    package func wait() {
-        group.wait()
-    }
-
-    private func drain() {
-        while let next = state.withLockedValue({ state -> (@Sendable () -> Void)? in
-            if state.queue.isEmpty {
-                state.workers -= 1
-                return nil
-            }
-            return state.queue.removeFirst()
-        }) {
-            next()
+        pool.submit { [group] _ in
+            // The pool is stopped only by `finish`, after this group is empty: every item runs.
+            work()
             group.leave()
         }
+    }
+
+    /// Waits for everything submitted, and what followed it, then stops the threads.
+    package func finish() {
+        group.wait()
+        try? pool.syncShutdownGracefully()
     }
 }
