@@ -190,6 +190,7 @@ let package = Package(
                 "VODAppListen",
                 "VODAppPush",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -1,15 +1,17 @@
 import Dispatch
 import Foundation
 import NIOConcurrencyHelpers
+import UnixSignals
 import VODAppBase
 
 /// SIGINT and SIGTERM: the first stops the transfers (keeping what can be resumed) so the run can
 /// record its state and exit 130 or 143; a second exits at once. Either way the process is gone
 /// within `grace` of the first: a second for a one-shot run, two for `listen`.
-public final class SignalTrap: @unchecked Sendable {
-    // @unchecked: `sources` is written once, in init, and only kept alive after that; dispatch
-    // sources are themselves safe to use from any thread.
-    private var sources: [any DispatchSourceSignal] = []
+///
+/// The signals arrive through swift-service-lifecycle's `UnixSignalsSequence`, which registers
+/// them before it returns, so a signal that comes as the run begins is not lost. A trap lives as
+/// long as the process.
+public final class SignalTrap: Sendable {
     private let received = NIOLockedValueBox<Int32?>(nil)
     /// Handed to the delivery: a signal asks it to stop.
     public let stop = StopRequest()
@@ -19,25 +21,14 @@ public final class SignalTrap: @unchecked Sendable {
     public static let oneShotGrace: Double = 0.9
     private let grace: Double
 
-    public init(signals: [Int32] = [SIGINT, SIGTERM], grace: Double = oneShotGrace) {
+    /// Returns once the signals are trapped.
+    public init(signals: [UnixSignal] = [.sigint, .sigterm], grace: Double = oneShotGrace) async {
         self.grace = grace
-        let registered = DispatchSemaphore(value: 0)
-        for number in signals {
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-            source.setEventHandler { [weak self] in self?.handle(number) }
-            source.setRegistrationHandler { registered.signal() }
-            #if canImport(Darwin)
-            // kqueue sees the signal only once its default action (death) is off. On Linux,
-            // dispatch installs a handler of its own: SIG_IGN there would let the kernel drop a
-            // signal that arrives before the handler is in (swift-service-lifecycle does the same).
-            signal(number, SIG_IGN)
-            #endif
-            source.resume()
-            sources.append(source)
-        }
-        // Registration is asynchronous: a run that began before it would lose an early signal.
-        for _ in signals {
-            _ = registered.wait(timeout: .now() + 1)
+        let sequence = await UnixSignalsSequence(trapping: signals)
+        Task { [self] in
+            for await signal in sequence {
+                handle(signal.rawValue)
+            }
         }
     }
 
@@ -55,7 +46,7 @@ public final class SignalTrap: @unchecked Sendable {
         guard first else { _exit(128 + number) }
         stop.stop(because: number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)")
         // Whatever the run is doing (reading a payload, writing the store), it does not outlive
-        // its promise.
+        // its promise: on a dispatch queue, not the cooperative pool a blocked run may be using.
         DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(128 + number) }
     }
 }

@@ -34,7 +34,7 @@ struct Handle: AsyncParsableCommand {
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel)
         let options = handling.deliveryOptions
-        let signals = SignalTrap()
+        let signals = await SignalTrap()
 
         let source = PayloadSource(argument: payload)
         let parsed: Payload

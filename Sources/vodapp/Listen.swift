@@ -84,7 +84,7 @@ struct Listen: AsyncParsableCommand {
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel, normal: .notice)
         // The contract's 2 s: cut deliveries record their partials in well under that.
-        let signals = SignalTrap(grace: 1.8)
+        let signals = await SignalTrap(grace: 1.8)
         var delivery = handling.deliveryOptions
         // A listener outlives its deliveries: each notification can wait for its click.
         delivery.offersOpenFolder = true

@@ -36,7 +36,7 @@ struct Poll: AsyncParsableCommand {
     func run() async throws {
         let logger = LogSetup.bootstrap(quiet: handling.quiet, verbose: handling.verbose, level: handling.logLevel)
         let options = handling.deliveryOptions
-        let signals = SignalTrap()
+        let signals = await SignalTrap()
         let endpoint = url
         let bearer = token ?? Environment.value("VODAPP_TOKEN")
         let poll = PayloadPoll(url: endpoint, token: bearer)
