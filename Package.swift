@@ -58,6 +58,7 @@ let package = Package(
                 "VODAppBase",
                 "CCurl",
                 "CFileShims",
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

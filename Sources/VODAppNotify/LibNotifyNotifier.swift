@@ -33,6 +33,8 @@ public struct LibNotifyNotifier: Notifier {
         let waiting = self.waiting
         return await withCheckedContinuation { continuation in
             let answer = FirstAnswer(continuation)
+            // A thread of its own, not a pool's: it may wait in GLib's main loop for a click
+            // until the budget ends.
             let thread = Thread {
                 Self.show(notification, deadline: deadline, answer: answer, waiting: waiting)
             }

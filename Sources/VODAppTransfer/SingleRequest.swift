@@ -1,7 +1,8 @@
 import CCurl
 import Foundation
+import NIOPosix
 
-/// One small HTTP exchange through libcurl's easy interface, on a thread of its own so no async
+/// One small HTTP exchange through libcurl's easy interface, on NIO's blocking pool so no async
 /// caller blocks: a push's POST, or a poll's GET. Media goes through `TransferEngine` instead.
 public struct SingleRequest: Sendable {
     public enum Method: Sendable {
@@ -55,12 +56,10 @@ public struct SingleRequest: Sendable {
     }
 
     public func perform() async throws(Failure) -> Answer {
-        let result = await withCheckedContinuation { continuation in
-            let thread = Thread { continuation.resume(returning: self.performBlocking()) }
-            thread.name = "vodapp-request"
-            thread.start()
-        }
-        return try result.get()
+        // One blocking libcurl call, on NIO's pool for blocking work. The pool only refuses work
+        // once it is shut down, which the process-wide one never is.
+        let result = try? await NIOThreadPool.singleton.runIfActive { self.performBlocking() }
+        return try (result ?? .failure(.transport("no thread to run the request on"))).get()
     }
 
     private func performBlocking() -> Result<Answer, Failure> {

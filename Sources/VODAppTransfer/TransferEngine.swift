@@ -96,6 +96,9 @@ public struct TransferEngine: Sendable {
                     progress: (@Sendable (TransferSnapshot) -> Void)? = nil,
                     followUp: (any TransferFollowUp)? = nil) async -> [TransferOutcome] {
         guard !requests.isEmpty else { return [] }
+        // A thread of its own, not a pool's: the loop blocks in curl_multi_poll for the whole
+        // delivery, and a listener runs several deliveries at once; on a shared pool of one
+        // thread per core they would wait for each other.
         return await withCheckedContinuation { continuation in
             let thread = Thread {
                 continuation.resume(returning: self.runOnCurrentThread(requests, deadline: deadline, stop: stop,
