@@ -131,15 +131,6 @@ public final class DeliveryQueue: Service, Sendable {
             outcome = .failure(error)
         }
         state.withLockedValue { $0.running -= 1 }
-        switch outcome {
-        case .success(let report):
-            logger.info("delivered", metadata: [
-                "delivery": "\(ticket.id)", "from": "\(ticket.origin)", "result": "\(report.result.rawValue)",
-                "downloaded": "\(report.count(.downloaded))", "elapsed": "\(report.elapsedSeconds)",
-            ])
-        case .failure(let error):
-            logger.info("delivery failed", metadata: ["delivery": "\(ticket.id)", "from": "\(ticket.origin)", "error": "\(error)"])
-        }
         ticket.finish(outcome)
         onCompletion(ticket, outcome)
     }

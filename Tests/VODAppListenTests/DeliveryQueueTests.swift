@@ -17,23 +17,6 @@ import VODAppPayload
     }
 
     /// Runs the queue while `body` pushes to it, then closes it and waits for it to drain.
-    private func withRunningQueue(_ queue: DeliveryQueue, deliveries: HeldDeliveries,
-                                  _ body: () async throws -> Void) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await queue.run() }
-            var failure: (any Error)?
-            do {
-                try await body()
-            } catch {
-                failure = error
-            }
-            deliveries.open()
-            queue.close()
-            try await group.waitForAll()
-            if let failure { throw failure }
-        }
-    }
-
     private static func load(_ queue: DeliveryQueue) -> [Int] {
         [queue.load.waiting, queue.load.running]
     }
@@ -43,7 +26,7 @@ import VODAppPayload
         let queue = DeliveryQueue(capacity: 8, concurrency: 2, logger: Self.logger) { payload, ticket in
             await deliveries.deliver(payload, ticket)
         }
-        try await withRunningQueue(queue, deliveries: deliveries) {
+        try await deliveries.running(queue) {
             var tickets: [DeliveryTicket] = []
             for key in ["a", "b", "c", "d", "e"] {
                 tickets.append(try queue.submit(try Self.payload(key), from: .udp(peer: "127.0.0.1:5000")))
@@ -69,7 +52,7 @@ import VODAppPayload
             await deliveries.deliver(payload, ticket)
         }
         let keys = (0..<10).map { "push\($0)" }
-        try await withRunningQueue(queue, deliveries: deliveries) {
+        try await deliveries.running(queue) {
             var tickets: [DeliveryTicket] = []
             for key in keys {
                 tickets.append(try queue.submit(try Self.payload(key), from: .http(peer: "127.0.0.1:6000")))
@@ -86,7 +69,7 @@ import VODAppPayload
         let queue = DeliveryQueue(capacity: 1, concurrency: 1, logger: Self.logger) { payload, ticket in
             await deliveries.deliver(payload, ticket)
         }
-        try await withRunningQueue(queue, deliveries: deliveries) {
+        try await deliveries.running(queue) {
             let running = try queue.submit(try Self.payload("running"), from: .standardInput)
             try await deliveries.waitForStarts(1)
             let waiting = try queue.submit(try Self.payload("waiting"), from: .standardInput)
@@ -147,7 +130,7 @@ import VODAppPayload
         let queue = DeliveryQueue(capacity: 4, concurrency: 1, logger: Self.logger) { payload, ticket in
             await deliveries.deliver(payload, ticket)
         }
-        try await withRunningQueue(queue, deliveries: deliveries) {
+        try await deliveries.running(queue) {
             let accepted = try queue.submit(try Self.payload("accepted"), from: .standardInput)
             queue.refuseNewPushes()
             #expect(throws: DeliveryQueue.Refusal.shuttingDown) {
@@ -176,7 +159,7 @@ import VODAppPayload
             }
             return await deliveries.deliver(payload, ticket)
         }
-        try await withRunningQueue(queue, deliveries: deliveries) {
+        try await deliveries.running(queue) {
             let broken = try queue.submit(try Self.payload("broken"), from: .standardInput)
             let next = try queue.submit(try Self.payload("next"), from: .standardInput)
             guard case .failure(let error) = await broken.outcome() else {
@@ -203,7 +186,7 @@ import VODAppPayload
         let queue = DeliveryQueue(capacity: 4, concurrency: 1, logger: Self.logger) { payload, ticket in
             await deliveries.deliver(payload, ticket)
         }
-        try await withRunningQueue(queue, deliveries: deliveries) {
+        try await deliveries.running(queue) {
             let before = ContinuousClock.now
             let first = try queue.submit(try Self.payload("first"), from: .udp(peer: "127.0.0.1:4000"))
             let second = try queue.submit(try Self.payload("second"), from: .http(peer: "[::1]:4001"))

@@ -74,4 +74,22 @@ final class HeldDeliveries: Sendable {
     func waitForFinishes(_ count: Int) async throws {
         try await waitUntil("\(count) deliveries to finish", detail: { ", \(self.finished) did" }) { finished >= count }
     }
+
+    /// Runs `queue` while `body` runs; then lets every held delivery go, closes the queue and
+    /// waits for it to end, so that no test leaves a queue or a delivery behind.
+    func running(_ queue: DeliveryQueue, _ body: () async throws -> Void) async throws {
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { try await queue.run() }
+            var failure: (any Error)?
+            do {
+                try await body()
+            } catch {
+                failure = error
+            }
+            open()
+            queue.close()
+            try await group.waitForAll()
+            if let failure { throw failure }
+        }
+    }
 }

@@ -38,18 +38,8 @@ import VODAppPayload
                                          retryAfter: Self.retryAfter, maximumBufferedBytes: maximumBufferedBytes,
                                          warnings: WarningLimiter(attention: .unheard))
         let app = Application(router: router, logger: Self.logger)
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await queue.run() }
-            var failure: (any Error)?
-            do {
-                try await app.test(.router) { client in try await body(client, queue) }
-            } catch {
-                failure = error
-            }
-            deliveries.open()
-            queue.close()
-            try await group.waitForAll()
-            if let failure { throw failure }
+        try await deliveries.running(queue) {
+            try await app.test(.router) { client in try await body(client, queue) }
         }
     }
 
