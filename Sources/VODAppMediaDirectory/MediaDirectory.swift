@@ -89,13 +89,26 @@ package struct MediaDirectory: Sendable {
         workPath + "/" + Self.workStem(key) + ".hls"
     }
 
-    /// The stem of a key's names in the work area: the key, and for a key with capitals its hash
-    /// too. exFAT and FAT (USB sticks, SD cards) ignore case, so `ABC.part` would be `abc.part`,
-    /// and two items would write, and delete, one file (exfat-fuse crashed on it); the hash keeps
-    /// `abc` and `ABC` apart whatever the file system.
+    /// The stem of a key's names in the work area. exFAT and FAT (USB sticks, SD cards) ignore
+    /// case, so `ABC.part` would be `abc.part`, and two items would write, and delete, one file
+    /// (exfat-fuse crashed on it). A key without capitals is its own stem; a key with capitals is
+    /// written in lower case, then `.`, then which of its letters were capitals, one hex digit per
+    /// four letters (`ABC` → `abc.7`). That is one-to-one whatever the file system: two keys
+    /// with the same lower case and the same capitals are the same key, and no key has a `.`, so
+    /// no key's own stem can be another's. (A hash of the key could be forged by a key chosen to
+    /// look like it in lower case.)
     package static func workStem(_ key: String) -> String {
-        guard key.utf8.contains(where: { (65...90).contains($0) }) else { return key }
-        return key + "-" + String(FNV1a.hash(key) & 0xffff_ffff, radix: 16)
+        let letters = Array(key.utf8)
+        guard letters.contains(where: { (65...90).contains($0) }) else { return key }
+        var capitals = ""
+        for start in stride(from: 0, to: letters.count, by: 4) {
+            var nibble = 0
+            for offset in 0..<4 where start + offset < letters.count && (65...90).contains(letters[start + offset]) {
+                nibble |= 1 << offset
+            }
+            capitals += String(nibble, radix: 16)
+        }
+        return key.lowercased() + "." + capitals
     }
 
     /// The size of a kept partial body, if there is one. Anything else at its name (a FIFO, a
