@@ -11,7 +11,9 @@ public enum OptionValue {
     /// A number of seconds above 0 and at most `maximum`, as a duration.
     public static func seconds(atMost maximum: Double) -> @Sendable (String) throws -> Duration {
         { text in
-            guard let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximum else {
+            // Decimal digits only: Double(_:) would also take hex ("0x10") and signs.
+            let decimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && text.filter { $0 == "." }.count <= 1
+            guard decimal, let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximum else {
                 throw ValidationError("must be a number of seconds above 0, at most \(Int(maximum))")
             }
             return .milliseconds(Int64((seconds * 1000).rounded()))
@@ -44,6 +46,9 @@ public enum OptionValue {
     @Sendable public static func webURL(_ text: String) throws -> URL {
         guard let url = URL(string: text), ["http", "https"].contains(url.scheme?.lowercased() ?? ""), url.host != nil else {
             throw ValidationError("must be an absolute http or https URL")
+        }
+        if let port = url.port, !(1...65535).contains(port) {
+            throw ValidationError("its port must be between 1 and 65535")
         }
         return url
     }

@@ -5,7 +5,8 @@ import Foundation
 public enum StandardError {
     /// `vodapp: message`.
     public static func write(_ message: String) {
-        FileHandle.standardError.write(Data("\(tool): \(message)\n".utf8))
+        // Nowhere to say so when stderr cannot be written: `write(_:)` would trap on the error.
+        try? FileHandle.standardError.write(contentsOf: Data("\(tool): \(message)\n".utf8))
     }
 
     /// `vodapp: warning: message`.

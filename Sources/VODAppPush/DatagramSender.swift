@@ -18,6 +18,17 @@ enum DatagramSender {
             throw .tooLargeForDatagram(bytes: bytes.count, limit: maximumPayload)
         }
         let errors = ErrorRecorder()
+        let address: SocketAddress
+        do {
+            address = try SocketAddress.makeAddressResolvingHost(host, port: port)
+        } catch {
+            throw .cannotSend("cannot reach it: \(host) does not resolve")
+        }
+        // The any-address (0.0.0.0, ::) is what a receiver binds to, not where it is reached;
+        // NIO traps on a datagram sent to it.
+        if address.ipAddress == "0.0.0.0" || address.ipAddress == "::" {
+            throw .cannotSend("\(host) is the any-address a receiver binds to, not one to send to; use 127.0.0.1 or the receiver's own address")
+        }
         let channel: any Channel
         do {
             channel = try await DatagramBootstrap(group: MultiThreadedEventLoopGroup.singleton)
@@ -27,7 +38,7 @@ enum DatagramSender {
                         try channel.pipeline.syncOperations.addHandler(errors)
                     }
                 }
-                .connect(host: host, port: port)
+                .connect(to: address)
                 .get()
         } catch {
             throw .cannotSend("cannot reach it: \(error)")

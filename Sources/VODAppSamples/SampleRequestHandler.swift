@@ -396,8 +396,14 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         let last = Int64(spec[1])
         let range: Range<Int64>
         switch (first, last) {
-        case (let start?, let end?) where start <= end: range = start..<min(end + 1, size)
-        case (let start?, nil) where spec[1].isEmpty: range = start..<size
+        // A start past the end is unsatisfiable, and an end past it (up to Int64.max) means the
+        // end: neither may trap, since any local process can ask.
+        case (let start?, let end?) where start <= end:
+            guard start < size else { return .unsatisfiable }
+            range = start..<(end >= size - 1 ? size : end + 1)
+        case (let start?, nil) where spec[1].isEmpty:
+            guard start < size else { return .unsatisfiable }
+            range = start..<size
         case (nil, let suffix?) where spec[0].isEmpty: range = max(0, size - suffix)..<size
         default: return .whole
         }

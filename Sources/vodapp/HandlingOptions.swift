@@ -75,8 +75,18 @@ struct HandlingOptions: ParsableArguments {
         guard jobs >= 1 && jobs <= 256 else {
             throw ValidationError("--jobs must be between 1 and 256, not \(jobs)")
         }
-        if let certificateAuthorities, access(certificateAuthorities, R_OK) != 0 {
-            throw ValidationError("--cacert \(certificateAuthorities): \(Errno(rawValue: errno).description)")
+        if let dir, dir.isEmpty {
+            throw ValidationError("--dir must name a directory; leave it out for the default")
+        }
+        if let certificateAuthorities {
+            // A FIFO or a device would hold libcurl past the budget when it reads the file.
+            var info = stat()
+            guard stat(certificateAuthorities, &info) == 0, access(certificateAuthorities, R_OK) == 0 else {
+                throw ValidationError("--cacert \(certificateAuthorities): \(Errno(rawValue: errno).description)")
+            }
+            guard (info.st_mode & S_IFMT) == S_IFREG else {
+                throw ValidationError("--cacert \(certificateAuthorities): not a regular file")
+            }
         }
         for header in headers {
             if let problem = RequestHeader.problem(with: header) {

@@ -231,6 +231,11 @@ import VODAppSamples
     @Test(arguments: [
         ["p.json", "--budget", "0"], ["p.json", "--budget", "soon"], ["p.json", "--max-size", "12X"],
         ["p.json", "--jobs", "0"], ["p.json", "--frobnicate"], ["p.json", "-q", "-v"], [],
+        // Found by the attacker trial: hex and signed seconds, an empty DIR, a FIFO for --cacert,
+        // ports outside 1-65535.
+        ["p.json", "--budget", "0x10"], ["p.json", "--budget", "+5"], ["p.json", "--dir", ""],
+        ["p.json", "--cacert", "/dev/stdin"], ["poll", "http://127.0.0.1:65536/"], ["poll", "http://127.0.0.1:0/"],
+        ["listen", "--udp", "nope"],
     ])
     func badCommandLinesExit64(arguments: [String]) async throws {
         let run = try await runner.run(arguments)
