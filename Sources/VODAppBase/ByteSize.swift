@@ -15,7 +15,9 @@ public enum ByteSize {
             multiplier = pow(1024, Double(power))
             digits.removeLast()
         }
-        guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." }),
+        // A fraction needs a unit: "1.5" bytes is no size, and rounding it to 1 would drop
+        // everything quietly.
+        guard !digits.isEmpty, digits.allSatisfy({ $0.isNumber || $0 == "." }), multiplier > 1 || !digits.contains("."),
               let value = Double(digits), value >= 0 else { return nil }
         let bytes = (value * multiplier).rounded(.down)
         guard bytes < Double(Int64.max) else { return nil }

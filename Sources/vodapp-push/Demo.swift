@@ -30,10 +30,10 @@ struct Demo: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How the push travels: \(PushDemo.Via.allCases.map(\.rawValue).joined(separator: " or ")).", valueName: "transport"))
     var via: PushDemo.Via = .udp
 
-    @Option(help: ArgumentHelp("Cap each sample response to this many bytes per second.", valueName: "bytes-per-second"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cap each sample response to this many bytes per second.", valueName: "bytes-per-second"))
     var rate: Int?
 
-    @Option(help: ArgumentHelp("The delivery's wall-clock budget, in seconds. Default: \(Int(DeliveryOptions.defaultBudgetSeconds)).",
+    @Option(parsing: .unconditional, help: ArgumentHelp("The delivery's wall-clock budget, in seconds. Default: \(Int(DeliveryOptions.defaultBudgetSeconds)).",
                                valueName: "seconds"),
             transform: OptionValue.seconds(atMost: 86_400))
     var budget: Duration = DeliveryOptions.defaultBudget

@@ -33,7 +33,7 @@ struct Send: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Sign HTTP pushes with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
     var secret: String?
 
-    @Option(help: ArgumentHelp("Give up on an HTTP push after this many seconds. Default: 60.", valueName: "seconds"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give up on an HTTP push after this many seconds. Default: 60.", valueName: "seconds"),
             transform: OptionValue.seconds(atMost: 3600))
     var timeout: Duration = .seconds(60)
 

@@ -18,16 +18,16 @@ struct Serve: AsyncParsableCommand {
         """
     )
 
-    @Option(help: "The loopback port to listen on; 0 picks a free one.")
+    @Option(parsing: .unconditional, help: "The loopback port to listen on; 0 picks a free one.")
     var port: Int = SampleCatalogue.defaultPort
 
-    @Option(help: ArgumentHelp("Cap each response to this many bytes per second.", valueName: "bytes-per-second"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cap each response to this many bytes per second.", valueName: "bytes-per-second"))
     var rate: Int?
 
-    @Option(help: ArgumentHelp("Cap all responses together to this many bytes per second, like one slow link.", valueName: "bytes-per-second"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cap all responses together to this many bytes per second, like one slow link.", valueName: "bytes-per-second"))
     var linkRate: Int?
 
-    @Option(help: "Stop after this many seconds; by default, serve until interrupted.")
+    @Option(parsing: .unconditional, help: "Stop after this many seconds; by default, serve until interrupted.")
     var seconds: Double?
 
     func validate() throws {

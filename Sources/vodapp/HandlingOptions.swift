@@ -23,11 +23,11 @@ struct HandlingOptions: ParsableArguments {
             transform: OptionValue.seconds(atMost: 86_400))
     var budget: Duration?
 
-    @Option(help: ArgumentHelp("Drop items strictly larger than this: bytes, or K/M/G for KiB/MiB/GiB. Default: 20M.", valueName: "size"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Drop items strictly larger than this: bytes, or K/M/G for KiB/MiB/GiB. Default: 20M.", valueName: "size"),
             transform: OptionValue.byteCount)
     var maxSize: Int64?
 
-    @Option(help: ArgumentHelp("Most transfers at once.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most transfers at once.", valueName: "n"))
     var jobs: Int = TransferEngine.Configuration.defaultJobs
 
     @Option(help: ArgumentHelp("How files are named: title gives 'Title [key].ext', key gives 'key.ext'.", valueName: "style"))

@@ -58,10 +58,10 @@ struct Listen: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Require HTTP pushes signed with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
     var secret: String?
 
-    @Option(help: ArgumentHelp("Most pushes waiting for a free delivery slot; more are refused (429).", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most pushes waiting for a free delivery slot; more are refused (429).", valueName: "n"))
     var queue: Int = DeliveryQueue.defaultCapacity
 
-    @Option(help: ArgumentHelp("Most deliveries running at once.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Most deliveries running at once.", valueName: "n"))
     var parallel: Int = DeliveryQueue.defaultConcurrency
 
     @OptionGroup var handling: HandlingOptions

@@ -236,6 +236,9 @@ import VODAppSamples
         ["p.json", "--budget", "0x10"], ["p.json", "--budget", "+5"], ["p.json", "--dir", ""],
         ["p.json", "--cacert", "/dev/stdin"], ["poll", "http://127.0.0.1:65536/"], ["poll", "http://127.0.0.1:0/"],
         ["listen", "--udp", "nope"],
+        // Found by the new-user trial: a negative count is a bad value, not a missing one, and a
+        // fraction of a byte is no size.
+        ["p.json", "--max-size", "-5"], ["p.json", "--jobs", "-1"], ["p.json", "--max-size", "1.5"], ["listen", "--parallel", "-3"],
     ])
     func badCommandLinesExit64(arguments: [String]) async throws {
         let run = try await runner.run(arguments)

@@ -10,7 +10,7 @@ import VODAppBase
         #expect(ByteSize.parse(text) == bytes)
     }
 
-    @Test(arguments: ["", "M", "-1", "20X", "1e3", "twenty", "1..2M", "99999999999G"])
+    @Test(arguments: ["", "M", "-1", "20X", "1e3", "twenty", "1..2M", "99999999999G", "1.5", "0.5B"])
     func nonsenseIsNotASize(text: String) {
         #expect(ByteSize.parse(text) == nil)
     }
