@@ -68,9 +68,7 @@ public final class ListenerOutput: Sendable {
 
     private func write(_ line: String) {
         lock.withLockedValue { _ in
-            // A full disk or a closed stdout loses the line, never the listener: `write(_:)`
-            // would trap on the error.
-            try? FileHandle.standardOutput.write(contentsOf: Data((line + "\n").utf8))
+            StandardOutput.write(line)
         }
     }
 }

@@ -11,9 +11,8 @@ public enum OptionValue {
     /// A number of seconds above 0 and at most `maximum`, as a duration.
     public static func seconds(atMost maximum: Double) -> @Sendable (String) throws -> Duration {
         { text in
-            // Decimal digits only: Double(_:) would also take hex ("0x10") and signs.
-            let decimal = !text.isEmpty && text.allSatisfy { $0.isASCII && ($0.isNumber || $0 == ".") } && text.filter { $0 == "." }.count <= 1
-            guard decimal, let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximum else {
+            // Decimal digits only: Double(_:) would also take hex ("0x10"), signs and exponents.
+            guard text.wholeMatch(of: /[0-9]*\.?[0-9]+|[0-9]+\./) != nil, let seconds = Double(text), seconds.isFinite, seconds > 0, seconds <= maximum else {
                 throw ValidationError("must be a number of seconds above 0, at most \(Int(maximum))")
             }
             return .milliseconds(Int64((seconds * 1000).rounded()))

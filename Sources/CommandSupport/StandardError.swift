@@ -1,11 +1,11 @@
 import Foundation
 
 /// Lines for a person on stderr that are not log lines: errors that end a command, and warnings
-/// about what a person asked for directly. Each is named for the tool, as Unix tools do.
+/// about what a person asked for directly. Each is named for the tool, as Unix tools do. A
+/// stderr that cannot be written loses the line, never the process (see `StandardOutput`).
 public enum StandardError {
     /// `vodapp: message`.
     public static func write(_ message: String) {
-        // Nowhere to say so when stderr cannot be written: `write(_:)` would trap on the error.
         try? FileHandle.standardError.write(contentsOf: Data("\(tool): \(message)\n".utf8))
     }
 

@@ -86,10 +86,7 @@ extension Delivery {
             },
             checkpoint: { id, partial in
                 guard let target = targets[id], let ledger else { return }
-                ledger.checkpoint(StoredItem(key: id, title: target.item.title, url: target.item.urlString ?? "", state: .partial,
-                                             bytes: partial.bytes, etag: partial.etag, lastModified: partial.lastModified,
-                                             attempts: 0, nextAttemptAt: Date(), total: partial.total, updatedAt: Date()),
-                                  until: budget.end)
+                ledger.checkpoint(StoredItem(resumable: partial, of: target.item), until: budget.end)
             },
             progress: show, followUp: hls)
         progress?.end()

@@ -7,9 +7,9 @@ extension Delivery {
     /// waited for, within this delivery's own deadline, until its lock comes free.
     func outcomes(ofOthersFetching plan: DeliveryPlan, since startedAt: Date, until deadline: ContinuousClock.Instant,
                   stop: StopRequest?) async -> [ItemReport] {
-        let (targets, directory, ledger, locks) = (plan.othersFetching, plan.directory, plan.ledger, plan.locks)
+        let (directory, ledger, locks) = (plan.directory, plan.ledger, plan.locks)
         return await withTaskGroup(of: ItemReport.self) { group in
-            for target in targets {
+            for target in plan.othersFetching {
                 group.addTask {
                     let key = target.item.key
                     guard let locks, await locks.wait(for: key, until: deadline, stop: stop) else {

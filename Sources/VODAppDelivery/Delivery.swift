@@ -147,14 +147,14 @@ public struct Delivery: Sendable {
     }
 
     /// How late a start is worth a word: a process starts in tens of milliseconds.
-    static let lateStart: Duration = .seconds(1)
+    static let lateStartWorthNoting: Duration = .seconds(1)
 
     /// How far into its budget the delivery begins, when that is worth a word. A listener's push
     /// may wait its turn in the queue, and its budget counts from its arrival: an item the budget
     /// cut then says how much of it was gone before the start.
     private func lateStart(of budget: Budget) -> Duration? {
         let lateBy = budget.elapsed
-        guard lateBy >= Self.lateStart else { return nil }
+        guard lateBy >= Self.lateStartWorthNoting else { return nil }
         attention.note("the delivery began \(Self.seconds(lateBy)) into its \(Self.seconds(budget.duration)) budget")
         return lateBy
     }

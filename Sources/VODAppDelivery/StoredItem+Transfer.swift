@@ -1,4 +1,5 @@
 import Foundation
+import VODAppPayload
 import VODAppStore
 import VODAppTransfer
 
@@ -8,6 +9,14 @@ extension StoredItem {
     /// The value for `If-Range`.
     package var validator: String? {
         TransferRequest.Resume.validator(etag: etag, lastModified: lastModified)
+    }
+
+    /// What the store should say of a transfer still running once its body has begun: the
+    /// bytes kept so far can be resumed, under these validators.
+    init(resumable partial: TransferOutcome.Partial, of item: PlaylistItem) {
+        self.init(key: item.key, title: item.title, url: item.urlString ?? "", state: .partial, bytes: partial.bytes,
+                  etag: partial.etag, lastModified: partial.lastModified, attempts: 0, nextAttemptAt: Date(),
+                  total: partial.total, updatedAt: Date())
     }
 
     /// What the store should say of a transfer that ended: the file, the partial body kept to

@@ -69,7 +69,7 @@ struct Send: AsyncParsableCommand {
         case .datagram(let bytes):
             if !quiet { StandardError.write("sent \(bytes) bytes to \(destination)") }
         case .accepted(_, let body):
-            try? FileHandle.standardOutput.write(contentsOf: Data((body.hasSuffix("\n") ? body : body + "\n").utf8))
+            StandardOutput.write(body)
         }
     }
 }

@@ -46,7 +46,7 @@ struct Serve: AsyncParsableCommand {
         }
         // Unbuffered: whoever reads the payload from a file or pipe needs it now, not when the
         // server stops.
-        try? FileHandle.standardOutput.write(contentsOf: Data(SampleCatalogue.payload(baseURL: server.baseURL).utf8))
+        StandardOutput.write(SampleCatalogue.payload(baseURL: server.baseURL))
         StandardError.write("serving sample media on \(server.baseURL)")
         if let seconds {
             try? await Task.sleep(for: .milliseconds(Int64(seconds * 1000)))

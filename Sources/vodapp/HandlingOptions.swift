@@ -79,14 +79,7 @@ struct HandlingOptions: ParsableArguments {
             throw ValidationError("--dir must name a directory; leave it out for the default")
         }
         if let certificateAuthorities {
-            // A FIFO or a device would hold libcurl past the budget when it reads the file.
-            var info = stat()
-            guard stat(certificateAuthorities, &info) == 0, access(certificateAuthorities, R_OK) == 0 else {
-                throw ValidationError("--cacert \(certificateAuthorities): \(Errno(rawValue: errno).description)")
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw ValidationError("--cacert \(certificateAuthorities): not a regular file")
-            }
+            try Self.requireReadableFile(certificateAuthorities, for: "--cacert")
         }
         for header in headers {
             if let problem = RequestHeader.problem(with: header) {
@@ -100,13 +93,7 @@ struct HandlingOptions: ParsableArguments {
             throw ValidationError("--header-host must be [http://|https://]HOST[:PORT], HOST a name, an address or .domain for it and its subdomains, not '\(host)'")
         }
         if let cookies {
-            var info = stat()
-            guard stat(cookies, &info) == 0, access(cookies, R_OK) == 0 else {
-                throw ValidationError("--cookies \(cookies): \(Errno(rawValue: errno).description)")
-            }
-            guard (info.st_mode & S_IFMT) == S_IFREG else {
-                throw ValidationError("--cookies \(cookies): not a regular file")
-            }
+            try Self.requireReadableFile(cookies, for: "--cookies")
             // libcurl skips lines it cannot read without a word: a file of none (a JSON export,
             // a browser's database) would send no cookie and say nothing.
             guard let text = FileManager.default.contents(atPath: cookies).map({ String(decoding: $0, as: UTF8.self) }),
@@ -140,6 +127,22 @@ struct HandlingOptions: ParsableArguments {
         fflush(nil)
         await notifier.settle()
         return signals.exitCode ?? ExitStatus(report).rawValue
+    }
+
+    /// Refuses a file option naming anything but a regular file this process can read: libcurl
+    /// would wait on a FIFO or a device past the budget, and skip a file it cannot read without
+    /// a word.
+    static func requireReadableFile(_ path: String, for option: String) throws {
+        let info: Stat
+        do {
+            info = try Stat(FilePath(path))
+        } catch {
+            throw ValidationError("\(option) \(path): \(error)")
+        }
+        guard info.type == .regular else { throw ValidationError("\(option) \(path): not a regular file") }
+        guard access(path, R_OK) == 0 else {
+            throw ValidationError("\(option) \(path): \(Errno(rawValue: errno).description)")
+        }
     }
 
     /// A line of a Netscape cookie file that holds a cookie (`#HttpOnly_` lines do; comments do not).
