@@ -23,6 +23,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // The test harness's child processes: spawned with every signal at its default and no
+        // descriptor of the test process but 0-2.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // The only code that knows libcurl's variadic calls: typed inline wrappers in shim.h.
@@ -138,7 +141,8 @@ let package = Package(
             name: "TestSupport",
             dependencies: ["VODAppSamples", "VODAppPush", "VODAppCore",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
-                           .product(name: "Logging", package: "swift-log")],
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Subprocess", package: "swift-subprocess")],
             path: "Tests/TestSupport"
         ),
         .testTarget(
