@@ -21,6 +21,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // The test harness's child processes: spawned with every signal at its default and no
+        // descriptor of the test process but 0-2.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         // The only code that knows libcurl's variadic calls: typed inline wrappers in shim.h.
@@ -230,7 +233,10 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["VODAppSamples", "VODAppPush", "VODAppTransfer", .product(name: "NIOConcurrencyHelpers", package: "swift-nio"), .product(name: "Logging", package: "swift-log")],
+            dependencies: ["VODAppSamples", "VODAppPush", "VODAppTransfer",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Subprocess", package: "swift-subprocess")],
             path: "Tests/TestSupport"
         ),
         // Unit tests, one target per library, mirroring its folders.

@@ -30,16 +30,8 @@ import TestSupport
         _vodapp vodapp '\(current)' '\(previous)'
         printf '%s\\n' "${COMPREPLY[@]}"
         """
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = ["-c", program]
-        process.environment = ["PATH": VODAppRunner.productsDirectory + ":/usr/bin:/bin"]
-        let output = scratch.child("completions")
-        _ = FileManager.default.createFile(atPath: output, contents: nil)
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output))
-        try process.run()
-        process.waitUntilExit()
-        return try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").map(String.init)
+        let bash = try await runTool("/bin/bash", ["-c", program], environment: ["PATH": VODAppRunner.productsDirectory + ":/usr/bin:/bin"])
+        return bash.stdout.split(separator: "\n").map(String.init)
     }
 
     @Test func bashCompletesSubcommandsOptionsAndTheirValues() async throws {

@@ -9,18 +9,18 @@ import VODAppSamples
 @Suite struct DiskAndProcessFaultTests {
     let runner = VODAppRunner()
 
-    @Test(.enabled(if: TmpfsMount.isAllowed, "mounting a tmpfs is not allowed here, so a read-only DIR cannot be staged"))
+    @Test(.enabled("mounting a tmpfs is not allowed here, so a read-only DIR cannot be staged") { await TmpfsMount.isAllowed })
     func aReadOnlyDirIsAOneLineErrorAndExit73() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("read-only")
-        let mount = try TmpfsMount(at: dir, size: "1m", readOnly: true)
-        defer { mount.unmount() }
-        try await withSampleServer { server in
-            let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/1000.mp4"))])
-            let run = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
-            #expect(run.exitCode == 73)
-            #expect(run.stderr == "vodapp: cannot use \(dir) for media: Read-only file system\n", "\(run.stderr)")
-            #expect(server.requests.isEmpty)
+        try await withTmpfsMount(at: dir, size: "1m", readOnly: true) { _ in
+            try await withSampleServer { server in
+                let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/1000.mp4"))])
+                let run = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+                #expect(run.exitCode == 73)
+                #expect(run.stderr == "vodapp: cannot use \(dir) for media: Read-only file system\n", "\(run.stderr)")
+                #expect(server.requests.isEmpty)
+            }
         }
     }
 
@@ -88,31 +88,31 @@ import VODAppSamples
 
     /// exFAT (USB sticks, SD cards) refuses `link(2)`: files are placed with a rename that cannot
     /// replace, and a file a person put there during the run is still never overwritten.
-    @Test(.enabled(if: ExfatMount.isAllowed, "exFAT cannot be mounted here (root, a loop device and /dev/fuse are needed)"))
+    @Test(.enabled("exFAT cannot be mounted here (root, a loop device and /dev/fuse are needed)") { await ExfatMount.isAllowed })
     func aDirOnExFATGetsItsFilesAndKeepsAPersonsFile() async throws {
-        let mount = try ExfatMount()
-        defer { mount.unmount() }
-        let dir = mount.path + "/Videos"
-        try await withSampleServer { server in
-            let mine = Data("my own video\n".utf8)
-            let payload = PayloadBuilder.json([
-                (key: "clip", title: "Clip", url: server.url("/media/tulips.mp4")),
-                (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=200000")),
-            ])
-            async let run = runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
-            try await waitUntil("100 kB on the wire") { server.requests.contains { $0.bodyBytesSent > 100_000 } }
-            _ = FileManager.default.createFile(atPath: dir + "/During [during].mp4", contents: mine)
-            let first = try await run
-            #expect(first.exitCode == 0, "\(first.stdout) \(first.stderr)")
-            #expect(first.item("clip")?["status"] as? String == "downloaded")
-            #expect(first.item("during")?["status"] as? String == "alreadyPresent")
-            #expect(FileManager.default.contents(atPath: ScratchDirectory.media(dir, "clip")).map([UInt8].init) == SampleMedia.bytes(named: "tulips.mp4"))
-            #expect(FileManager.default.contents(atPath: ScratchDirectory.media(dir, "during")) == mine)
+        try await withExfatMount { mount in
+            let dir = mount.path + "/Videos"
+            try await withSampleServer { server in
+                let mine = Data("my own video\n".utf8)
+                let payload = PayloadBuilder.json([
+                    (key: "clip", title: "Clip", url: server.url("/media/tulips.mp4")),
+                    (key: "during", title: "During", url: server.url("/bytes/1000000.mp4?rate=200000")),
+                ])
+                async let run = runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+                try await waitUntil("100 kB on the wire") { server.requests.contains { $0.bodyBytesSent > 100_000 } }
+                _ = FileManager.default.createFile(atPath: dir + "/During [during].mp4", contents: mine)
+                let first = try await run
+                #expect(first.exitCode == 0, "\(first.stdout) \(first.stderr)")
+                #expect(first.item("clip")?["status"] as? String == "downloaded")
+                #expect(first.item("during")?["status"] as? String == "alreadyPresent")
+                #expect(FileManager.default.contents(atPath: ScratchDirectory.media(dir, "clip")).map([UInt8].init) == SampleMedia.bytes(named: "tulips.mp4"))
+                #expect(FileManager.default.contents(atPath: ScratchDirectory.media(dir, "during")) == mine)
 
-            let again = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
-            #expect(again.exitCode == 0)
-            #expect(again.items.allSatisfy { $0["status"] as? String == "alreadyPresent" }, "\(again.stdout)")
-            #expect(server.requests.count == 2, "\(server.requests.map(\.target))")
+                let again = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+                #expect(again.exitCode == 0)
+                #expect(again.items.allSatisfy { $0["status"] as? String == "alreadyPresent" }, "\(again.stdout)")
+                #expect(server.requests.count == 2, "\(server.requests.map(\.target))")
+            }
         }
     }
 
@@ -120,29 +120,29 @@ import VODAppSamples
     /// one partial file (exfat-fuse crashed on it), and delivered apart the second was reported
     /// present with the first one's video. Now their partials never share a name, and the one
     /// whose name is taken by the other fails, saying why, every time.
-    @Test(.enabled(if: ExfatMount.isAllowed, "exFAT cannot be mounted here (root, a loop device and /dev/fuse are needed)"))
+    @Test(.enabled("exFAT cannot be mounted here (root, a loop device and /dev/fuse are needed)") { await ExfatMount.isAllowed })
     func keysDifferingOnlyInCaseOnExFATNeverShareAFile() async throws {
-        let mount = try ExfatMount()
-        defer { mount.unmount() }
-        let dir = mount.path + "/Videos"
-        try await withSampleServer { server in
-            let payload = PayloadBuilder.json([
-                // The small one arrives first and gets the name.
-                (key: "abc", title: "Same", url: server.url("/bytes/300000.mp4")),
-                (key: "ABC", title: "Same", url: server.url("/bytes/1000000.mp4?rate=1000000")),
-            ])
-            for run in 1...2 {
-                let result = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
-                // Delivering again cannot help: the failure is final, exit 69.
-                #expect(result.exitCode == 69, "\(result.stdout) \(result.stderr)")
-                #expect(result.item("ABC")?["final"] as? Bool == true)
-                // The file system is alive and holds one file, the first item's.
-                #expect(ScratchDirectory.visibleMedia(dir) == ["Same [abc].mp4"])
-                #expect(holdsSampleBytes(dir + "/Same [abc].mp4", count: 300_000))
-                #expect(result.item("abc")?["status"] as? String == (run == 1 ? "downloaded" : "alreadyPresent"))
-                #expect(result.item("ABC")?["status"] as? String == "failed")
-                let reason = result.item("ABC")?["error"] as? String ?? ""
-                #expect(reason.contains("the file system ignores case, and Same [abc].mp4 is there"), "\(reason)")
+        try await withExfatMount { mount in
+            let dir = mount.path + "/Videos"
+            try await withSampleServer { server in
+                let payload = PayloadBuilder.json([
+                    // The small one arrives first and gets the name.
+                    (key: "abc", title: "Same", url: server.url("/bytes/300000.mp4")),
+                    (key: "ABC", title: "Same", url: server.url("/bytes/1000000.mp4?rate=1000000")),
+                ])
+                for run in 1...2 {
+                    let result = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+                    // Delivering again cannot help: the failure is final, exit 69.
+                    #expect(result.exitCode == 69, "\(result.stdout) \(result.stderr)")
+                    #expect(result.item("ABC")?["final"] as? Bool == true)
+                    // The file system is alive and holds one file, the first item's.
+                    #expect(ScratchDirectory.visibleMedia(dir) == ["Same [abc].mp4"])
+                    #expect(holdsSampleBytes(dir + "/Same [abc].mp4", count: 300_000))
+                    #expect(result.item("abc")?["status"] as? String == (run == 1 ? "downloaded" : "alreadyPresent"))
+                    #expect(result.item("ABC")?["status"] as? String == "failed")
+                    let reason = result.item("ABC")?["error"] as? String ?? ""
+                    #expect(reason.contains("the file system ignores case, and Same [abc].mp4 is there"), "\(reason)")
+                }
             }
         }
     }
@@ -156,8 +156,8 @@ import VODAppSamples
             // test of the CPU for seconds.
             try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/5000000.mp4?rate=250000"))])
                 .write(to: URL(fileURLWithPath: payloadPath))
-            let process = try RunningProcess(VODAppRunner.executable, [payloadPath, "--dir", dir, "--json", "--no-notify"],
-                                             environment: VODAppRunner.environment())
+            let process = try await RunningProcess(VODAppRunner.executable, [payloadPath, "--dir", dir, "--json", "--no-notify"],
+                                                   environment: VODAppRunner.environment())
             try await waitUntil("100 kB on the wire") { server.requests.first?.bodyBytesSent ?? 0 > 100_000 }
             let signalled = ContinuousClock.now
             process.signal(SIGTERM)

@@ -197,8 +197,8 @@ import VODAppSamples
                 (key: "large", title: "Large", url: server.url("/bytes/\(large).mp4?rate=\(1 << 19)")),
                 (key: "small", title: "Small", url: server.url("/bytes/5000.mp4")),
             ]).write(to: URL(fileURLWithPath: payload))
-            let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
-                                             environment: VODAppRunner.environment())
+            let process = try await RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
+                                                   environment: VODAppRunner.environment())
             try await process.wait(for: "the small item's file") {
                 FileManager.default.fileExists(atPath: ScratchDirectory.media(dir, "small"))
             }

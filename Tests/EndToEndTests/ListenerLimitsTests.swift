@@ -70,8 +70,8 @@ import VODAppSamples
 
     /// The peers, started against `port`, once they are all connected.
     private func peers(port: Int, _ mode: String, count: Int, watching seconds: Double) async throws -> RunningProcess {
-        let process = try RunningProcess("/usr/bin/python3", ["-c", Self.peers, "\(port)", mode, "\(count)", "\(seconds)"],
-                                         environment: ProcessInfo.processInfo.environment)
+        let process = try await RunningProcess("/usr/bin/python3", ["-c", Self.peers, "\(port)", mode, "\(count)", "\(seconds)"],
+                                               environment: ProcessInfo.processInfo.environment)
         try await process.wait(for: "\(count) \(mode) connections") { process.stdout.contains("ready") || !process.isRunning }
         return process
     }
@@ -242,9 +242,9 @@ import VODAppSamples
         try await withSampleServer { server in
             let listener = try await ListenerUnderTest(
                 dir: dir, environment: VODAppRunner.environment(extra: ["VODAPP_WEBHOOK_SECRET": "s3cret"]))
-            let flood = try RunningProcess("/usr/bin/python3", ["-c", Self.flood, "\(listener.httpPort)", "100", "12"],
-                                           environment: ProcessInfo.processInfo.environment)
-            defer { flood.signal(SIGKILL) }
+            let flood = try await RunningProcess("/usr/bin/python3", ["-c", Self.flood, "\(listener.httpPort)", "100", "12"],
+                                                 environment: ProcessInfo.processInfo.environment)
+            defer { flood.signal(SIGTERM) }
             try await flood.wait(for: "the flood") { flood.stdout.contains("ready") || !flood.isRunning }
             for index in 0..<5 {
                 let answer = await listener.post(payload(on: server, key: "push\(index)"), secret: "s3cret")

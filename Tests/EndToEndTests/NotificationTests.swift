@@ -17,7 +17,7 @@ import VODAppSamples
     }
 
     @Test func oneNotificationNamesTheNewTitlesAndTheSkippedCount() async throws {
-        let notifications = try NotificationServer()
+        let notifications = try await NotificationServer()
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
             let run = try await runner.run(["-", "--dir", scratch.path, "--json"], stdin: mixedPayload(server),
@@ -39,7 +39,7 @@ import VODAppSamples
     }
 
     @Test func manyNewTitlesAreNamedAsAFewAndMore() async throws {
-        let notifications = try NotificationServer()
+        let notifications = try await NotificationServer()
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
             let items = (1...5).map { (key: "k\($0)", title: "Video \($0)", url: server.url("/bytes/100.mp4?n=\($0)")) }
@@ -53,7 +53,7 @@ import VODAppSamples
     }
 
     @Test func noNotificationWhenNothingIsNewOrWhenTurnedOff() async throws {
-        let notifications = try NotificationServer()
+        let notifications = try await NotificationServer()
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
             let payload = PayloadBuilder.json([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))])
@@ -86,7 +86,7 @@ import VODAppSamples
     /// with a long budget, for more than 3 s: not to the end of a 10 s budget.
     @Test(arguments: [(budget: 3, bound: 3.5), (budget: 10, bound: 4.5)])
     func aServerThatNeverAnswersCannotHoldTheRunPastItsBudget(budget: Int, bound: Double) async throws {
-        let notifications = try NotificationServer()
+        let notifications = try await NotificationServer()
         notifications.freeze()
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
@@ -128,7 +128,7 @@ import VODAppSamples
     }
 
     @Test func aServerWithActionsOffersOpenFolderAndTheClickOpensDIR() async throws {
-        let notifications = try NotificationServer(capabilities: ["body", "actions"])
+        let notifications = try await NotificationServer(capabilities: ["body", "actions"])
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
         let (desktop, opened) = try folderOpener(in: scratch)
@@ -145,7 +145,7 @@ import VODAppSamples
             // The server's default timeout, not one of ours.
             #expect(call.trimmingCharacters(in: .whitespacesAndNewlines).hasSuffix("} -1"), "\(call)")
 
-            try notifications.invokeAction("open-folder")
+            try await notifications.invokeAction("open-folder")
             try await waitUntil("xdg-open to open DIR", timeout: TimeBound.duration(.seconds(10))) {
                 FileManager.default.fileExists(atPath: opened)
             }
@@ -155,7 +155,7 @@ import VODAppSamples
     }
 
     @Test func aRunNobodyWatchesOffersNoActionAndDoesNotWait() async throws {
-        let notifications = try NotificationServer(capabilities: ["body", "actions"])
+        let notifications = try await NotificationServer(capabilities: ["body", "actions"])
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
             let payload = PayloadBuilder.json([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))])

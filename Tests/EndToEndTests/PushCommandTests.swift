@@ -34,7 +34,7 @@ import VODAppSamples
     }
 
     @Test func theDemoOverHTTPRaisesTheNotificationOnThePrivateBus() async throws {
-        let notifications = try NotificationServer()
+        let notifications = try await NotificationServer()
         defer { notifications.stop() }
         let scratch = try ScratchDirectory()
         let run = try await push.run(["demo", "--dir", scratch.path, "--via", "http"],

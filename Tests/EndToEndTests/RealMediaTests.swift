@@ -73,8 +73,8 @@ import TestSupport
             try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/\(slow).mp4?rate=400000")),
                                      (key: "hls", title: "Stream", url: nginx.url(try #require(ts.master)))])
                 .write(to: URL(fileURLWithPath: payload))
-            let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
-                                             environment: VODAppRunner.environment())
+            let process = try await RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
+                                                   environment: VODAppRunner.environment())
             try await process.wait(for: "the HLS item's file") {
                 FileManager.default.fileExists(atPath: ScratchDirectory.media(dir, "hls"))
             }

@@ -110,8 +110,8 @@ import TestSupport
                 (key: "slow", title: "Slow", url: server.url("/bytes/\(8 << 20).mp4")),
                 (key: "small", title: "Small", url: server.url("/bytes/1000.mp4")),
             ]), in: scratch)
-            let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
-                                             environment: VODAppRunner.environment())
+            let process = try await RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
+                                                   environment: VODAppRunner.environment())
             try await process.wait(for: "the transfer to be under way") {
                 server.requests.contains { $0.target.hasPrefix("/bytes/\(8 << 20)") && $0.bodyBytesSent > 100_000 }
             }
@@ -136,8 +136,8 @@ import TestSupport
         let size: Int64 = 4 << 20
         try await withSampleServer { server in
             let payload = try write(PayloadBuilder.json([(key: "k", title: "K", url: server.url("/bytes/\(size).mp4?rate=\(1 << 20)"))]), in: scratch)
-            let process = try RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--no-notify"],
-                                             environment: VODAppRunner.environment())
+            let process = try await RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--no-notify"],
+                                                   environment: VODAppRunner.environment())
             try await process.wait(for: "the transfer to be under way") {
                 server.requests.first.map { $0.bodyBytesSent > 200_000 } == true
             }

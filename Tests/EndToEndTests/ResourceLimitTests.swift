@@ -60,7 +60,7 @@ import TestSupport
                                              stdin: PayloadBuilder.json([(key: "a", title: "A", url: server.url("/bytes/1000.mp4"))]))
             #expect(first.exitCode == 0)
             // Another process takes the store and keeps it: no reader or writer gets in.
-            let holder = try RunningProcess("/usr/bin/python3", ["-c", """
+            let holder = try await RunningProcess("/usr/bin/python3", ["-c", """
                 import sqlite3, sys, time
                 db = sqlite3.connect(sys.argv[1], isolation_level=None)
                 db.execute("PRAGMA locking_mode=EXCLUSIVE")
@@ -69,7 +69,7 @@ import TestSupport
                 print("locked", flush=True)
                 time.sleep(120)
                 """, dir + "/.vodapp/state.sqlite"], environment: ProcessInfo.processInfo.environment)
-            defer { holder.signal(SIGKILL) }
+            defer { holder.signal(SIGTERM) }
             try await holder.wait(for: "the store to be locked") { holder.stdout.contains("locked") }
 
             let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "2"],

@@ -132,7 +132,7 @@ import VODAppSamples
         // bytes of sample media, then a close.
         let body = scratch.child("body")
         try Data(SampleContent.bytes(count: 1000)).write(to: URL(fileURLWithPath: body))
-        let server = try RunningProcess("/usr/bin/python3", ["-c", #"""
+        let server = try await RunningProcess("/usr/bin/python3", ["-c", #"""
             import socket, sys
             listener = socket.socket(); listener.bind(("127.0.0.1", 0)); listener.listen(8)
             print(listener.getsockname()[1], flush=True)
@@ -146,7 +146,7 @@ import VODAppSamples
                 conn.sendall(head.encode() + body)
                 conn.close()
             """#, body] + lengths, environment: ProcessInfo.processInfo.environment)
-        defer { server.signal(SIGKILL) }
+        defer { server.signal(SIGTERM) }
         try await server.wait(for: "the server's port") { server.stdoutLines.first.flatMap { Int($0) } != nil }
         let port = try #require(server.stdoutLines.first.flatMap { Int($0) })
         let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"],

@@ -14,7 +14,7 @@ import VODAppSamples
     private func startWebhook(secret: String, dir: String) async throws -> (RunningProcess, Int) {
         let port = try closedPort()
         let path = VODAppRunner.productsDirectory + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")
-        let webhook = try RunningProcess("/usr/bin/webhook", [
+        let webhook = try await RunningProcess("/usr/bin/webhook", [
             "-template", "-hooks", Self.hooks, "-ip", "127.0.0.1", "-port", "\(port)", "-verbose",
         ], environment: VODAppRunner.environment(extra: ["PATH": path, "VODAPP_WEBHOOK_SECRET": secret, "VODAPP_DIR": dir]))
         try await webhook.wait(for: "webhook to listen") {

@@ -4,6 +4,10 @@ import Foundation
 /// a loop device, made by `mkfs.exfat` and mounted by exfat-fuse, Debian's exFAT driver. It
 /// refuses `link(2)`, as every FAT does. Needs root, a loop device and /dev/fuse; `isAllowed`
 /// says whether this machine gives them.
+///
+/// mount.exfat-fuse leaves a daemon behind, which inherits only the descriptors it is started
+/// with: swift-subprocess closes every other one in the child, so the daemon cannot hold a pipe
+/// or socket of the test process for as long as the file system is mounted.
 public final class ExfatMount: Sendable {
     public let path: String
     private let device: String
@@ -13,62 +17,57 @@ public final class ExfatMount: Sendable {
         public let description: String
     }
 
-    public init(size: String = "64M") throws {
+    fileprivate init(size: String) async throws {
         scratch = try ScratchDirectory("vodapp-exfat")
         let image = scratch.child("image")
         path = scratch.child("mount")
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard Self.run("/usr/bin/truncate", ["-s", size, image]).status == 0 else { throw Failure(description: "truncate failed") }
-        let attached = Self.run("/sbin/losetup", ["-f", "--show", image])
-        guard attached.status == 0, !attached.output.isEmpty else { throw Failure(description: "losetup failed") }
-        device = attached.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard Self.run("/sbin/mkfs.exfat", [device]).status == 0,
-              Self.runClosingDescriptors("/sbin/mount.exfat-fuse", [device, path]) == 0 else {
-            _ = Self.run("/sbin/losetup", ["-d", device])
-            throw Failure(description: "mkfs.exfat or mount.exfat-fuse failed")
+        guard try await runTool("/usr/bin/truncate", ["-s", size, image]).succeeded else { throw Failure(description: "truncate failed") }
+        let attached = try await runTool("/sbin/losetup", ["-f", "--show", image])
+        let device = attached.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard attached.succeeded, !device.isEmpty else { throw Failure(description: "losetup failed: \(attached.stderr)") }
+        self.device = device
+        let made = try await runTool("/sbin/mkfs.exfat", [device])
+        let mounted = made.succeeded ? try await runTool("/sbin/mount.exfat-fuse", [device, path]) : made
+        guard mounted.succeeded else {
+            _ = try? await runTool("/sbin/losetup", ["-d", device])
+            throw Failure(description: "mkfs.exfat or mount.exfat-fuse failed: \(mounted.stderr)")
         }
     }
 
-    public func unmount() {
-        _ = Self.run("/bin/umount", [path])
-        _ = Self.run("/sbin/losetup", ["-d", device])
+    fileprivate func unmount() async {
+        _ = try? await runTool("/bin/umount", [path])
+        _ = try? await runTool("/sbin/losetup", ["-d", device])
     }
 
     /// Whether exFAT can be mounted here: tried once.
-    public static let isAllowed: Bool = {
-        guard FileManager.default.fileExists(atPath: "/sbin/mount.exfat-fuse"), let mount = try? ExfatMount(size: "8M") else {
-            return false
-        }
-        mount.unmount()
-        return true
-    }()
-
-    /// Runs `tool` with every descriptor above stderr closed: mount.exfat-fuse leaves a daemon
-    /// behind, which would otherwise inherit the socket by which Foundation's Process learns that
-    /// a child has ended, and hold it for as long as the file system is mounted.
-    private static func runClosingDescriptors(_ tool: String, _ arguments: [String]) -> Int32 {
-        run("/usr/bin/python3", ["-c", "import os, sys; os.closerange(3, 65536); os.execv(sys.argv[1], sys.argv[1:])", tool] + arguments).status
+    public static var isAllowed: Bool {
+        get async { await probe.value }
     }
 
-    /// Output goes to a file, not a pipe: mount.exfat-fuse leaves a daemon behind that would hold
-    /// a pipe open for as long as the file system is mounted.
-    private static func run(_ tool: String, _ arguments: [String]) -> (status: Int32, output: String) {
-        guard let scratch = try? ScratchDirectory("vodapp-exfat-run"),
-              FileManager.default.createFile(atPath: scratch.child("out"), contents: nil),
-              let output = FileHandle(forWritingAtPath: scratch.child("out")) else { return (-1, "") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return (-1, "")
+    private static let probe = Task {
+        guard FileManager.default.fileExists(atPath: "/sbin/mount.exfat-fuse"), let mount = try? await ExfatMount(size: "8M") else {
+            return false
         }
-        process.waitUntilExit()
-        try? output.close()
-        let text = (try? String(contentsOfFile: scratch.child("out"), encoding: .utf8)) ?? ""
-        return (process.terminationStatus, text)
+        await mount.unmount()
+        return true
+    }
+}
+
+extension ToolRun {
+    fileprivate var succeeded: Bool { exited && exitCode == 0 }
+}
+
+/// Runs `body` with a fresh exFAT file system of `size` mounted, unmounted afterwards whatever
+/// happens.
+public func withExfatMount<T>(size: String = "64M", _ body: (ExfatMount) async throws -> T) async throws -> T {
+    let mount = try await ExfatMount(size: size)
+    do {
+        let result = try await body(mount)
+        await mount.unmount()
+        return result
+    } catch {
+        await mount.unmount()
+        throw error
     }
 }

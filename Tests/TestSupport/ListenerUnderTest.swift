@@ -20,10 +20,10 @@ public final class ListenerUnderTest: Sendable {
             "listen", "--udp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--dir", dir, "--json",
         ] + (notify ? [] : ["--no-notify"]) + arguments
         let process = if let descriptorLimit {
-            try RunningProcess("/usr/bin/prlimit", ["--nofile=\(descriptorLimit.soft):\(descriptorLimit.hard)", "--", VODAppRunner.executable] + command,
-                               environment: environment)
+            try await RunningProcess("/usr/bin/prlimit", ["--nofile=\(descriptorLimit.soft):\(descriptorLimit.hard)", "--", VODAppRunner.executable] + command,
+                                     environment: environment)
         } else {
-            try RunningProcess(VODAppRunner.executable, command, environment: environment)
+            try await RunningProcess(VODAppRunner.executable, command, environment: environment)
         }
         try await process.wait(for: "the listener to be ready") {
             process.jsonLines.contains { $0["listening"] != nil } || !process.isRunning

@@ -1,5 +1,6 @@
 import Foundation
 import NIOConcurrencyHelpers
+import Subprocess
 
 /// The real nginx (`/usr/sbin/nginx`) serving a directory on a free loopback port, for one test:
 /// real HTTP semantics (ranges, If-Range, ETags, keep-alive) from a server vodapp did not write.
@@ -9,16 +10,13 @@ import NIOConcurrencyHelpers
 /// JSON line, read back by `requests`.
 ///
 /// nginx runs in the foreground as a single process (`daemon off; master_process off;`), so one
-/// SIGKILL ends all of it. It lives for a whole test, so it must not hold descriptors of this
-/// process: a child inherits every descriptor that is not close-on-exec, and Foundation's Process
-/// closes them in the child only up to the highest one open when it starts building the spawn,
-/// so a pipe or a Process's termination socket another test opens at that moment leaks into it
-/// (see TerminalSession). Held for the life of nginx, such a leak would make another test's
-/// Process look alive, or its pipe never reach EOF. So a short Python launcher, run by Process,
-/// forks a watchdog and exits at once; the watchdog closes every descriptor but 0-2, starts
-/// nginx, and kills it when its stdin (a pipe from this process, the lifeline) reaches EOF: when
-/// `stop()` closes it, and when the test process dies without stopping it. SIGKILL, not SIGTERM:
-/// children of the test process inherit its ignored SIGTERM (see NotificationServer).
+/// signal ends all of it: SIGTERM, which it gets at its default, since swift-subprocess resets
+/// every signal in the child. It lives for a whole test, and must not outlive the test process:
+/// a short Python launcher, run through swift-subprocess, forks a watchdog and exits once it has
+/// passed on nginx's pid; the watchdog starts nginx and ends it when its stdin (a pipe from this
+/// process, the lifeline) reaches EOF: when `stop()` closes it, and when the test process dies
+/// without stopping it. Neither holds a descriptor of this process but 0-2 (swift-subprocess
+/// closes the others in the child), so nginx cannot keep another test's pipe open.
 public final class NginxServer: Sendable {
     public let port: Int
     /// The document root, empty at the start.
@@ -179,37 +177,20 @@ public final class NginxServer: Sendable {
     /// end of the watchdog's lifeline and nginx's pid.
     private static func launch(config: String, prefix: String, errorLog: String) async throws -> (FileHandle, pid_t) {
         let lifeline = Pipe()
-        let output = Pipe()
-        // Ours must not leak into the children other tests start (a long-lived one would keep the
-        // lifeline from reaching EOF). Foundation's Pipe() does not set close-on-exec.
-        for handle in [lifeline.fileHandleForWriting, output.fileHandleForReading] {
-            _ = fcntl(handle.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = ["-c", watchdogScript, "/usr/sbin/nginx", "-c", config, "-p", prefix + "/", "-e", errorLog]
-        process.standardInput = lifeline
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            process.terminationHandler = { _ in continuation.resume() }
-            do {
-                try process.run()
-            } catch {
-                continuation.resume(throwing: error)
-            }
-        }
-        // One line, not to EOF: a child another test starts at the wrong moment may hold the
-        // pipe's write end too (the reason for the watchdog), and keep it for its whole life.
-        var line: [UInt8] = []
-        while let byte = try output.fileHandleForReading.read(upToCount: 1)?.first, byte != UInt8(ascii: "\n") {
-            line.append(byte)
-        }
-        try? output.fileHandleForReading.close()
-        let text = String(decoding: line, as: UTF8.self)
+        // Its write end is ours alone: a child started other than through swift-subprocess
+        // would inherit a descriptor that is not close-on-exec, and Foundation's Pipe() does not
+        // set it.
+        _ = fcntl(lifeline.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
+        let launched = try await Subprocess.run(
+            .path("/usr/bin/python3"), arguments: ["-c", watchdogScript, "/usr/sbin/nginx", "-c", config, "-p", prefix + "/", "-e", errorLog],
+            input: .fileDescriptor(.init(rawValue: lifeline.fileHandleForReading.fileDescriptor), closeAfterSpawningProcess: false),
+            output: .string(limit: 4096), error: .discarded)
+        // The watchdog has the read end now.
+        try? lifeline.fileHandleForReading.close()
+        let text = launched.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let pid = pid_t(text), pid > 0 else {
             try? lifeline.fileHandleForWriting.close()
-            throw Failure.didNotStart("the watchdog did not report nginx's pid (it said \"\(text)\")")
+            throw Failure.didNotStart("the watchdog did not report nginx's pid (the launcher said \"\(text)\")")
         }
         return (lifeline.fileHandleForWriting, pid)
     }
@@ -217,21 +198,27 @@ public final class NginxServer: Sendable {
     /// argv: nginx's path and arguments. stdin: the lifeline. stdout: where nginx's pid goes.
     private static let watchdogScript = #"""
     import os, select, signal, sys
+    # The launcher waits for the watchdog to know nginx's pid and prints it before it exits:
+    # swift-subprocess stops reading the launcher's stdout once the launcher has ended.
+    report, reported = os.pipe()
     if os.fork() > 0:
-        os._exit(0)  # the launcher: Foundation reaps it at once
+        os.close(reported)
+        os.write(1, os.read(report, 64))
+        os._exit(0)
+    os.close(report)
     os.setsid()
-    os.closerange(3, 1 << 16)
     nginx = os.fork()
     if nginx == 0:
         null = os.open("/dev/null", os.O_RDWR)
         for fd in (0, 1, 2):
             os.dup2(null, fd)
         os.execv(sys.argv[1], sys.argv[1:])
-    os.write(1, b"%d\n" % nginx)
+    os.write(reported, b"%d\n" % nginx)
+    os.close(reported)
     null = os.open("/dev/null", os.O_RDWR)
     os.dup2(null, 1)
     os.dup2(null, 2)
-    # Until the lifeline reaches EOF or nginx ends by itself (a failed start, a SIGKILL).
+    # Until the lifeline reaches EOF or nginx ends by itself (a failed start, a signal).
     alive = True
     while alive:
         readable, _, _ = select.select([0], [], [], 0.05)
@@ -239,7 +226,7 @@ public final class NginxServer: Sendable {
             break
         alive = os.waitpid(nginx, os.WNOHANG) == (0, 0)
     if alive:
-        os.kill(nginx, signal.SIGKILL)
+        os.kill(nginx, signal.SIGTERM)
         os.waitpid(nginx, 0)
     """#
 
@@ -275,11 +262,11 @@ public final class NginxServer: Sendable {
         }
     }
 
-    /// SIGKILL to nginx and EOF to the watchdog, then waits until nginx is reaped (the watchdog
+    /// SIGTERM to nginx and EOF to the watchdog, then waits until nginx is reaped (the watchdog
     /// polls for that every 50 ms), so that not even a zombie is left. Blocking, since `deinit`
     /// cannot wait otherwise; it takes milliseconds.
     private static func end(lifeline: FileHandle, pid: pid_t) {
-        kill(pid, SIGKILL)
+        kill(pid, SIGTERM)
         try? lifeline.close()
         let deadline = ContinuousClock.now + .seconds(5)
         while kill(pid, 0) == 0 && ContinuousClock.now < deadline {

@@ -3,11 +3,10 @@ import Foundation
 /// A real notification server on a private D-Bus session bus: `dbus-daemon` plus
 /// python-dbusmock's `notification_daemon` template, which logs every `Notify` call with its
 /// exact arguments. This is how libnotify tests itself.
-public final class NotificationServer: @unchecked Sendable {
-    // @unchecked: the Process objects are set once in init and only signalled afterwards.
+public final class NotificationServer: Sendable {
     public let busAddress: String
-    private let bus: Process
-    private let daemon: Process
+    private let bus: RunningProcess
+    private let daemon: RunningProcess
     private let logPath: String
     private let scratch: ScratchDirectory
 
@@ -25,42 +24,36 @@ public final class NotificationServer: @unchecked Sendable {
 
     /// - Parameter capabilities: what the server says it can do (`GetCapabilities`); nil for
     ///   the template's default, which has no "actions".
-    public init(capabilities: [String]? = nil) throws {
+    public init(capabilities: [String]? = nil) async throws {
         scratch = try ScratchDirectory("vodapp-bus")
         logPath = scratch.child("notifications.log")
 
-        bus = Process()
-        bus.executableURL = URL(fileURLWithPath: "/usr/bin/dbus-daemon")
-        bus.arguments = ["--session", "--nofork", "--nopidfile", "--print-address=1"]
-        let addressPipe = Pipe()
-        bus.standardOutput = addressPipe
-        bus.standardError = FileHandle.nullDevice
-        try bus.run()
-        let line = Self.readLine(addressPipe.fileHandleForReading)
-        guard !line.isEmpty else {
-            kill(bus.processIdentifier, SIGKILL)
+        let bus = try await RunningProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--print-address=1"],
+                                           environment: ProcessInfo.processInfo.environment)
+        self.bus = bus
+        do {
+            try await bus.wait(for: "dbus-daemon's address", timeout: .seconds(10)) { bus.stdout.contains("\n") || !bus.isRunning }
+        } catch {
+            bus.signal(SIGTERM)
             throw StartError.noBusAddress
         }
-        busAddress = line
+        let line = bus.stdout.prefix { $0 != "\n" }
+        guard !line.isEmpty else {
+            bus.signal(SIGTERM)
+            throw StartError.noBusAddress
+        }
+        busAddress = String(line)
 
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress
-        daemon = Process()
-        daemon.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        daemon.arguments = ["-m", "dbusmock", "--session", "-t", "notification_daemon", "-l", logPath]
-            + (capabilities.map { ["-p", #"{"capabilities": "\#($0.joined(separator: " "))"}"#] } ?? [])
-        daemon.environment = environment
-        daemon.standardOutput = FileHandle.nullDevice
-        daemon.standardError = FileHandle.nullDevice
-        try daemon.run()
+        daemon = try await RunningProcess("/usr/bin/python3",
+                                          ["-m", "dbusmock", "--session", "-t", "notification_daemon", "-l", logPath]
+                                              + (capabilities.map { ["-p", #"{"capabilities": "\#($0.joined(separator: " "))"}"#] } ?? []),
+                                          environment: environment)
 
-        let wait = Process()
-        wait.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
-        wait.arguments = ["wait", "--session", "--timeout", "20", "org.freedesktop.Notifications"]
-        wait.environment = environment
-        try wait.run()
-        wait.waitUntilExit()
-        guard wait.terminationStatus == 0 else {
+        let wait = try await runTool("/usr/bin/gdbus", ["wait", "--session", "--timeout", "20", "org.freedesktop.Notifications"],
+                                     environment: environment)
+        guard wait.exited, wait.exitCode == 0 else {
             stop()
             throw StartError.serverNotOnBus
         }
@@ -88,36 +81,25 @@ public final class NotificationServer: @unchecked Sendable {
     }
 
     /// Emits `ActionInvoked(id, action)`, as a server does when the user clicks an action.
-    public func invokeAction(_ action: String, onNotification id: Int = 1) throws {
-        let emit = Process()
-        emit.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
-        emit.arguments = ["call", "--session", "--dest", "org.freedesktop.Notifications",
-                          "--object-path", "/org/freedesktop/Notifications",
-                          "--method", "org.freedesktop.DBus.Mock.EmitSignal",
-                          "org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'\(action)'>]"]
-        emit.environment = ["DBUS_SESSION_BUS_ADDRESS": busAddress]
-        emit.standardOutput = FileHandle.nullDevice
-        try emit.run()
-        emit.waitUntilExit()
+    public func invokeAction(_ action: String, onNotification id: Int = 1) async throws {
+        _ = try await runTool("/usr/bin/gdbus", ["call", "--session", "--dest", "org.freedesktop.Notifications",
+                                                 "--object-path", "/org/freedesktop/Notifications",
+                                                 "--method", "org.freedesktop.DBus.Mock.EmitSignal",
+                                                 "org.freedesktop.Notifications", "ActionInvoked", "us", "[<uint32 \(id)>, <'\(action)'>]"],
+                              environment: ["DBUS_SESSION_BUS_ADDRESS": busAddress])
     }
 
     /// Freezes the server: the bus still takes calls for it, and nobody answers them.
     public func freeze() {
-        kill(daemon.processIdentifier, SIGSTOP)
+        daemon.signal(SIGSTOP)
     }
 
-    /// SIGKILL, not SIGTERM: once a test in this process has run a listener, SIGTERM is ignored
-    /// here, and children inherit ignored signals, so a SIGTERM would leave both running.
+    /// Ends both with SIGTERM, which they get at its default (swift-subprocess resets every
+    /// signal in the child), however this process treats it. SIGCONT, since a frozen server
+    /// would act on SIGTERM only once thawed.
     public func stop() {
-        if daemon.isRunning { kill(daemon.processIdentifier, SIGKILL) }
-        if bus.isRunning { kill(bus.processIdentifier, SIGKILL) }
-    }
-
-    private static func readLine(_ handle: FileHandle) -> String {
-        var bytes: [UInt8] = []
-        while let byte = try? handle.read(upToCount: 1), let first = byte.first, first != UInt8(ascii: "\n") {
-            bytes.append(first)
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        daemon.signal(SIGTERM)
+        daemon.signal(SIGCONT)
+        bus.signal(SIGTERM)
     }
 }

@@ -59,3 +59,45 @@ private func loopback(port: Int) -> sockaddr_in {
     address.sin_port = UInt16(port).bigEndian
     return address
 }
+
+/// The local ports on which a socket of this process is bound and waiting: TCP sockets listening,
+/// and UDP sockets bound. Read from /proc, so that "nothing is left listening" is asserted about
+/// this process's own sockets; connecting to the port instead would meet whichever process, or
+/// test, the system gave the freed port to next.
+public func portsThisProcessListensOn() -> Set<Int> {
+    let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+    let inodes = Set(descriptors.compactMap { name -> Substring? in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
+              target.hasPrefix("socket:[") else { return nil }
+        return Substring(target.dropFirst("socket:[".count).dropLast())
+    })
+    var ports = Set<Int>()
+    // Each table's lines: sl local_address rem_address st … inode; TCP's LISTEN is 0A, and a
+    // bound UDP socket with no peer is 07.
+    for (table, waiting) in [("tcp", "0A"), ("tcp6", "0A"), ("udp", "07"), ("udp6", "07")] {
+        guard let text = procText("/proc/self/net/\(table)") else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, fields[3] == waiting, inodes.contains(fields[9]),
+                  let port = fields[1].split(separator: ":").last.flatMap({ Int($0, radix: 16) }) else { continue }
+            ports.insert(port)
+        }
+    }
+    return ports
+}
+
+/// A /proc file's text, read to its end: it reports a size of 0, and Foundation's readers stop
+/// after the first page of a table that is longer.
+private func procText(_ path: String) -> String? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var text = [UInt8]()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = read(descriptor, &buffer, buffer.count)
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { return count == 0 ? String(decoding: text, as: UTF8.self) : nil }
+        text.append(contentsOf: buffer[0..<count])
+    }
+}

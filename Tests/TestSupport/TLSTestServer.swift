@@ -35,27 +35,24 @@ public final class TLSTestServer: Sendable {
         scratch = try ScratchDirectory("vodapp-tls")
         certificatePath = scratch.child("cert.pem")
         let key = scratch.child("key.pem")
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
-                             "-keyout", key, "-out", certificatePath, "-days", "1", "-subj", "/CN=localhost",
-                             "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1"]
-        openssl.standardOutput = FileHandle.nullDevice
-        openssl.standardError = FileHandle.nullDevice
-        try openssl.run()
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw Failure.certificate("openssl req exited \(openssl.terminationStatus)") }
+        let openssl = try await runTool("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+            "-keyout", key, "-out", certificatePath, "-days", "1", "-subj", "/CN=localhost",
+            "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+        ])
+        guard openssl.exited, openssl.exitCode == 0 else { throw Failure.certificate("openssl req exited \(openssl.exitCode): \(openssl.stderr)") }
         let script = scratch.child("tls-server.py")
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
-        let server = try RunningProcess("/usr/bin/python3", [script, certificatePath, key], environment: ProcessInfo.processInfo.environment)
+        let server = try await RunningProcess("/usr/bin/python3", [script, certificatePath, key], environment: ProcessInfo.processInfo.environment)
         try await server.wait(for: "the TLS server's port", timeout: .seconds(10)) { !server.stdoutLines.isEmpty }
         process = server
         port = Int(server.stdoutLines[0]) ?? 0
     }
 
-    /// SIGKILL: children of the test process inherit its ignored SIGTERM (see NotificationServer).
+    /// SIGTERM, which the server gets at its default (swift-subprocess resets every signal in
+    /// the child), however this process treats it.
     public func stop() {
-        process.signal(SIGKILL)
+        process.signal(SIGTERM)
     }
 
     private static let script = #"""

@@ -14,14 +14,12 @@ public final class TerminalSession: Sendable {
     public init(_ command: String, columns: Int = 110, rows: Int = 30, in scratch: ScratchDirectory) async throws {
         socket = scratch.child("tmux.sock")
         self.scratch = scratch
-        // The server tmux starts would inherit every descriptor of the test process that is not
-        // close-on-exec, among them the socket by which Foundation's Process learns that a child
-        // has ended (for this call and for any other test's), and hold them for its life: they
-        // are closed before tmux starts.
-        let start = ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)", command + "; sleep 600"]
-        _ = try await Self.run("/usr/bin/python3", ["-c", "import os, sys; os.closerange(3, 65536); os.execv('/usr/bin/tmux', ['tmux'] + sys.argv[1:])",
-                                                   ] + start)
-        let pids = try await Self.run("/usr/bin/tmux", ["-S", socket, "display-message", "-p", "#{pane_pid} #{pid}"])
+        // The server tmux starts lives on, with the descriptors its client was started with:
+        // swift-subprocess closes every one of the test process's but stdin, stdout and stderr
+        // in the child, so the server holds no pipe or socket another test is waiting on.
+        _ = try await runTool("/usr/bin/tmux", ["-S", socket, "-f", "/dev/null", "new-session", "-d", "-x", "\(columns)", "-y", "\(rows)",
+                                                command + "; sleep 600"])
+        let pids = try await runTool("/usr/bin/tmux", ["-S", socket, "display-message", "-p", "#{pane_pid} #{pid}"]).stdout
         processes = pids.split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
     }
 
@@ -46,11 +44,5 @@ public final class TerminalSession: Sendable {
         let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
             .map { String($0.reversed().drop { $0 == " " }.reversed()) }
         return Array(lines.reversed().drop { $0.isEmpty }.reversed())
-    }
-
-    /// Output goes to a file (`runTool`) rather than a pipe, which a tmux server would hold open
-    /// for its whole life.
-    private static func run(_ executable: String, _ arguments: [String]) async throws -> String {
-        try await runTool(executable, arguments).stdout
     }
 }

@@ -10,38 +10,43 @@ public struct TmpfsMount: Sendable {
     }
 
     /// - Parameter readOnly: mounts it read-only, to stage a DIR nobody can write, root included.
-    public init(at path: String, size: String, readOnly: Bool = false) throws {
+    fileprivate init(at path: String, size: String, readOnly: Bool) async throws {
         try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
         let options = "size=\(size)" + (readOnly ? ",ro" : "")
-        let status = Self.run("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path])
-        guard status == 0 else { throw Failure.mountFailed("mount exited \(status)") }
+        let mount = try await runTool("/bin/mount", ["-t", "tmpfs", "-o", options, "tmpfs", path])
+        guard mount.exited, mount.exitCode == 0 else { throw Failure.mountFailed("mount exited \(mount.exitCode): \(mount.stderr)") }
         self.path = path
     }
 
-    public func unmount() {
-        _ = Self.run("/bin/umount", [path])
+    fileprivate func unmount() async {
+        _ = try? await runTool("/bin/umount", [path])
     }
 
     /// Whether a tmpfs can be mounted here: tried once, on a throwaway directory.
-    public static let isAllowed: Bool = {
-        guard let scratch = try? ScratchDirectory("vodapp-tmpfs-probe"),
-              let mount = try? TmpfsMount(at: scratch.child("probe"), size: "64k") else { return false }
-        mount.unmount()
-        return true
-    }()
+    public static var isAllowed: Bool {
+        get async { await probe.value }
+    }
 
-    private static func run(_ tool: String, _ arguments: [String]) -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        do {
-            try process.run()
-        } catch {
-            return -1
-        }
-        process.waitUntilExit()
-        return process.terminationStatus
+    private static let probe = Task {
+        guard let scratch = try? ScratchDirectory("vodapp-tmpfs-probe"),
+              let mount = try? await TmpfsMount(at: scratch.child("probe"), size: "64k", readOnly: false) else { return false }
+        await mount.unmount()
+        return true
+    }
+}
+
+/// Runs `body` with a tmpfs of `size` mounted at `path` (created if need be), unmounted
+/// afterwards whatever happens.
+/// - Parameter readOnly: mounts it read-only, to stage a DIR nobody can write, root included.
+public func withTmpfsMount<T>(at path: String, size: String, readOnly: Bool = false,
+                              _ body: (TmpfsMount) async throws -> T) async throws -> T {
+    let mount = try await TmpfsMount(at: path, size: size, readOnly: readOnly)
+    do {
+        let result = try await body(mount)
+        await mount.unmount()
+        return result
+    } catch {
+        await mount.unmount()
+        throw error
     }
 }

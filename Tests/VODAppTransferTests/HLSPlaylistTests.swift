@@ -359,7 +359,7 @@ import VODAppTransfer
 
     // MARK: AES-128
 
-    @Test func aes128SegmentsEncryptedByOpenSSLDecrypt() throws {
+    @Test func aes128SegmentsEncryptedByOpenSSLDecrypt() async throws {
         let scratch = try ScratchDirectory("vodapp-hls-aes")
         let key: [UInt8] = (0..<16).map { UInt8($0 * 7 + 3) }
         let iv = HLSKey.iv(forSequenceNumber: 12_345)
@@ -368,12 +368,8 @@ import VODAppTransfer
             let input = scratch.child("clear-\(size)")
             let output = scratch.child("sealed-\(size)")
             #expect(FileManager.default.createFile(atPath: input, contents: Data(clear)))
-            let openssl = Process()
-            openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-            openssl.arguments = ["enc", "-aes-128-cbc", "-K", hex(key), "-iv", hex(iv), "-in", input, "-out", output]
-            try openssl.run()
-            openssl.waitUntilExit()
-            #expect(openssl.terminationStatus == 0)
+            let openssl = try await runTool("/usr/bin/openssl", ["enc", "-aes-128-cbc", "-K", hex(key), "-iv", hex(iv), "-in", input, "-out", output])
+            #expect(openssl.exitCode == 0, "\(openssl.stderr)")
             let sealed = try #require(ScratchDirectory.contents(output))
             #expect(sealed.count == (size / 16 + 1) * 16)
             #expect(try HLSSegmentDecryption.decrypt(sealed, key: key, iv: iv) == clear)
