@@ -32,7 +32,7 @@ public func runTool(_ tool: String, _ arguments: [String], stdin: Data? = nil, e
         throw ToolMissing(tool: executable)
     }
     let configuration = Configuration(child: executable, arguments, environment: environment)
-    // On Dispatch's threads, as Foundation's Process was: noting the end does not wait for a busy
+    // On threads of their own (`DispatchExecutor`): the run and its timer do not wait for a busy
     // cooperative pool.
     let finished = try await withTaskExecutorPreference(DispatchExecutor.shared) {
         try await withThrowingTaskGroup(of: FinishedTool?.self) { group in
