@@ -51,7 +51,7 @@ public struct CommandFailure: Error, Sendable {
         case let error as PushError:
             (error.description, .unavailable)
         case let error as StatusReport.Unreadable:
-            (error.description, .directoryUnusable)
+            (error.description, .payloadUnreadable)
         default:
             nil
         }

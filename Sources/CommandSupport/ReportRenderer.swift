@@ -25,6 +25,11 @@ public enum ReportRenderer {
             let count = report.count(status)
             if count > 0 { counts.append("\(count) \(label(status))") }
         }
+        if !report.removed.isEmpty {
+            let bytes = report.removed.reduce(Int64(0)) { $0 + $1.bytes }
+            lines.append("  retention removed \(report.removed.count) older file\(report.removed.count == 1 ? "" : "s") (\(ByteSize.format(bytes))):")
+            lines += report.removed.map { "    \(printable($0.title ?? $0.key)): \(printable($0.reason))" }
+        }
         let totals = counts.isEmpty ? "empty playlist" : counts.joined(separator: ", ")
         lines.append(String(format: "%@: %@ in %.2f s (budget %g s), in %@",
                             report.result.rawValue, totals, report.elapsedSeconds, report.budgetSeconds, report.directory))
@@ -39,6 +44,7 @@ public enum ReportRenderer {
         case .timedOut: "timed out"
         case .failed: "failed"
         case .invalid: "invalid"
+        case .removed: "removed"
         }
     }
 

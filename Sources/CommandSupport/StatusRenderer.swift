@@ -32,6 +32,9 @@ public enum StatusRenderer {
             return "\(name(item)): \(printable(item.error ?? "?")) (attempt \(item.attempts)\(next))"
         }
         section("Too large", .tooLarge) { "\(name($0)): \(printable($0.error ?? ""))" }
+        section("Removed, not fetched again until 'vodapp forget KEY'", .removed) { item in
+            "\(name(item)) [\(item.key)]: \(printable(item.error ?? "removed")), \(when(item.updatedAt))"
+        }
         if items.isEmpty { lines.append("Nothing recorded yet.") }
         if !deliveries.isEmpty {
             lines.append("Last deliveries:")

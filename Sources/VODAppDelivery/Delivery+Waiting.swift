@@ -30,6 +30,7 @@ extension Delivery {
                     case .partial: return target.report(.timedOut, error: theirs)
                     case .failed: return target.report(.failed, error: theirs)
                     case .fetched: return target.report(.failed, error: "another vodapp delivery fetched it, but \(record.path ?? "its file") is gone")
+                    case .removed: return target.report(.removed, error: theirs)
                     }
                 }
             }

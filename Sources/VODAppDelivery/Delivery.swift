@@ -7,7 +7,7 @@ import VODAppPayload
 import VODAppStore
 
 /// Handles one payload from start to report, in the design's order: plan, transfer, place,
-/// record, notify, report.
+/// record, retention, notify, report.
 ///
 /// Every entry point (a file, standard input, a UDP datagram, an HTTP POST, a poll) parses its
 /// payload and hands it to this same pipeline; nothing about how it arrived matters here but the
@@ -72,11 +72,13 @@ public struct Delivery: Sendable {
             }
         }
         let items = payload.items.compactMap { reports[$0.key] }
+        // Not when stopped: a signal asks for a quick exit, and the next delivery removes them.
+        let removed = stop?.reason == nil ? await applyRetention(plan, keeping: reports, until: budget.end) : []
         await updatePlaylist(plan, with: payload, reports: reports, until: budget.end)
 
         let notification = await notify(items, budget: budget, stop: stop)
         let report = DeliveryReport(elapsed: budget.elapsed, budget: budget.duration, directory: options.directory,
-                                    items: items, notification: notification)
+                                    items: items, notification: notification, removed: removed)
         plan.ledger?.log(DeliveryLogEntry(report, from: source, startedAt: startedAt, stoppedBecause: stop?.reason),
                          until: budget.end)
         return report
@@ -118,6 +120,21 @@ public struct Delivery: Sendable {
         let early = min(budget.transferDeadline, .now + budget.duration / 4)
         let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, attention: attention, until: early) : nil
         let known = ledger?.items(missing.map(\.item.key), until: early) ?? [:]
+        // What was removed from DIR is not fetched again; a removal by the user is noticed here.
+        var noticed: [StoredItem] = []
+        missing.removeAll { target in
+            guard let record = known[target.item.key], let why = removal(of: record, in: directory) else { return false }
+            settled[target.item.key] = removedReport(target, record: record, why: why)
+            if record.state != .removed {
+                var removed = record
+                removed.state = .removed
+                removed.error = why
+                removed.updatedAt = Date()
+                noticed.append(removed)
+            }
+            return true
+        }
+        ledger?.record(noticed, until: early)
         // One descriptor for every lock this delivery takes, however long the playlist.
         let locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
 

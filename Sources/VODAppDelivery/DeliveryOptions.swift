@@ -34,6 +34,8 @@ public struct DeliveryOptions: Sendable, Equatable {
     /// The User-Agent of every media request (`--user-agent`).
     public var userAgent: String = Self.defaultUserAgent
     public static let defaultUserAgent = "vodapp/0.1 libcurl/\(Curl.version)"
+    /// What is kept of vodapp's files, and whether removed items come back.
+    public var retention = RetentionPolicy()
     /// Whether the notification offers to open DIR, and so may keep its thread waiting for the
     /// click until the budget ends: for a listener, or a run somebody watches on a terminal.
     public var offersOpenFolder = false

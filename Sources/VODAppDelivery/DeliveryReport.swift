@@ -13,14 +13,19 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
     public let directory: String
     public let items: [ItemReport]
     public let notification: NotificationReport
+    /// The files retention removed after this delivery (`--keep-days`, `--max-total`,
+    /// `--min-free`): older ones, never this delivery's. In the JSON only when there are some.
+    public let removed: [RemovedFile]
 
-    public init(elapsed: Duration, budget: Duration, directory: String, items: [ItemReport], notification: NotificationReport) {
+    public init(elapsed: Duration, budget: Duration, directory: String, items: [ItemReport], notification: NotificationReport,
+                removed: [RemovedFile] = []) {
         // Milliseconds are as precise as a wall-clock report of a network run can honestly be.
         elapsedSeconds = (elapsed.inSeconds * 1000).rounded() / 1000
         budgetSeconds = budget.inSeconds
         self.directory = directory
         self.items = items
         self.notification = notification
+        self.removed = removed
     }
 
     public func count(_ status: ItemReport.Status) -> Int {
@@ -39,7 +44,7 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case result, elapsedSeconds, budgetSeconds, directory, items, notification
+        case result, elapsedSeconds, budgetSeconds, directory, items, notification, removed
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -50,5 +55,6 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
         try container.encode(directory, forKey: .directory)
         try container.encode(items, forKey: .items)
         try container.encode(notification, forKey: .notification)
+        if !removed.isEmpty { try container.encode(removed, forKey: .removed) }
     }
 }

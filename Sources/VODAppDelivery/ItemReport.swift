@@ -2,6 +2,9 @@
 public struct ItemReport: Sendable, Equatable, Encodable {
     public enum Status: String, Sendable, Encodable, CaseIterable {
         case downloaded, alreadyPresent, tooLarge, timedOut, failed, invalid
+        /// Its file was in DIR and was removed, by retention or by the user: not fetched again
+        /// unless `--refetch-removed`, or after `vodapp forget KEY`.
+        case removed
     }
 
     public let key: String

@@ -17,7 +17,7 @@ public struct StatusReport: Sendable, Encodable {
         public var description: String { "cannot read the state of \(directory): \(reason)" }
     }
 
-    /// Reads DIR's store; a DIR that has none yet has an empty status (and gets no store).
+    /// Reads DIR's store, never writing to DIR; a DIR that has none yet has an empty status.
     public init(directory: String, deliveries count: Int = 10) throws(Unreadable) {
         do {
             try self.init(reading: directory, deliveries: count)
@@ -33,14 +33,26 @@ public struct StatusReport: Sendable, Encodable {
             deliveries = []
             return
         }
-        let store = try StateStore(directory: directory)
-        // A partial's bytes are what its file holds now: the store hears of a transfer when its
-        // body begins, and a process killed later wrote more than it could record.
+        let store = try StateStore(directory: directory, readOnly: true)
         let media = MediaDirectory(path: directory)
         items = try store.allItems().map { item in
-            guard item.state == .partial else { return item }
             var item = item
-            if case .file(let bytes) = SafeFile.inspect(media.temporaryPath(key: item.key)) { item.bytes = bytes } else { item.bytes = 0 }
+            switch item.state {
+            case .partial:
+                // A partial's bytes are what its file holds now: the store hears of a transfer
+                // when its body begins, and a process killed later wrote more than it could record.
+                if case .file(let bytes) = SafeFile.inspect(media.temporaryPath(key: item.key)) { item.bytes = bytes } else { item.bytes = 0 }
+            case .fetched:
+                // The store says what was placed; DIR says what is there. A file the user removed
+                // is shown as removed, as the next delivery naming it will record it.
+                if let path = item.path, case .absent = media.presence(at: path) {
+                    item.state = .removed
+                    item.error = Delivery.removedByUser
+                    item.updatedAt = Date()
+                }
+            case .failed, .tooLarge, .removed:
+                break
+            }
             return item
         }
         deliveries = try store.lastDeliveries(count)

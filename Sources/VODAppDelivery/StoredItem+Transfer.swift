@@ -33,6 +33,8 @@ extension StoredItem {
             error = nil
         case .tooLarge:
             state = .tooLarge
+        case .removed:
+            state = .removed
         case .timedOut, .failed, .invalid:
             if let partial = outcome.partial {
                 state = .partial

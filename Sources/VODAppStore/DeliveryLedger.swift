@@ -41,6 +41,16 @@ package struct DeliveryLedger: Sendable {
         }
     }
 
+    /// The records of every item in `state`; none when the store cannot be read.
+    package func items(in state: StoredItem.State, until deadline: ContinuousClock.Instant? = nil) -> [StoredItem] {
+        do {
+            return try store.items(in: state, until: deadline)
+        } catch {
+            warn("cannot read the state store: \(error)")
+            return []
+        }
+    }
+
     /// Records how transfers ended, in one transaction, after every checkpoint already queued.
     package func record(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) {
         writes.sync {

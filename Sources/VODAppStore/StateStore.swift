@@ -9,7 +9,8 @@ import VODAppBase
 /// The store is a record, not the truth: a file's presence in DIR decides `alreadyPresent`, so a
 /// lost or damaged store costs at most some resumable bytes, never a wrong report.
 public final class StateStore: Sendable {
-    private let pool: DatabasePool
+    /// A pool of connections in WAL mode; one read-only connection for `readOnly`.
+    private let pool: any DatabaseWriter
     private let waits: StoreWaitLimit
 
     /// Opens (creating and migrating as needed) the store of `directory`, whose work area must
@@ -18,25 +19,44 @@ public final class StateStore: Sendable {
     ///   `StoreWaitLimit.defaultWait`. Every operation bounds its waits the same way.
     /// - Throws: `StateStoreError.unsafe` when the work area or a database file is not what vodapp
     ///   made (a symbolic link, a FIFO, a hard link), or GRDB's error.
-    public init(directory: String, until deadline: ContinuousClock.Instant? = nil) throws {
+    /// - Parameter readOnly: only reads, never creates, migrates or writes (`vodapp status`,
+    ///   which must not change DIR).
+    public init(directory: String, until deadline: ContinuousClock.Instant? = nil, readOnly: Bool = false) throws {
         let path = directory + "/.vodapp/state.sqlite"
         try Self.check(workArea: directory + "/.vodapp", database: path)
         let waits = StoreWaitLimit()
         self.waits = waits
         var configuration = Configuration()
+        configuration.readonly = readOnly
         // Writers from other processes hold the lock for milliseconds: wait, but never past the
         // deadline of the operation waiting (`StoreWaitLimit`).
         configuration.busyMode = .callback { tries in waits.retry(tries: tries) }
         // In WAL mode NORMAL cannot corrupt the database; a power cut may lose the last records,
         // which the files in DIR make good. FULL would add an fsync to every delivery's log line.
-        configuration.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        if !readOnly {
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = NORMAL")
+            }
         }
         pool = try waits.during(until: deadline) {
+            guard !readOnly else { return try Self.readOnlyConnection(path, configuration: configuration) }
             let pool = try DatabasePool(path: path, configuration: configuration)
             try Self.migrator.migrate(pool)
             return pool
         }
+    }
+
+    /// A connection that writes nothing in the work area. A read-only connection to a WAL
+    /// database still creates its `-wal` and `-shm` files when they are absent (the last process
+    /// to close the store removes them); then the database file holds every record, and it is
+    /// opened as immutable, which creates nothing. While they exist, another process may be
+    /// writing, so the connection reads through them as usual.
+    private static func readOnlyConnection(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
+        if case .absent = SafeFile.inspect(path + "-wal") {
+            let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+            return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
+        }
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// SQLite follows symbolic links and would open a FIFO: the store is refused unless its
@@ -126,8 +146,25 @@ public final class StateStore: Sendable {
         } }
     }
 
+    /// The records of every item in `state`.
+    public func items(in state: StoredItem.State, until deadline: ContinuousClock.Instant? = nil) throws -> [StoredItem] {
+        try waits.during(until: deadline) { try pool.read { db in
+            try StoredItem.filter(Column("state") == state.rawValue).order(Column("key")).fetchAll(db)
+        } }
+    }
+
     public func allItems() throws -> [StoredItem] {
         try waits.during(until: nil) { try pool.read { db in try StoredItem.order(Column("key")).fetchAll(db) } }
+    }
+
+    /// Forgets that `keys` were removed, so that the next push naming them fetches them again.
+    /// Returns the keys that were removed and are forgotten now; others are left as they are.
+    public func forgetRemoved(_ keys: [String]) throws -> [String] {
+        try waits.during(until: nil) { try pool.write { db in
+            let removed = try StoredItem.fetchAll(db, keys: keys).filter { $0.state == .removed }.map(\.key)
+            _ = try StoredItem.deleteAll(db, keys: removed)
+            return removed
+        } }
     }
 
     /// Saves `items` in one transaction. A failure counts the attempts since the last success and,

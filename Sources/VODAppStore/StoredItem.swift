@@ -13,6 +13,10 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
         case failed
         /// Larger than the limit when last seen.
         case tooLarge
+        /// Its file was in DIR and is gone: removed by retention or by the user. `error` says
+        /// which and why, `updatedAt` when it was noticed; `path` and `bytes` are the file's.
+        /// Pushes naming it do not fetch it again until it is forgotten.
+        case removed
     }
 
     public static let databaseTableName = "item"
@@ -21,7 +25,7 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     public var title: String?
     public var url: String
     public var state: State
-    /// The file, for `fetched`.
+    /// The file, for `fetched` (and `removed`: the file that was).
     public var path: String?
     /// The file's size when fetched; the bytes kept when partial.
     public var bytes: Int64?

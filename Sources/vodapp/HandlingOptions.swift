@@ -61,6 +61,25 @@ struct HandlingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The User-Agent of media requests.", valueName: "string"))
     var userAgent: String?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("After each delivery, remove vodapp's files older than this many days (by modification time; 0 keeps only the current delivery's).",
+                               valueName: "n"))
+    var keepDays: Int?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("After each delivery, remove vodapp's oldest files until they take at most this much: bytes, or K/M/G.", valueName: "size"),
+            transform: OptionValue.byteCount)
+    var maxTotal: Int64?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("After each delivery, remove vodapp's oldest files until DIR's file system has this much free: bytes, or K/M/G.",
+                               valueName: "size"),
+            transform: OptionValue.byteCount)
+    var minFree: Int64?
+
+    @Flag(help: "Fetch items again whose files were removed (by retention or by hand); without it they are reported as removed.")
+    var refetchRemoved = false
+
     @Flag(name: .shortAndLong, help: "Only errors on stderr, and no progress display.")
     var quiet = false
 
@@ -103,6 +122,9 @@ struct HandlingOptions: ParsableArguments {
         }
         if let userAgent, userAgent.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) {
             throw ValidationError("--user-agent must be one line of printable text")
+        }
+        if let keepDays, keepDays < 0 || keepDays > 36_500 {
+            throw ValidationError("--keep-days must be a number of days between 0 and 36500, not \(keepDays)")
         }
         guard !(quiet && verbose) else {
             throw ValidationError("--quiet and --verbose cannot be used together")
@@ -187,6 +209,7 @@ struct HandlingOptions: ParsableArguments {
         // wherever the process happens to be.
         options.cookieFile = cookies.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if let userAgent { options.userAgent = userAgent }
+        options.retention = RetentionPolicy(keepDays: keepDays, maximumTotal: maxTotal, minimumFree: minFree, refetchRemoved: refetchRemoved)
         return options
     }
 }

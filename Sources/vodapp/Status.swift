@@ -10,7 +10,10 @@ struct Status: ParsableCommand {
         discussion: """
         Read from DIR's state store (DIR/.vodapp/state.sqlite): every item fetched (file, \
         bytes, when), what is partial and will be resumed, what failed and when another attempt \
-        is worth it, and the last ten deliveries with where they came from.
+        is worth it, what was removed (and so is not fetched again), and the last ten \
+        deliveries with where they came from. It never writes to DIR.
+
+        Exit status: 0, or 66 when DIR does not exist or cannot be read.
 
         Examples:
           vodapp status
@@ -26,13 +29,16 @@ struct Status: ParsableCommand {
 
     func run() throws {
         let options = DeliveryOptions(directory: dir ?? DeliveryOptions.defaultDirectory())
-        var info = stat()
-        if dir != nil, stat(options.directory, &info) != 0 {
-            // A DIR named on purpose that is not there is a typo more often than a fresh start.
-            throw CommandFailure("cannot read \(options.directory): \(Errno(rawValue: errno).description)", status: .directoryUnusable)
-        }
-        if dir != nil, (info.st_mode & S_IFMT) != S_IFDIR {
-            throw CommandFailure("cannot read \(options.directory): Not a directory", status: .directoryUnusable)
+        // A DIR that is not there has no status: a typo more often than a fresh start, and
+        // "nothing recorded" would hide it either way.
+        do {
+            let info = try Stat(FilePath(options.directory))
+            guard info.type == .directory else {
+                throw CommandFailure("cannot read \(options.directory): it is not a directory", status: .payloadUnreadable)
+            }
+        } catch let error as Errno {
+            let hint = error == .noSuchFileOrDirectory ? " (nothing was ever delivered there; --dir names another)" : ""
+            throw CommandFailure("cannot read \(options.directory): \(error.description)\(hint)", status: .payloadUnreadable)
         }
         let status = try StatusReport(directory: options.directory)
         print(json ? status.json : StatusRenderer.summary(status))

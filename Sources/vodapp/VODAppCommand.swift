@@ -17,7 +17,7 @@ struct VODAppCommand: AsyncParsableCommand {
           mpv ~/Videos/VODApp/playlist.m3u8
         """,
         version: "0.1.0",
-        subcommands: [Handle.self, Listen.self, Poll.self, Status.self],
+        subcommands: [Handle.self, Listen.self, Poll.self, Status.self, Forget.self],
         defaultSubcommand: Handle.self
     )
 }

@@ -108,7 +108,9 @@ import VODAppSamples
     private func folderOpener(in scratch: ScratchDirectory) throws -> (environment: [String: String], opened: String) {
         let opened = scratch.child("opened")
         let opener = scratch.child("opener")
-        try "#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened)'\n".write(toFile: opener, atomically: true, encoding: .utf8)
+        // Written whole, then renamed: the test reads it as soon as the name appears.
+        try "#!/bin/sh\nprintf '%s\\n' \"$1\" > '\(opened).new' && mv '\(opened).new' '\(opened)'\n"
+            .write(toFile: opener, atomically: true, encoding: .utf8)
         chmod(opener, 0o755)
         try FileManager.default.createDirectory(atPath: scratch.child("data/applications"), withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: scratch.child("config"), withIntermediateDirectories: true)

@@ -123,7 +123,7 @@ import TestSupport
 
             // A DIR named that is not there is said so, not shown as an empty history.
             let typo = try await runner.run(["status", "--dir", scratch.child("no-such")])
-            #expect(typo.exitCode == 73)
+            #expect(typo.exitCode == 66)
             #expect(typo.stderr.contains("No such file or directory"), "\(typo.stderr)")
         }
     }

@@ -218,10 +218,13 @@ import TestSupport
         #expect(second.status == 206)
         #expect(second.bodyBytes == bytes.count - kept)
 
-        // Another path is another file: its kept bytes are not spliced onto it.
+        // Another path is another file: its kept bytes are not spliced onto it. (The file is
+        // deleted to fetch it again, which vodapp then does only when asked.)
         try FileManager.default.removeItem(atPath: ScratchDirectory.media(dir, "m"))
-        _ = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/movie.mp4?token=CCC"))], into: dir, ["--budget", "2"])
-        let moved = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/moved.mp4?token=CCC"))], into: dir)
+        _ = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/movie.mp4?token=CCC"))], into: dir,
+                              ["--budget", "2", "--refetch-removed"])
+        let moved = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/moved.mp4?token=CCC"))], into: dir,
+                                      ["--refetch-removed"])
         #expect(moved.exitCode == 0, "\(moved.stdout)")
         let all = try await nginx.waitForRequests { $0.contains { $0.uri.hasPrefix("/slow/moved.mp4") } }
         #expect(all.last { $0.uri.hasPrefix("/slow/moved.mp4") }?.range == nil, "\(all)")

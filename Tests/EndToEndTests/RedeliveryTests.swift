@@ -13,7 +13,7 @@ import TestSupport
         return path
     }
 
-    @Test func deliveringTwiceFetchesNothingTwiceAndADeletedFileIsFetchedAgain() async throws {
+    @Test func deliveringTwiceFetchesNothingTwiceAndADeletedFileOnlyWhenAskedFor() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
         try await withSampleServer { server in
@@ -31,14 +31,42 @@ import TestSupport
             #expect(second.items.map { $0["status"] as? String } == ["alreadyPresent", "alreadyPresent"])
             #expect(server.requests.count == 2, "a present item was requested again")
 
+            // The user deleted it: that is remembered, as gPodder does, not undone by the next push.
             try FileManager.default.removeItem(atPath: ScratchDirectory.media(dir, "b"))
             let third = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
             #expect(third.exitCode == 0)
+            #expect(third.report?["result"] as? String == "noData")
             #expect(third.item("a")?["status"] as? String == "alreadyPresent")
-            #expect(third.item("b")?["status"] as? String == "downloaded")
-            #expect(server.requests.map(\.target).suffix(1) == ["/bytes/2000.mp4"])
-            #expect(server.requests.count == 3)
+            #expect(third.item("b")?["status"] as? String == "removed")
+            #expect((third.item("b")?["error"] as? String)?.contains("vodapp forget b") == true, "\(third.stdout)")
+            #expect(third.item("b")?["path"] == nil)
+            #expect(server.requests.count == 2, "a removed item was requested again")
+            #expect(ScratchDirectory.visibleMedia(dir) == ["A [a].mp4"])
+
+            let status = try await runner.run(["status", "--dir", dir, "--json"])
+            let items = status.report?["items"] as? [[String: Any]] ?? []
+            #expect(items.first { $0["key"] as? String == "b" }?["state"] as? String == "removed", "\(status.stdout)")
+
+            // Asked for it back, once, with --refetch-removed; then for good with forget.
+            let asked = try await runner.run([payload, "--dir", dir, "--json", "--no-notify", "--refetch-removed"])
+            #expect(asked.item("b")?["status"] as? String == "downloaded")
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "b"), count: 2000))
+            try FileManager.default.removeItem(atPath: ScratchDirectory.media(dir, "b"))
+            let removedAgain = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
+            #expect(removedAgain.item("b")?["status"] as? String == "removed")
+
+            let forget = try await runner.run(["forget", "--dir", dir, "b", "a"])
+            #expect(forget.exitCode == 0)
+            #expect(forget.stdout == "forgot b: the next push naming it fetches it again\n", "\(forget.stdout)")
+            #expect(forget.stderr.contains("a was not removed from \(dir): nothing to forget"), "\(forget.stderr)")
+            let fourth = try await runner.run([payload, "--dir", dir, "--json", "--no-notify"])
+            #expect(fourth.item("b")?["status"] as? String == "downloaded")
+            #expect(server.requests.map(\.target).suffix(1) == ["/bytes/2000.mp4"])
+            #expect(server.requests.count == 4)
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "b"), count: 2000))
+
+            let notAKey = try await runner.run(["forget", "--dir", dir, "../b"])
+            #expect(notAKey.exitCode == 64)
         }
     }
 

@@ -1,0 +1,108 @@
+import Foundation
+import VODAppBase
+import VODAppMediaDirectory
+import VODAppStore
+
+/// The retention phase: after the transfers, vodapp's older files go until the limits hold; and
+/// in the plan, what was removed is not fetched again.
+extension Delivery {
+    /// Removes files of earlier deliveries, oldest first, until `--keep-days`, `--max-total` and
+    /// `--min-free` hold, and records them as removed. The files this delivery reports are never
+    /// removed, nor is any file the store does not say vodapp placed, at its size.
+    /// - Returns: what was removed, for the report.
+    func applyRetention(_ plan: DeliveryPlan, keeping reports: [String: ItemReport],
+                        until deadline: ContinuousClock.Instant) async -> [RemovedFile] {
+        let policy = options.retention
+        guard policy.removesFiles, let ledger = plan.ledger, let locks = plan.locks else { return [] }
+        // One delivery at a time decides what goes, so that two do not count the same bytes.
+        // Not an item key (those have no dot), so no item's lock.
+        guard await locks.wait(for: ".retention", until: deadline, stop: nil) else {
+            attention.warn("no file was removed for retention: another delivery held it until the budget ran out")
+            return []
+        }
+        defer { locks.release(".retention") }
+        let directory = plan.directory
+        let placed: [(item: StoredItem, file: MediaDirectory.PlacedFile)] = ledger.items(in: .fetched, until: deadline).compactMap { item in
+            guard let path = item.path, let bytes = item.bytes, let file = directory.placedFile(at: path, bytes: bytes) else { return nil }
+            return (item, file)
+        }
+        let kept = Set(reports.values.compactMap(\.path))
+        var candidates = placed.filter { !kept.contains($0.file.path) }.sorted { $0.file.modified < $1.file.modified }
+        var chosen: [(item: StoredItem, file: MediaDirectory.PlacedFile, reason: String)] = []
+        func removeOldest(_ reason: String) -> Int64? {
+            guard !candidates.isEmpty else { return nil }
+            let oldest = candidates.removeFirst()
+            chosen.append((oldest.item, oldest.file, reason))
+            return oldest.file.bytes
+        }
+
+        if let days = policy.keepDays {
+            let cutoff = Date(timeIntervalSinceNow: -Double(days) * 86_400)
+            while let oldest = candidates.first, oldest.file.modified < cutoff,
+                  removeOldest("older than \(days) day\(days == 1 ? "" : "s") (--keep-days \(days))") != nil {}
+        }
+        if let limit = policy.maximumTotal {
+            var total = placed.reduce(Int64(0)) { $0 + $1.file.bytes } - chosen.reduce(Int64(0)) { $0 + $1.file.bytes }
+            while total > limit, let bytes = removeOldest("to keep vodapp's files within \(ByteSize.format(limit)) (--max-total)") {
+                total -= bytes
+            }
+            if total > limit {
+                attention.note("vodapp's files in \(directory.path) take \(ByteSize.format(total)), over --max-total \(ByteSize.format(limit)): the files of this delivery are kept")
+            }
+        }
+        if let minimum = policy.minimumFree, var free = directory.freeBytes() {
+            while free < minimum, let bytes = removeOldest("to keep \(ByteSize.format(minimum)) free on its file system (--min-free)") {
+                free += bytes
+            }
+        }
+
+        var removed: [RemovedFile] = []
+        var records: [StoredItem] = []
+        for (item, file, reason) in chosen {
+            if let failure = directory.remove(file) {
+                attention.warn("cannot remove \(file.path) for retention: \(failure)")
+                continue
+            }
+            logger.info("removed for retention", metadata: ["key": "\(item.key)", "bytes": "\(file.bytes)", "reason": "\(reason)"])
+            removed.append(RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: reason))
+            var record = item
+            record.state = .removed
+            record.error = "removed by retention: \(reason)"
+            record.updatedAt = Date()
+            records.append(record)
+        }
+        ledger.record(records, until: deadline)
+        return removed
+    }
+
+    /// Why a missing item is not fetched again: its file was removed, by retention or by the
+    /// user, and nobody asked for it back. Nil when it should be fetched. A fetched item whose
+    /// file is still at its path (under a name the index does not take for it) is not removed.
+    func removal(of record: StoredItem?, in directory: MediaDirectory) -> String? {
+        guard !options.retention.refetchRemoved, let record else { return nil }
+        switch record.state {
+        case .removed:
+            return record.error ?? "removed from DIR"
+        case .fetched:
+            guard let path = record.path, case .absent = directory.presence(at: path) else { return nil }
+            return Self.removedByUser
+        case .partial, .failed, .tooLarge:
+            return nil
+        }
+    }
+
+    /// What the store says of a file that went from DIR without vodapp.
+    package static let removedByUser = "removed from DIR, not by vodapp"
+
+    /// The report of an item not fetched again because it was removed.
+    func removedReport(_ target: DeliveryTarget, record: StoredItem, why: String) -> ItemReport {
+        let when = record.state == .removed ? " on " + Self.day(record.updatedAt) : ""
+        return target.report(.removed, error: "\(why)\(when); 'vodapp forget \(target.item.key)' or --refetch-removed fetches it again")
+    }
+
+    private static func day(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate]
+        return formatter.string(from: date)
+    }
+}

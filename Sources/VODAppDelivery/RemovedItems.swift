@@ -1,0 +1,28 @@
+import Foundation
+import VODAppStore
+
+/// `vodapp forget`: what DIR's store remembers of removed items, so that a push naming them
+/// does not fetch them again.
+public enum RemovedItems {
+    /// What forgetting did.
+    public struct Forgotten: Sendable, Equatable {
+        /// Keys that were removed and will be fetched by the next push naming them.
+        public let forgotten: [String]
+        /// Keys the store did not have as removed: nothing to forget.
+        public let notRemoved: [String]
+    }
+
+    /// Forgets that `keys` were removed from `directory`. A DIR without a store has nothing to
+    /// forget; nothing else in DIR is touched.
+    public static func forget(_ keys: [String], in directory: String) throws(StatusReport.Unreadable) -> Forgotten {
+        guard FileManager.default.fileExists(atPath: directory + "/.vodapp/state.sqlite") else {
+            return Forgotten(forgotten: [], notRemoved: keys)
+        }
+        do {
+            let forgotten = try StateStore(directory: directory).forgetRemoved(keys)
+            return Forgotten(forgotten: keys.filter(forgotten.contains), notRemoved: keys.filter { !forgotten.contains($0) })
+        } catch {
+            throw StatusReport.Unreadable(directory: directory, reason: "\(error)")
+        }
+    }
+}

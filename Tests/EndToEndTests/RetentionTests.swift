@@ -1,0 +1,156 @@
+import Foundation
+import Testing
+import TestSupport
+import VODAppSamples
+
+/// Retention and the memory of removed files: the built `vodapp` against the sample server, on a
+/// small tmpfs as DIR so that free space is the test's to set.
+@Suite(.serialized) struct RetentionTests {
+    let runner = VODAppRunner()
+    static let mebibyte = 1 << 20
+
+    private func deliver(_ keys: [String], from server: SampleServer, into dir: String, _ options: [String] = []) async throws -> VODAppRunner.Run {
+        let payload = PayloadBuilder.json(keys.map { (key: $0, title: $0.uppercased(), url: server.url("/bytes/\(Self.mebibyte).mp4?\($0)")) })
+        return try await runner.run(["-", "--dir", dir, "--json", "--no-notify"] + options, stdin: payload)
+    }
+
+    private func age(_ path: String, days: Double) throws {
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -days * 86_400)], ofItemAtPath: path)
+    }
+
+    private func removed(_ run: VODAppRunner.Run) -> [String] {
+        (run.report?["removed"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+    }
+
+    private func freeBytes(_ path: String) -> Int64 {
+        var info = statvfs()
+        guard statvfs(path, &info) == 0 else { return 0 }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    @Test(.enabled("mounting a tmpfs is not allowed here, so free space cannot be staged") { await TmpfsMount.isAllowed })
+    func theOldestOfItsOwnFilesGoByAgeTotalAndFreeSpaceAndStayGone() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("small-disk")
+        try await withTmpfsMount(at: dir, size: "8m") { _ in
+            try await withSampleServer { server in
+                let first = try await deliver(["a", "b", "c"], from: server, into: dir)
+                #expect(first.exitCode == 0, "\(first.stderr)")
+                try age(ScratchDirectory.media(dir, "a"), days: 10)
+                try age(ScratchDirectory.media(dir, "b"), days: 3)
+                try age(ScratchDirectory.media(dir, "c"), days: 2)
+                // The user's own file, older than any: never vodapp's to remove, nor counted.
+                let mine = dir + "/holiday.mp4"
+                try Data(count: Self.mebibyte).write(to: URL(fileURLWithPath: mine))
+                try age(mine, days: 30)
+
+                // By age: only what is older than a week, and never this delivery's.
+                let byAge = try await deliver(["d"], from: server, into: dir, ["--keep-days", "7"])
+                #expect(byAge.exitCode == 0, "\(byAge.stderr)")
+                #expect(removed(byAge) == ["a"], "\(byAge.stdout)")
+                let reason = (byAge.report?["removed"] as? [[String: Any]])?.first?["reason"] as? String
+                #expect(reason == "older than 7 days (--keep-days 7)")
+                #expect(ScratchDirectory.visibleMedia(dir) == ["B [b].mp4", "C [c].mp4", "D [d].mp4", "holiday.mp4"])
+                let playlist = try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8)
+                #expect(!playlist.contains("[a]") && playlist.contains("[b]") && playlist.contains("[d]"), "\(playlist)")
+
+                // By total: vodapp's files (b, c, d, e: 4 MiB) to 2 MiB, oldest first.
+                let byTotal = try await deliver(["e"], from: server, into: dir, ["--max-total", "2M"])
+                #expect(removed(byTotal) == ["b", "c"], "\(byTotal.stdout)")
+                #expect(ScratchDirectory.visibleMedia(dir) == ["D [d].mp4", "E [e].mp4", "holiday.mp4"])
+
+                // By free space: with f, 4 MiB of 8 are taken; 5.5 MiB free needs d and e gone.
+                let byFreeSpace = try await deliver(["f"], from: server, into: dir, ["--min-free", "5.5M"])
+                #expect(removed(byFreeSpace) == ["d", "e"], "\(byFreeSpace.stdout)")
+                #expect(ScratchDirectory.visibleMedia(dir) == ["F [f].mp4", "holiday.mp4"])
+                #expect(freeBytes(dir) >= 5_767_168, "\(freeBytes(dir)) bytes free")
+                #expect(holdsSampleBytes(ScratchDirectory.media(dir, "f"), count: Int64(Self.mebibyte)))
+
+                // What retention removed stays removed: not requested, reported as such.
+                let requests = server.requests.count
+                let again = try await deliver(["a", "e", "f"], from: server, into: dir)
+                #expect(again.exitCode == 0)
+                #expect(again.items.map { $0["status"] as? String } == ["removed", "removed", "alreadyPresent"])
+                #expect((again.item("a")?["error"] as? String)?.hasPrefix("removed by retention: older than 7 days (--keep-days 7) on ") == true,
+                        "\(again.stdout)")
+                #expect(server.requests.count == requests)
+
+                let status = try await runner.run(["status", "--dir", dir])
+                #expect(status.stdout.contains("Removed, not fetched again until 'vodapp forget KEY' (5):"), "\(status.stdout)")
+                #expect(status.stdout.contains("A [a]: removed by retention: older than 7 days (--keep-days 7)"), "\(status.stdout)")
+            }
+        }
+    }
+
+    @Test func aFileThatIsNotVodappsAsPlacedIsNeverRemoved() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let first = try await deliver(["a", "b", "c"], from: server, into: dir)
+            #expect(first.exitCode == 0)
+            // a was edited (another size); b's name now holds a link to a file outside DIR; c is
+            // as vodapp placed it. All three are old.
+            let outside = scratch.child("elsewhere.mp4")
+            try Data(count: Self.mebibyte).write(to: URL(fileURLWithPath: outside))
+            try Data(count: 1000).write(to: URL(fileURLWithPath: ScratchDirectory.media(dir, "a")))
+            let b = ScratchDirectory.media(dir, "b")
+            try FileManager.default.removeItem(atPath: b)
+            try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: outside)
+            for key in ["a", "c"] { try age(ScratchDirectory.media(dir, key), days: 30) }
+
+            let run = try await deliver(["d"], from: server, into: dir, ["--keep-days", "0"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(removed(run) == ["c"], "\(run.stdout)")
+            #expect(ScratchDirectory.visibleMedia(dir) == ["A [a].mp4", "B [b].mp4", "D [d].mp4"])
+            #expect(FileManager.default.fileExists(atPath: outside))
+        }
+    }
+
+    @Test func statusSaysWhatIsGoneAndNeverWritesToDIR() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            _ = try await deliver(["a", "b"], from: server, into: dir)
+            try FileManager.default.removeItem(atPath: ScratchDirectory.media(dir, "a"))
+            // Both ways a store is found: with its -wal and -shm, as a delivery leaves it, and
+            // without, as the last connection to close it leaves it (here, Python's sqlite3).
+            try await statusSaysWhatIsGoneWithoutWriting(in: dir)
+            let database = dir + "/.vodapp/state.sqlite"
+            let closed = try await runTool("python3", ["-c", "import sqlite3; sqlite3.connect('\(database)').execute('PRAGMA wal_checkpoint(TRUNCATE)')"])
+            #expect(closed.exitCode == 0, "\(closed.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: database + "-wal"))
+            try await statusSaysWhatIsGoneWithoutWriting(in: dir)
+        }
+        let missing = try await runner.run(["status", "--dir", scratch.child("no-such")])
+        #expect(missing.exitCode == 66)
+        #expect(missing.stderr.contains("No such file or directory (nothing was ever delivered there"), "\(missing.stderr)")
+        #expect(missing.stdout.isEmpty)
+    }
+
+    /// `status` on `dir`, whose item a was deleted by hand and b is there, changes no name, size
+    /// or time in it. Except one: a reader of a store in use marks what it reads in SQLite's
+    /// shared-memory index (`-shm`, a mapped file that holds no record), so only that file's time
+    /// may change, never its size.
+    private func statusSaysWhatIsGoneWithoutWriting(in dir: String) async throws {
+        func snapshot() throws -> [String: [FileAttributeKey: AnyHashable]] {
+            var seen: [String: [FileAttributeKey: AnyHashable]] = [:]
+            for name in try FileManager.default.subpathsOfDirectory(atPath: dir) {
+                let attributes = try FileManager.default.attributesOfItem(atPath: dir + "/" + name)
+                let kept: [FileAttributeKey] = name.hasSuffix("-shm") ? [.size] : [.size, .modificationDate]
+                seen[name] = attributes.filter { kept.contains($0.key) }.compactMapValues { $0 as? AnyHashable }
+            }
+            return seen
+        }
+        let before = try snapshot()
+        let status = try await runner.run(["status", "--dir", dir, "--json"])
+        #expect(status.exitCode == 0, "\(status.stderr)")
+        let items = status.report?["items"] as? [[String: Any]] ?? []
+        #expect(items.first { $0["key"] as? String == "a" }?["state"] as? String == "removed", "\(status.stdout)")
+        #expect(items.first { $0["key"] as? String == "b" }?["state"] as? String == "fetched", "\(status.stdout)")
+        let human = try await runner.run(["status", "--dir", dir])
+        #expect(human.stdout.contains("In DIR (1):"), "\(human.stdout)")
+        #expect(human.stdout.contains("A [a]: removed from DIR, not by vodapp"), "\(human.stdout)")
+        let after = try snapshot()
+        #expect(after == before, "changed: \(Set(before.keys).union(after.keys).filter { before[$0] != after[$0] }.sorted())")
+    }
+}
