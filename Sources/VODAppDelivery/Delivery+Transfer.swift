@@ -18,7 +18,7 @@ extension Delivery {
         let ledger = plan.ledger
         let known = plan.known
         let targets = Dictionary(mine.map { ($0.item.key, $0) }, uniquingKeysWith: { first, _ in first })
-        let requests = mine.map { request(for: $0, known: known[$0.item.key], directory: directory) }
+        let requests = mine.map { request(for: $0, known: known[$0.item.key], directory: directory, room: plan.room) }
         let jobs = OpenFileLimit.transfersThatFit(options.jobs)
         if jobs < options.jobs {
             attention.warn("the limit of \(OpenFileLimit.current) open files leaves room for \(jobs) transfer(s) at once, not \(options.jobs); raise it with ulimit -n")
@@ -69,7 +69,7 @@ extension Delivery {
                 joinedOtherwise.withLockedValue { $0[key] = joined }
             }
         }
-        let hls = HLSDownloads(segmentFolder: directory.segmentFolder(key:), maximumSize: options.maximumSize,
+        let hls = HLSDownloads(segmentFolder: directory.segmentFolder(key:), maximumSize: options.maximumSize, room: plan.room,
                                itemURLs: targets.mapValues(\.url)) { hls, key in
             guard let target = targets[key] else { return }
             syncer.perform { join(hls, target, nil) }
@@ -119,7 +119,7 @@ extension Delivery {
 
     /// The request for an item: resuming the kept partial body when the store knows the validator
     /// it was fetched under, from the start otherwise.
-    func request(for target: DeliveryTarget, known: StoredItem?, directory: MediaDirectory) -> TransferRequest {
+    func request(for target: DeliveryTarget, known: StoredItem?, directory: MediaDirectory, room: ByteAllowance?) -> TransferRequest {
         let key = target.item.key
         var resume: TransferRequest.Resume?
         if let offset = directory.partialBytes(key: key), offset > 0 {
@@ -136,6 +136,6 @@ extension Delivery {
             }
         }
         return TransferRequest(id: key, url: target.url, temporaryPath: target.temporary,
-                               maximumSize: options.maximumSize, resume: resume)
+                               maximumSize: options.maximumSize, resume: resume, room: room)
     }
 }

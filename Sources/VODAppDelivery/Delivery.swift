@@ -5,6 +5,7 @@ import VODAppMediaDirectory
 import VODAppNotify
 import VODAppPayload
 import VODAppStore
+import VODAppTransfer
 
 /// Handles one payload from start to report, in the design's order: plan, transfer, place,
 /// record, retention, notify, report.
@@ -159,8 +160,22 @@ public struct Delivery: Sendable {
                 mine.append(target)
             }
         }
+        // --min-free: the room left is shared by this delivery's transfers; with none, nothing starts.
+        var room: ByteAllowance?
+        if let minimum = options.retention.minimumFree, !mine.isEmpty, let free = directory.freeBytes() {
+            if free > minimum {
+                room = ByteAllowance(free - minimum)
+            } else {
+                for target in mine {
+                    settled[target.item.key] = target.report(.failed, error: "not started: \(directory.path) has \(ByteSize.format(free)) free, "
+                                                             + "not more than --min-free \(ByteSize.format(minimum))")
+                    locks?.release(target.item.key)
+                }
+                mine = []
+            }
+        }
         return DeliveryPlan(directory: directory, settled: settled, mine: mine, othersFetching: othersFetching,
-                            known: known, ledger: ledger, locks: locks)
+                            known: known, ledger: ledger, locks: locks, room: room)
     }
 
     /// How late a start is worth a word: a process starts in tens of milliseconds.

@@ -1,5 +1,6 @@
 import VODAppMediaDirectory
 import VODAppStore
+import VODAppTransfer
 
 /// What one delivery does with each item of its payload, decided before any transfer starts.
 struct DeliveryPlan: Sendable {
@@ -16,4 +17,7 @@ struct DeliveryPlan: Sendable {
     let ledger: DeliveryLedger?
     /// Nil only when there is nothing to fetch and DIR has no work area.
     let locks: ItemLocks?
+    /// What this delivery may write to DIR's file system before it has less than `--min-free`
+    /// free; nil without the limit.
+    let room: ByteAllowance?
 }

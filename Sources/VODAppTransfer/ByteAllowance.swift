@@ -11,6 +11,11 @@ public final class ByteAllowance: Sendable, Equatable {
         left = NIOLockedValueBox(bytes)
     }
 
+    /// The bytes left to claim.
+    public var available: Int64 {
+        left.withLockedValue { $0 }
+    }
+
     /// Takes `count` bytes if that many are left; false, taking none, if not.
     public func claim(_ count: Int64) -> Bool {
         left.withLockedValue { left in

@@ -18,6 +18,8 @@ final class TransferContext {
         /// The body is not what was asked for: a page instead of media, a DASH manifest; `final`
         /// when fetching it again cannot help.
         case rejected(String, final: Bool)
+        /// Writing it would leave less disk space than the delivery may use (`room`).
+        case noRoom
     }
 
     /// Where this response's body goes.
@@ -38,6 +40,8 @@ final class TransferContext {
     private(set) var bodyBytes: Int64 = 0
     /// Bytes taken from `request.allowance` by this response.
     private var claimed: Int64 = 0
+    /// Bytes taken from `request.room` by this response.
+    private var roomClaimed: Int64 = 0
     /// Whether the resumed-from bytes were given back to the allowance (the file started over).
     private var baseReleased = false
     /// Bytes the file already held when this response's body began: the resume offset on a 206.
@@ -213,6 +217,13 @@ final class TransferContext {
                 abort = .tooLarge
                 return 0
             }
+            // What this response will write, judged before a byte of it: a body that does not
+            // fit is not started. One of unknown length is stopped where it stops fitting.
+            let toWrite = encoded ? nil : declaredLength
+            if let room = request.room, let toWrite, toWrite > room.available {
+                abort = .noRoom
+                return 0
+            }
         }
         return line.count
     }
@@ -318,6 +329,13 @@ final class TransferContext {
             bodyBytes += Int64(bytes.count)
             abort = .tooLarge
             return 0
+        }
+        if let room = request.room {
+            guard room.claim(Int64(bytes.count)) else {
+                abort = .noRoom
+                return 0
+            }
+            roomClaimed += Int64(bytes.count)
         }
         if let allowance = request.allowance {
             // The item's whole is limited too, across the requests it is fetched in.
@@ -473,6 +491,11 @@ final class TransferContext {
     func settle(keep: Bool) -> TransferOutcome.Partial? {
         closeFile()
         let partial = settledPartial(keep: keep)
+        if partial == nil {
+            // Nothing of this response stays on disk: the room it took is the delivery's again.
+            request.room?.release(roomClaimed)
+            roomClaimed = 0
+        }
         if partial == nil, let allowance = request.allowance {
             // Nothing of this request stays on disk: what it claimed is the item's again.
             allowance.release(claimed + (baseReleased ? 0 : request.resume?.offset ?? 0))

@@ -745,6 +745,9 @@ extension TransferEngine {
         case .badRange(let text):
             // A server that resumed at the wrong byte cannot be trusted with this file.
             return Classification(result: .failed(reason: text), keep: false)
+        case .noRoom:
+            // Its bytes go, to give the room back; freeing space makes a later delivery succeed.
+            return Classification(result: .failed(reason: TransferOutcome.noRoomReason), keep: false)
         case .rejected(let text, let isFinal):
             // Judged before a byte of it reached the file: bytes an earlier response kept (a login
             // page answering the resume of a cut video) are still the video's, and stay.

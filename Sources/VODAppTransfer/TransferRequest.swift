@@ -66,21 +66,28 @@ public struct TransferRequest: Sendable, Equatable {
     /// Bytes this request shares with others of the same item (an HLS item's segments), on top
     /// of its own `maximumSize`.
     let allowance: ByteAllowance?
+    /// Bytes every request of the delivery shares on the disk (what `--min-free` leaves): a body
+    /// that would pass it is not started, or is stopped where it would.
+    let room: ByteAllowance?
 
     /// - Parameters:
     ///   - credentialScope: the item's URL, for a request made on an item's behalf (an HLS
     ///     segment); the request's own URL by default.
     ///   - allowance: the bytes the item's requests share, for a request made on its behalf.
+    ///   - room: the bytes all the delivery's requests may still write to the disk.
     public init(id: String, url: MediaURL, temporaryPath: String, maximumSize: Int64, resume: Resume? = nil,
-                expectation: Expectation = .media, credentialScope: MediaURL? = nil, allowance: ByteAllowance? = nil) {
+                expectation: Expectation = .media, credentialScope: MediaURL? = nil, allowance: ByteAllowance? = nil,
+                room: ByteAllowance? = nil) {
         self.init(id: id, url: url, originalURL: url, temporaryPath: temporaryPath, maximumSize: maximumSize,
                   resume: resume, expectation: expectation, redirects: 0, credentialScope: credentialScope ?? url,
-                  allowance: allowance)
+                  allowance: allowance, room: room)
     }
 
     private init(id: String, url: MediaURL, originalURL: MediaURL, temporaryPath: String, maximumSize: Int64,
-                 resume: Resume?, expectation: Expectation, redirects: Int, credentialScope: MediaURL, allowance: ByteAllowance?) {
+                 resume: Resume?, expectation: Expectation, redirects: Int, credentialScope: MediaURL, allowance: ByteAllowance?,
+                 room: ByteAllowance?) {
         self.id = id
+        self.room = room
         self.url = url
         self.credentialScope = credentialScope
         self.allowance = allowance
@@ -96,14 +103,14 @@ public struct TransferRequest: Sendable, Equatable {
     func resuming(from resume: Resume?) -> TransferRequest {
         TransferRequest(id: id, url: originalURL, originalURL: originalURL, temporaryPath: temporaryPath,
                         maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: 0,
-                        credentialScope: credentialScope, allowance: allowance)
+                        credentialScope: credentialScope, allowance: allowance, room: room)
     }
 
     /// The same request sent to where a redirect points.
     func redirected(to target: MediaURL) -> TransferRequest {
         TransferRequest(id: id, url: target, originalURL: originalURL, temporaryPath: temporaryPath,
                         maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: redirects + 1,
-                        credentialScope: credentialScope, allowance: allowance)
+                        credentialScope: credentialScope, allowance: allowance, room: room)
     }
 
     /// Whether the item's own headers and cookies may go with this request: only to the origin

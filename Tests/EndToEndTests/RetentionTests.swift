@@ -59,16 +59,21 @@ import VODAppSamples
                 #expect(removed(byTotal) == ["b", "c"], "\(byTotal.stdout)")
                 #expect(ScratchDirectory.visibleMedia(dir) == ["D [d].mp4", "E [e].mp4", "holiday.mp4"])
 
-                // By free space: with f, 4 MiB of 8 are taken; 5.5 MiB free needs d and e gone.
-                let byFreeSpace = try await deliver(["f"], from: server, into: dir, ["--min-free", "5.5M"])
-                #expect(removed(byFreeSpace) == ["d", "e"], "\(byFreeSpace.stdout)")
-                #expect(ScratchDirectory.visibleMedia(dir) == ["F [f].mp4", "holiday.mp4"])
-                #expect(freeBytes(dir) >= 5_767_168, "\(freeBytes(dir)) bytes free")
-                #expect(holdsSampleBytes(ScratchDirectory.media(dir, "f"), count: Int64(Self.mebibyte)))
+                // By free space: something else filled the disk (2.5 MiB of the user's). Below
+                // --min-free, f is not started, and the oldest of vodapp's files go until the
+                // limit holds again: d is enough.
+                try Data(count: 5 * Self.mebibyte / 2).write(to: URL(fileURLWithPath: dir + "/big.bin"))
+                let byFreeSpace = try await deliver(["f"], from: server, into: dir, ["--min-free", "3M"])
+                #expect(byFreeSpace.exitCode == 75)
+                #expect((byFreeSpace.item("f")?["error"] as? String)?.hasPrefix("not started: ") == true, "\(byFreeSpace.stdout)")
+                #expect(removed(byFreeSpace) == ["d"], "\(byFreeSpace.stdout)")
+                #expect(ScratchDirectory.visibleMedia(dir) == ["E [e].mp4", "big.bin", "holiday.mp4"])
+                #expect(freeBytes(dir) >= 3 * Int64(Self.mebibyte), "\(freeBytes(dir)) bytes free")
+                #expect(holdsSampleBytes(ScratchDirectory.media(dir, "e"), count: Int64(Self.mebibyte)))
 
                 // What retention removed stays removed: not requested, reported as such.
                 let requests = server.requests.count
-                let again = try await deliver(["a", "e", "f"], from: server, into: dir)
+                let again = try await deliver(["a", "d", "e"], from: server, into: dir)
                 #expect(again.exitCode == 0)
                 #expect(again.items.map { $0["status"] as? String } == ["removed", "removed", "alreadyPresent"])
                 #expect((again.item("a")?["error"] as? String)?.hasPrefix("removed by retention: older than 7 days (--keep-days 7) on ") == true,
@@ -76,8 +81,47 @@ import VODAppSamples
                 #expect(server.requests.count == requests)
 
                 let status = try await runner.run(["status", "--dir", dir])
-                #expect(status.stdout.contains("Removed, not fetched again until 'vodapp forget KEY' (5):"), "\(status.stdout)")
+                #expect(status.stdout.contains("Removed, not fetched again until 'vodapp forget KEY' (4):"), "\(status.stdout)")
                 #expect(status.stdout.contains("A [a]: removed by retention: older than 7 days (--keep-days 7)"), "\(status.stdout)")
+            }
+        }
+    }
+
+    @Test(.enabled("mounting a tmpfs is not allowed here, so free space cannot be staged") { await TmpfsMount.isAllowed })
+    func itemsThatWouldBreakMinFreeAreNotFetched() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("small-disk")
+        try await withTmpfsMount(at: dir, size: "8m") { _ in
+            try await withSampleServer { server in
+                // About 2 MiB of room above --min-free 6M: the 1 MiB item fits; the 3 MiB one is
+                // refused from its Content-Length, before its body; the chunked one is stopped
+                // where it stops fitting, and nothing of either stays.
+                let payload = PayloadBuilder.json([
+                    (key: "small", title: "Small", url: server.url("/bytes/\(Self.mebibyte).mp4")),
+                    (key: "large", title: "Large", url: server.url("/bytes/\(3 * Self.mebibyte).mp4")),
+                    (key: "chunked", title: "Chunked", url: server.url("/chunked/\(3 * Self.mebibyte).mp4")),
+                ])
+                let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--min-free", "6M", "--jobs", "1"], stdin: payload)
+                #expect(run.exitCode == 75, "\(run.stdout) \(run.stderr)")
+                #expect(run.item("small")?["status"] as? String == "downloaded")
+                for key in ["large", "chunked"] {
+                    #expect(run.item(key)?["status"] as? String == "failed", "\(key): \(run.stdout)")
+                    #expect((run.item(key)?["error"] as? String)?.contains("less than --min-free 6.0 MiB free") == true, "\(run.stdout)")
+                    #expect(run.item(key)?["final"] as? Bool == false)
+                }
+                #expect(ScratchDirectory.visibleMedia(dir) == ["Small [small].mp4"])
+                #expect(ScratchDirectory.allEntries(dir + "/.vodapp/partial").isEmpty)
+                #expect(freeBytes(dir) >= 6 * Int64(Self.mebibyte), "\(freeBytes(dir)) bytes free")
+                let large = server.requests.first { $0.target.hasPrefix("/bytes/\(3 * Self.mebibyte)") }
+                #expect(large != nil)
+
+                // Below the limit already: nothing starts, and nothing is requested.
+                let requests = server.requests.count
+                let none = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--min-free", "7.5M"], stdin: payload)
+                #expect(none.exitCode == 75)
+                #expect(none.item("small")?["status"] as? String == "alreadyPresent")
+                #expect((none.item("large")?["error"] as? String)?.hasPrefix("not started: \(dir) has ") == true, "\(none.stdout)")
+                #expect(server.requests.count == requests)
             }
         }
     }

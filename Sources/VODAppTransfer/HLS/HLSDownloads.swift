@@ -8,6 +8,7 @@ package final class HLSDownloads: TransferFollowUp {
     private let items = NIOLockedValueBox<[String: HLSItemDownload]>([:])
     private let segmentFolder: @Sendable (_ key: String) -> String
     private let maximumSize: Int64
+    private let room: ByteAllowance?
     private let itemURLs: [String: MediaURL]
     private let ready: (@Sendable (HLSDownloads, _ key: String) -> Void)?
 
@@ -18,10 +19,12 @@ package final class HLSDownloads: TransferFollowUp {
     ///     cookies for everything the item's playlists name.
     ///   - ready: called on the transfer thread when an item's last part has arrived, so that it
     ///     can be joined (`finish`) and placed while the rest of the run goes on.
-    package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, itemURLs: [String: MediaURL],
-         ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
+    ///   - room: the bytes the delivery's requests share on the disk, if limited.
+    package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: ByteAllowance? = nil,
+                 itemURLs: [String: MediaURL], ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
         self.segmentFolder = segmentFolder
         self.maximumSize = maximumSize
+        self.room = room
         self.itemURLs = itemURLs
         self.ready = ready
     }
@@ -35,7 +38,7 @@ package final class HLSDownloads: TransferFollowUp {
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
                 var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
-                                               maximumSize: maximumSize)
+                                               maximumSize: maximumSize, room: room)
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url)
                 items[key] = download

@@ -72,7 +72,11 @@ package struct HLSItemDownload: Sendable {
     }
     private var finalURL: MediaURL?
 
-    init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64) {
+    /// The bytes the delivery's requests share on the disk, if limited: segments take from it.
+    let room: ByteAllowance?
+
+    init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: ByteAllowance? = nil) {
+        self.room = room
         self.key = key
         self.itemURL = itemURL
         self.workPath = workPath
@@ -286,7 +290,7 @@ package struct HLSItemDownload: Sendable {
             pending.insert(part.id)
             requests.append(TransferRequest(id: part.id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
                                             maximumSize: maximumSize, expectation: .segment, credentialScope: itemURL,
-                                            allowance: allowance))
+                                            allowance: allowance, room: room))
         }
         return requests
     }
