@@ -21,8 +21,7 @@ struct Forget: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The media directory. Default: $VODAPP_DIR, else the XDG videos folder + /VODApp.", valueName: "dir"))
-    var dir: String?
+    @OptionGroup var directory: MediaDirectoryOption
 
     @Argument(help: ArgumentHelp("The keys of the items, as in the payload and in `vodapp status`.", valueName: "key"))
     var keys: [String]
@@ -35,7 +34,7 @@ struct Forget: ParsableCommand {
     }
 
     func run() throws {
-        let directory = DeliveryOptions(directory: dir ?? DeliveryOptions.defaultDirectory()).directory
+        let directory = directory.path
         let result = try RemovedItems.forget(keys, in: directory)
         for key in result.forgotten {
             print("forgot \(key): the next push naming it fetches it again")

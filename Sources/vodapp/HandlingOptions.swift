@@ -12,8 +12,7 @@ import VODAppTransfer
 
 /// The options that say how a payload is handled, shared by `handle` and `listen`.
 struct HandlingOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Where media goes. Default: $VODAPP_DIR, else the XDG videos folder + /VODApp.", valueName: "dir"))
-    var dir: String?
+    @OptionGroup var directory: MediaDirectoryOption
 
     // .unconditional: "--budget -1" reaches validate(), which says what is wrong with it, instead
     // of being read as a missing value followed by an option "-1".
@@ -93,9 +92,6 @@ struct HandlingOptions: ParsableArguments {
     func validate() throws {
         guard jobs >= 1 && jobs <= 256 else {
             throw ValidationError("--jobs must be between 1 and 256, not \(jobs)")
-        }
-        if let dir, dir.isEmpty {
-            throw ValidationError("--dir must name a directory; leave it out for the default")
         }
         if let certificateAuthorities {
             try Self.requireReadableFile(certificateAuthorities, for: "--cacert")
@@ -194,7 +190,7 @@ struct HandlingOptions: ParsableArguments {
 
     var deliveryOptions: DeliveryOptions {
         var options = DeliveryOptions(
-            directory: dir ?? DeliveryOptions.defaultDirectory(),
+            directory: directory.path,
             budget: budget ?? DeliveryOptions.defaultBudget,
             maximumSize: maxSize ?? DeliveryOptions.defaultMaximumSize,
             jobs: jobs,

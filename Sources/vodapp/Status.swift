@@ -21,26 +21,25 @@ struct Status: ParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("The media directory. Default: $VODAPP_DIR, else the XDG videos folder + /VODApp.", valueName: "dir"))
-    var dir: String?
+    @OptionGroup var directory: MediaDirectoryOption
 
     @Flag(help: "Print the status as one JSON object.")
     var json = false
 
     func run() throws {
-        let options = DeliveryOptions(directory: dir ?? DeliveryOptions.defaultDirectory())
+        let path = directory.path
         // A DIR that is not there has no status: a typo more often than a fresh start, and
         // "nothing recorded" would hide it either way.
         do {
-            let info = try Stat(FilePath(options.directory))
+            let info = try Stat(FilePath(path))
             guard info.type == .directory else {
-                throw CommandFailure("cannot read \(options.directory): it is not a directory", status: .payloadUnreadable)
+                throw CommandFailure("cannot read \(path): it is not a directory", status: .payloadUnreadable)
             }
         } catch let error as Errno {
             let hint = error == .noSuchFileOrDirectory ? " (nothing was ever delivered there; --dir names another)" : ""
-            throw CommandFailure("cannot read \(options.directory): \(error.description)\(hint)", status: .payloadUnreadable)
+            throw CommandFailure("cannot read \(path): \(error.description)\(hint)", status: .payloadUnreadable)
         }
-        let status = try StatusReport(directory: options.directory)
+        let status = try StatusReport(directory: path)
         print(json ? status.json : StatusRenderer.summary(status))
     }
 }
