@@ -1,5 +1,4 @@
 import Foundation
-import VODAppBase
 import VODAppMediaDirectory
 import VODAppTransfer
 
@@ -42,10 +41,6 @@ extension Delivery {
             logger.info("timed out", metadata: ["key": "\(item.key)", "reason": "\(reason)"])
             return ItemReport(key: item.key, title: title, url: url, status: .timedOut, httpStatus: status, error: reason)
         case .failed(let reason):
-            // Which limit the engine's room was.
-            let reason = reason == TransferOutcome.noRoomReason
-                ? "not fetched: it would leave less than --min-free \(ByteSize.format(options.retention.minimumFree ?? 0)) free in \(directory.path)"
-                : reason
             logger.info("failed", metadata: ["key": "\(item.key)", "reason": "\(reason)", "final": "\(outcome.isFinal)"])
             return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status, error: reason,
                               final: outcome.isFinal)

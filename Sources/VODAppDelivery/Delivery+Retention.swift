@@ -3,8 +3,7 @@ import VODAppBase
 import VODAppMediaDirectory
 import VODAppStore
 
-/// The retention phase: after the transfers, vodapp's older files go until the limits hold; and
-/// in the plan, what was removed is not fetched again.
+/// The retention phase: after the transfers, vodapp's older files go until the limits hold.
 extension Delivery {
     /// Removes files of earlier deliveries, oldest first, until `--keep-days`, `--max-total` and
     /// `--min-free` hold, and records them as removed. The files this delivery reports are never
@@ -65,38 +64,17 @@ extension Delivery {
             }
             logger.info("removed for retention", metadata: ["key": "\(item.key)", "bytes": "\(file.bytes)", "reason": "\(reason)"])
             removed.append(RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: reason))
-            var record = item
-            record.state = .removed
-            record.error = "removed by retention: \(reason)"
-            record.updatedAt = Date()
-            records.append(record)
+            records.append(item.removed(because: "removed by retention: \(reason)"))
         }
         ledger.record(records, until: deadline)
         return removed
     }
 
-    /// Why a missing item is not fetched again: its file was removed, by retention or by the
-    /// user, and nobody asked for it back. Nil when it should be fetched. A fetched item whose
-    /// file is still at its path (under a name the index does not take for it) is not removed.
-    func removal(of record: StoredItem?, in directory: MediaDirectory) -> String? {
-        guard !options.retention.refetchRemoved, let record else { return nil }
-        switch record.state {
-        case .removed:
-            return record.error ?? "removed from DIR"
-        case .fetched:
-            guard let path = record.path, case .absent = directory.presence(at: path) else { return nil }
-            return Self.removedByUser
-        case .partial, .failed, .tooLarge:
-            return nil
-        }
-    }
-
-    /// What the store says of a file that went from DIR without vodapp.
-    package static let removedByUser = "removed from DIR, not by vodapp"
-
-    /// The report of an item not fetched again because it was removed.
-    func removedReport(_ target: DeliveryTarget, record: StoredItem, why: String) -> ItemReport {
-        let when = record.state == .removed ? " on " + Self.day(record.updatedAt) : ""
+    /// The report of an item not fetched again because its file was removed (`record`, marked
+    /// so), by an earlier delivery or the user `since` that day, or noticed only now.
+    func removedReport(_ target: DeliveryTarget, record: StoredItem, since: Date?) -> ItemReport {
+        let when = since.map { " on " + Self.day($0) } ?? ""
+        let why = record.error ?? StoredItem.removedByUser
         return target.report(.removed, error: "\(why)\(when); 'vodapp forget \(target.item.key)' or --refetch-removed fetches it again")
     }
 

@@ -119,7 +119,7 @@ extension Delivery {
 
     /// The request for an item: resuming the kept partial body when the store knows the validator
     /// it was fetched under, from the start otherwise.
-    func request(for target: DeliveryTarget, known: StoredItem?, directory: MediaDirectory, room: ByteAllowance?) -> TransferRequest {
+    func request(for target: DeliveryTarget, known: StoredItem?, directory: MediaDirectory, room: TransferRequest.Room?) -> TransferRequest {
         let key = target.item.key
         var resume: TransferRequest.Resume?
         if let offset = directory.partialBytes(key: key), offset > 0 {

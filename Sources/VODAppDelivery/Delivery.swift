@@ -124,15 +124,11 @@ public struct Delivery: Sendable {
         // What was removed from DIR is not fetched again; a removal by the user is noticed here.
         var noticed: [StoredItem] = []
         missing.removeAll { target in
-            guard let record = known[target.item.key], let why = removal(of: record, in: directory) else { return false }
-            settled[target.item.key] = removedReport(target, record: record, why: why)
-            if record.state != .removed {
-                var removed = record
-                removed.state = .removed
-                removed.error = why
-                removed.updatedAt = Date()
-                noticed.append(removed)
-            }
+            guard !options.retention.refetchRemoved, let record = known[target.item.key] else { return false }
+            let found = record.asFound(in: directory)
+            guard found.state == .removed else { return false }
+            settled[target.item.key] = removedReport(target, record: found, since: record.state == .removed ? record.updatedAt : nil)
+            if record.state != .removed { noticed.append(found) }
             return true
         }
         ledger?.record(noticed, until: early)
@@ -161,10 +157,11 @@ public struct Delivery: Sendable {
             }
         }
         // --min-free: the room left is shared by this delivery's transfers; with none, nothing starts.
-        var room: ByteAllowance?
+        var room: TransferRequest.Room?
         if let minimum = options.retention.minimumFree, !mine.isEmpty, let free = directory.freeBytes() {
             if free > minimum {
-                room = ByteAllowance(free - minimum)
+                room = TransferRequest.Room(bytes: ByteAllowance(free - minimum),
+                                            refusal: "not fetched: it would leave less than --min-free \(ByteSize.format(minimum)) free in \(directory.path)")
             } else {
                 for target in mine {
                     settled[target.item.key] = target.report(.failed, error: "not started: \(directory.path) has \(ByteSize.format(free)) free, "

@@ -19,5 +19,5 @@ struct DeliveryPlan: Sendable {
     let locks: ItemLocks?
     /// What this delivery may write to DIR's file system before it has less than `--min-free`
     /// free; nil without the limit.
-    let room: ByteAllowance?
+    let room: TransferRequest.Room?
 }

@@ -45,11 +45,7 @@ public struct StatusReport: Sendable, Encodable {
             case .fetched:
                 // The store says what was placed; DIR says what is there. A file the user removed
                 // is shown as removed, as the next delivery naming it will record it.
-                if let path = item.path, case .absent = media.presence(at: path) {
-                    item.state = .removed
-                    item.error = Delivery.removedByUser
-                    item.updatedAt = Date()
-                }
+                item = item.asFound(in: media)
             case .failed, .tooLarge, .removed:
                 break
             }

@@ -53,6 +53,7 @@ package struct DeliveryLedger: Sendable {
 
     /// Records how transfers ended, in one transaction, after every checkpoint already queued.
     package func record(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) {
+        guard !items.isEmpty else { return }
         writes.sync {
             do {
                 try store.save(items, until: deadline)

@@ -220,7 +220,7 @@ final class TransferContext {
             // What this response will write, judged before a byte of it: a body that does not
             // fit is not started. One of unknown length is stopped where it stops fitting.
             let toWrite = encoded ? nil : declaredLength
-            if let room = request.room, let toWrite, toWrite > room.available {
+            if let room = request.room, let toWrite, toWrite > room.bytes.available {
                 abort = .noRoom
                 return 0
             }
@@ -331,7 +331,7 @@ final class TransferContext {
             return 0
         }
         if let room = request.room {
-            guard room.claim(Int64(bytes.count)) else {
+            guard room.bytes.claim(Int64(bytes.count)) else {
                 abort = .noRoom
                 return 0
             }
@@ -493,7 +493,7 @@ final class TransferContext {
         let partial = settledPartial(keep: keep)
         if partial == nil {
             // Nothing of this response stays on disk: the room it took is the delivery's again.
-            request.room?.release(roomClaimed)
+            request.room?.bytes.release(roomClaimed)
             roomClaimed = 0
         }
         if partial == nil, let allowance = request.allowance {

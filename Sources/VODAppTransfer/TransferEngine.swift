@@ -747,7 +747,7 @@ extension TransferEngine {
             return Classification(result: .failed(reason: text), keep: false)
         case .noRoom:
             // Its bytes go, to give the room back; freeing space makes a later delivery succeed.
-            return Classification(result: .failed(reason: TransferOutcome.noRoomReason), keep: false)
+            return Classification(result: .failed(reason: context.request.room?.refusal ?? "no room left on the disk"), keep: false)
         case .rejected(let text, let isFinal):
             // Judged before a byte of it reached the file: bytes an earlier response kept (a login
             // page answering the resume of a cut video) are still the video's, and stay.

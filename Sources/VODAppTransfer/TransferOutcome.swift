@@ -17,10 +17,6 @@ public struct TransferOutcome: Sendable, Equatable {
         case failed(reason: String)
     }
 
-    /// The failure of a body that would have left less disk space than the delivery may use
-    /// (`TransferRequest.room`); the delivery says which limit that is.
-    public static let noRoomReason = "it would leave less free space on the disk than allowed"
-
     /// What stays in the temporary file after a transfer that did not complete, to resume from.
     public struct Partial: Sendable, Equatable {
         public let bytes: Int64

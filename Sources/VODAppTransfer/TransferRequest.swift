@@ -68,7 +68,19 @@ public struct TransferRequest: Sendable, Equatable {
     let allowance: ByteAllowance?
     /// Bytes every request of the delivery shares on the disk (what `--min-free` leaves): a body
     /// that would pass it is not started, or is stopped where it would.
-    let room: ByteAllowance?
+    let room: Room?
+
+    /// The disk space a run's requests share, and what a body refused for it fails with: the
+    /// caller knows which limit it is.
+    public struct Room: Sendable, Equatable {
+        public let bytes: ByteAllowance
+        public let refusal: String
+
+        public init(bytes: ByteAllowance, refusal: String) {
+            self.bytes = bytes
+            self.refusal = refusal
+        }
+    }
 
     /// - Parameters:
     ///   - credentialScope: the item's URL, for a request made on an item's behalf (an HLS
@@ -77,7 +89,7 @@ public struct TransferRequest: Sendable, Equatable {
     ///   - room: the bytes all the delivery's requests may still write to the disk.
     public init(id: String, url: MediaURL, temporaryPath: String, maximumSize: Int64, resume: Resume? = nil,
                 expectation: Expectation = .media, credentialScope: MediaURL? = nil, allowance: ByteAllowance? = nil,
-                room: ByteAllowance? = nil) {
+                room: Room? = nil) {
         self.init(id: id, url: url, originalURL: url, temporaryPath: temporaryPath, maximumSize: maximumSize,
                   resume: resume, expectation: expectation, redirects: 0, credentialScope: credentialScope ?? url,
                   allowance: allowance, room: room)
@@ -85,7 +97,7 @@ public struct TransferRequest: Sendable, Equatable {
 
     private init(id: String, url: MediaURL, originalURL: MediaURL, temporaryPath: String, maximumSize: Int64,
                  resume: Resume?, expectation: Expectation, redirects: Int, credentialScope: MediaURL, allowance: ByteAllowance?,
-                 room: ByteAllowance?) {
+                 room: Room?) {
         self.id = id
         self.room = room
         self.url = url

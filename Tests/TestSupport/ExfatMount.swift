@@ -8,7 +8,7 @@ import Foundation
 /// mount.exfat-fuse leaves a daemon behind, which inherits only the descriptors it is started
 /// with: swift-subprocess closes every other one in the child, so the daemon cannot hold a pipe
 /// or socket of the test process for as long as the file system is mounted.
-public final class ExfatMount: Sendable {
+public final class ExfatMount: TestMount {
     public let path: String
     private let device: String
     private let scratch: ScratchDirectory
@@ -35,7 +35,7 @@ public final class ExfatMount: Sendable {
         }
     }
 
-    fileprivate func unmount() async {
+    func unmount() async {
         _ = try? await runTool("/bin/umount", [path])
         _ = try? await runTool("/sbin/losetup", ["-d", device])
     }
@@ -61,13 +61,5 @@ extension ToolRun {
 /// Runs `body` with a fresh exFAT file system of `size` mounted, unmounted afterwards whatever
 /// happens.
 public func withExfatMount<T>(size: String = "64M", _ body: (ExfatMount) async throws -> T) async throws -> T {
-    let mount = try await ExfatMount(size: size)
-    do {
-        let result = try await body(mount)
-        await mount.unmount()
-        return result
-    } catch {
-        await mount.unmount()
-        throw error
-    }
+    try await using(ExfatMount(size: size), body)
 }

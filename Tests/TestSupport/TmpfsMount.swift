@@ -2,7 +2,7 @@ import Foundation
 
 /// A small tmpfs mounted for one test, to stage a full disk. Needs the right to mount (root in
 /// most CI containers); `isAllowed` says whether this machine gives it.
-public struct TmpfsMount: Sendable {
+public struct TmpfsMount: TestMount {
     public let path: String
 
     public enum Failure: Error {
@@ -18,7 +18,7 @@ public struct TmpfsMount: Sendable {
         self.path = path
     }
 
-    fileprivate func unmount() async {
+    func unmount() async {
         _ = try? await runTool("/bin/umount", [path])
     }
 
@@ -40,13 +40,5 @@ public struct TmpfsMount: Sendable {
 /// - Parameter readOnly: mounts it read-only, to stage a DIR nobody can write, root included.
 public func withTmpfsMount<T>(at path: String, size: String, readOnly: Bool = false,
                               _ body: (TmpfsMount) async throws -> T) async throws -> T {
-    let mount = try await TmpfsMount(at: path, size: size, readOnly: readOnly)
-    do {
-        let result = try await body(mount)
-        await mount.unmount()
-        return result
-    } catch {
-        await mount.unmount()
-        throw error
-    }
+    try await using(TmpfsMount(at: path, size: size, readOnly: readOnly), body)
 }

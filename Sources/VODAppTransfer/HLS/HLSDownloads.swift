@@ -8,7 +8,7 @@ package final class HLSDownloads: TransferFollowUp {
     private let items = NIOLockedValueBox<[String: HLSItemDownload]>([:])
     private let segmentFolder: @Sendable (_ key: String) -> String
     private let maximumSize: Int64
-    private let room: ByteAllowance?
+    private let room: TransferRequest.Room?
     private let itemURLs: [String: MediaURL]
     private let ready: (@Sendable (HLSDownloads, _ key: String) -> Void)?
 
@@ -20,7 +20,7 @@ package final class HLSDownloads: TransferFollowUp {
     ///   - ready: called on the transfer thread when an item's last part has arrived, so that it
     ///     can be joined (`finish`) and placed while the rest of the run goes on.
     ///   - room: the bytes the delivery's requests share on the disk, if limited.
-    package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: ByteAllowance? = nil,
+    package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: TransferRequest.Room? = nil,
                  itemURLs: [String: MediaURL], ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
         self.segmentFolder = segmentFolder
         self.maximumSize = maximumSize

@@ -73,9 +73,9 @@ package struct HLSItemDownload: Sendable {
     private var finalURL: MediaURL?
 
     /// The bytes the delivery's requests share on the disk, if limited: segments take from it.
-    let room: ByteAllowance?
+    let room: TransferRequest.Room?
 
-    init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: ByteAllowance? = nil) {
+    init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil) {
         self.room = room
         self.key = key
         self.itemURL = itemURL
