@@ -6,8 +6,9 @@ import VODAppStore
 /// The retention phase: after the transfers, vodapp's older files go until the limits hold.
 extension Delivery {
     /// Removes files of earlier deliveries, oldest first, until `--keep-days`, `--max-total` and
-    /// `--min-free` hold, and records them as removed. The files this delivery reports are never
-    /// removed, nor is any file the store does not say vodapp placed, at its size.
+    /// `--min-free` hold, and records them as removed. Never removed: the files this delivery
+    /// reports; files placed within `recentlyPlaced`, which a delivery still running may have
+    /// just placed and reported; and any file the store does not say vodapp placed, as it is.
     /// - Returns: what was removed, for the report.
     func applyRetention(_ plan: DeliveryPlan, keeping reports: [String: ItemReport],
                         until deadline: ContinuousClock.Instant) async -> [RemovedFile] {
@@ -22,11 +23,15 @@ extension Delivery {
         defer { locks.release(".retention") }
         let directory = plan.directory
         let placed: [(item: StoredItem, file: MediaDirectory.PlacedFile)] = ledger.items(in: .fetched, until: deadline).compactMap { item in
-            guard let path = item.path, let bytes = item.bytes, let file = directory.placedFile(at: path, bytes: bytes) else { return nil }
+            guard let path = item.path, let bytes = item.bytes,
+                  let file = directory.placedFile(at: path, bytes: bytes, placedAt: item.updatedAt) else { return nil }
             return (item, file)
         }
         let kept = Set(reports.values.compactMap(\.path))
-        var candidates = placed.filter { !kept.contains($0.file.path) }.sorted { $0.file.modified < $1.file.modified }
+        let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
+        // Placed recently by the store's record, which no touch of the file can move.
+        var candidates = placed.filter { !kept.contains($0.file.path) && $0.item.updatedAt < recent }
+            .sorted { $0.file.modified < $1.file.modified }
         var chosen: [(item: StoredItem, file: MediaDirectory.PlacedFile, reason: String)] = []
         func removeOldest(_ reason: String) -> Int64? {
             guard !candidates.isEmpty else { return nil }
@@ -46,12 +51,17 @@ extension Delivery {
                 total -= bytes
             }
             if total > limit {
-                attention.note("vodapp's files in \(directory.path) take \(ByteSize.format(total)), over --max-total \(ByteSize.format(limit)): the files of this delivery are kept")
+                attention.warn("vodapp's files in \(directory.path) take \(ByteSize.format(total)), over --max-total \(ByteSize.format(limit)): "
+                               + "the files of this delivery, and those placed in the last minutes, are kept")
             }
         }
         if let minimum = policy.minimumFree, var free = directory.freeBytes() {
             while free < minimum, let bytes = removeOldest("to keep \(ByteSize.format(minimum)) free on its file system (--min-free)") {
                 free += bytes
+            }
+            if free < minimum {
+                attention.warn("\(directory.path) has \(ByteSize.format(free)) free, under --min-free \(ByteSize.format(minimum)), "
+                               + "and no older file of vodapp's is left to remove: the rest is taken by other files")
             }
         }
 
@@ -69,6 +79,11 @@ extension Delivery {
         ledger.record(records, until: deadline)
         return removed
     }
+
+    /// How long a placed file is kept whatever the limits, at least: a delivery that placed it
+    /// may still be running (for its budget, which may be another process's), and its report
+    /// and playlist name it.
+    static let recentlyPlaced: Duration = .seconds(300)
 
     /// The report of an item not fetched again because its file was removed (`record`, marked
     /// so), by an earlier delivery or the user `since` that day, or noticed only now.

@@ -1,4 +1,5 @@
 import Foundation
+import VODAppMediaDirectory
 import VODAppStore
 
 /// `vodapp forget`: what DIR's store remembers of removed items, so that a push naming them
@@ -19,8 +20,14 @@ public enum RemovedItems {
             return Forgotten(forgotten: [], notRemoved: keys)
         }
         do {
-            let forgotten = try StateStore(directory: directory).forgetRemoved(keys)
-            return Forgotten(forgotten: keys.filter(forgotten.contains), notRemoved: keys.filter { !forgotten.contains($0) })
+            let store = try StateStore(directory: directory)
+            // Removed as DIR stands now, by the rule the plan and status use: a file deleted by
+            // hand that no push has noticed yet is removed too.
+            let media = MediaDirectory(path: directory)
+            let records = try store.items(keys)
+            let removed = keys.filter { records[$0]?.asFound(in: media).state == .removed }
+            try store.forget(removed)
+            return Forgotten(forgotten: removed, notRemoved: keys.filter { !removed.contains($0) })
         } catch {
             throw StatusReport.Unreadable(directory: directory, reason: "\(error)")
         }

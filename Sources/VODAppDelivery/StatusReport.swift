@@ -42,11 +42,12 @@ public struct StatusReport: Sendable, Encodable {
                 // A partial's bytes are what its file holds now: the store hears of a transfer
                 // when its body begins, and a process killed later wrote more than it could record.
                 if case .file(let bytes) = SafeFile.inspect(media.temporaryPath(key: item.key)) { item.bytes = bytes } else { item.bytes = 0 }
-            case .fetched:
+            case .fetched, .removed:
                 // The store says what was placed; DIR says what is there. A file the user removed
-                // is shown as removed, as the next delivery naming it will record it.
+                // is shown as removed, as the next delivery naming it will record it, and one put
+                // back is shown in DIR.
                 item = item.asFound(in: media)
-            case .failed, .tooLarge, .removed:
+            case .failed, .tooLarge:
                 break
             }
             return item

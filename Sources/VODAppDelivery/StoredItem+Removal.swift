@@ -17,10 +17,21 @@ extension StoredItem {
     }
 
     /// The record as DIR stands now: a fetched item whose file is gone from its path was removed
-    /// by the user. (A file still at its path, under a name the index does not take for it, is
-    /// not removed.)
+    /// by the user; a removed item whose file is back at its path (the user put it there) is in
+    /// DIR again.
     func asFound(in directory: MediaDirectory) -> StoredItem {
-        guard state == .fetched, let path, case .absent = directory.presence(at: path) else { return self }
-        return removed(because: Self.removedByUser)
+        guard let path else { return self }
+        switch (state, directory.presence(at: path)) {
+        case (.fetched, .absent):
+            return removed(because: Self.removedByUser)
+        case (.removed, .file(let bytes)):
+            var record = self
+            record.state = .fetched
+            record.bytes = bytes
+            record.error = nil
+            return record
+        default:
+            return self
+        }
     }
 }

@@ -7,21 +7,26 @@ extension MediaDirectory {
     package struct PlacedFile: Sendable {
         package let path: String
         package let bytes: Int64
-        /// Its modification time: when vodapp wrote it, unless somebody touched it since.
+        /// Its modification time: when vodapp wrote it (a file written since is not vodapp's).
         package let modified: Date
     }
 
-    /// The file at `path` if it is still the one vodapp placed there: directly in DIR, not
-    /// hidden, a regular file of one link (not a link planted in its place), and of the size
-    /// it was placed with. Anything else is not vodapp's to remove.
-    package func placedFile(at path: String, bytes: Int64) -> PlacedFile? {
+    /// The file at `path` if it is still the one vodapp placed there at `placedAt`: directly in
+    /// DIR, not hidden, a regular file of one link (not a link planted in its place), of the
+    /// size it was placed with, and not written since (a file edited, replaced or touched after
+    /// it was placed has a later modification time, whatever its size). Anything else is not
+    /// vodapp's to remove.
+    package func placedFile(at path: String, bytes: Int64, placedAt: Date) -> PlacedFile? {
         let name = (path as NSString).lastPathComponent
         guard (path as NSString).deletingLastPathComponent == self.path, !name.hasPrefix("."),
               let info = try? Stat(FilePath(path), followTargetSymlink: false),
               info.type == .regular, info.linkCount == 1, Int64(info.size) == bytes else { return nil }
         let time = info.st_mtim
-        return PlacedFile(path: path, bytes: bytes,
-                          modified: Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9))
+        let modified = Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
+        // The record is written after the file is placed; a second allows for the store's
+        // millisecond dates, and no replacement comes that soon.
+        guard modified <= placedAt.addingTimeInterval(1) else { return nil }
+        return PlacedFile(path: path, bytes: bytes, modified: modified)
     }
 
     /// Removes a file `placedFile` returned. Returns why not, when it could not.

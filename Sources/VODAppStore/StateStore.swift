@@ -157,13 +157,10 @@ public final class StateStore: Sendable {
         try waits.during(until: nil) { try pool.read { db in try StoredItem.order(Column("key")).fetchAll(db) } }
     }
 
-    /// Forgets that `keys` were removed, so that the next push naming them fetches them again.
-    /// Returns the keys that were removed and are forgotten now; others are left as they are.
-    public func forgetRemoved(_ keys: [String]) throws -> [String] {
+    /// Forgets everything recorded of `keys`: the next push naming them fetches them as new.
+    public func forget(_ keys: [String]) throws {
         try waits.during(until: nil) { try pool.write { db in
-            let removed = try StoredItem.fetchAll(db, keys: keys).filter { $0.state == .removed }.map(\.key)
-            _ = try StoredItem.deleteAll(db, keys: removed)
-            return removed
+            _ = try StoredItem.deleteAll(db, keys: keys)
         } }
     }
 

@@ -34,7 +34,7 @@ struct Forget: ParsableCommand {
     }
 
     func run() throws {
-        let directory = directory.path
+        let directory = try directory.existingPath()
         let result = try RemovedItems.forget(keys, in: directory)
         for key in result.forgotten {
             print("forgot \(key): the next push naming it fetches it again")

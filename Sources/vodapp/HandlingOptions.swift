@@ -61,7 +61,7 @@ struct HandlingOptions: ParsableArguments {
     var userAgent: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("After each delivery, remove vodapp's files older than this many days (by modification time; 0 keeps only the current delivery's).",
+            help: ArgumentHelp("After each delivery, remove vodapp's files older than this many days (by when vodapp wrote them; 0 keeps only those of the last minutes).",
                                valueName: "n"))
     var keepDays: Int?
 

@@ -1,4 +1,6 @@
 import ArgumentParser
+import CommandSupport
+import SystemPackage
 import VODAppDelivery
 
 /// `--dir`, as every command that works on DIR takes it.
@@ -15,5 +17,22 @@ struct MediaDirectoryOption: ParsableArguments {
     /// DIR, absolute and normalised: `--dir`, else the contract's default.
     var path: String {
         DeliveryOptions(directory: dir ?? DeliveryOptions.defaultDirectory()).directory
+    }
+
+    /// DIR, for a command that reads what is there (`status`, `forget`): one that does not exist
+    /// is an error (exit 66), a typo more often than a fresh start, which "nothing recorded"
+    /// would hide.
+    func existingPath() throws -> String {
+        let path = path
+        do {
+            let info = try Stat(FilePath(path))
+            guard info.type == .directory else {
+                throw CommandFailure("cannot read \(path): it is not a directory", status: .payloadUnreadable)
+            }
+        } catch let error as Errno {
+            let hint = error == .noSuchFileOrDirectory ? " (nothing was ever delivered there; --dir names another)" : ""
+            throw CommandFailure("cannot read \(path): \(error.description)\(hint)", status: .payloadUnreadable)
+        }
+        return path
     }
 }

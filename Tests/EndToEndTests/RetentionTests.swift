@@ -18,6 +18,21 @@ import VODAppSamples
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -days * 86_400)], ofItemAtPath: path)
     }
 
+    /// As if vodapp had placed `key`'s file `days` ago: the file's time, and the store's record
+    /// of when it was placed (written here with Python's sqlite3, as GRDB stores dates).
+    private func placedEarlier(_ key: String, in dir: String, days: Double) async throws {
+        try age(ScratchDirectory.media(dir, key), days: days)
+        let script = """
+            import sqlite3, sys, datetime
+            when = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=float(sys.argv[3]))
+            db = sqlite3.connect(sys.argv[1])
+            db.execute("UPDATE item SET updatedAt = ? WHERE key = ?", (when.strftime("%Y-%m-%d %H:%M:%S.%f")[:-3], sys.argv[2]))
+            db.commit()
+            """
+        let run = try await runTool("python3", ["-c", script, dir + "/.vodapp/state.sqlite", key, String(days)])
+        #expect(run.exitCode == 0, "\(run.stderr)")
+    }
+
     private func removed(_ run: VODAppRunner.Run) -> [String] {
         (run.report?["removed"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
     }
@@ -36,9 +51,9 @@ import VODAppSamples
             try await withSampleServer { server in
                 let first = try await deliver(["a", "b", "c"], from: server, into: dir)
                 #expect(first.exitCode == 0, "\(first.stderr)")
-                try age(ScratchDirectory.media(dir, "a"), days: 10)
-                try age(ScratchDirectory.media(dir, "b"), days: 3)
-                try age(ScratchDirectory.media(dir, "c"), days: 2)
+                try await placedEarlier("a", in: dir, days: 10)
+                try await placedEarlier("b", in: dir, days: 3)
+                try await placedEarlier("c", in: dir, days: 2)
                 // The user's own file, older than any: never vodapp's to remove, nor counted.
                 let mine = dir + "/holiday.mp4"
                 try Data(count: Self.mebibyte).write(to: URL(fileURLWithPath: mine))
@@ -54,7 +69,8 @@ import VODAppSamples
                 let playlist = try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8)
                 #expect(!playlist.contains("[a]") && playlist.contains("[b]") && playlist.contains("[d]"), "\(playlist)")
 
-                // By total: vodapp's files (b, c, d, e: 4 MiB) to 2 MiB, oldest first.
+                // By total: vodapp's files (b, c, d, e: 4 MiB) to 2 MiB, oldest first. d, placed
+                // moments ago, could be another delivery's still running: it is not a candidate.
                 let byTotal = try await deliver(["e"], from: server, into: dir, ["--max-total", "2M"])
                 #expect(removed(byTotal) == ["b", "c"], "\(byTotal.stdout)")
                 #expect(ScratchDirectory.visibleMedia(dir) == ["D [d].mp4", "E [e].mp4", "holiday.mp4"])
@@ -62,6 +78,8 @@ import VODAppSamples
                 // By free space: something else filled the disk (2.5 MiB of the user's). Below
                 // --min-free, f is not started, and the oldest of vodapp's files go until the
                 // limit holds again: d is enough.
+                try await placedEarlier("d", in: dir, days: 0.1)
+                try await placedEarlier("e", in: dir, days: 0.05)
                 try Data(count: 5 * Self.mebibyte / 2).write(to: URL(fileURLWithPath: dir + "/big.bin"))
                 let byFreeSpace = try await deliver(["f"], from: server, into: dir, ["--min-free", "3M"])
                 #expect(byFreeSpace.exitCode == 75)
@@ -83,6 +101,12 @@ import VODAppSamples
                 let status = try await runner.run(["status", "--dir", dir])
                 #expect(status.stdout.contains("Removed, not fetched again until 'vodapp forget KEY' (4):"), "\(status.stdout)")
                 #expect(status.stdout.contains("A [a]: removed by retention: older than 7 days (--keep-days 7)"), "\(status.stdout)")
+
+                // A file the user puts back is in DIR again, as status tells it.
+                try Data(count: 1000).write(to: URL(fileURLWithPath: dir + "/A [a].mp4"))
+                let restored = try await runner.run(["status", "--dir", dir, "--json"])
+                let items = restored.report?["items"] as? [[String: Any]] ?? []
+                #expect(items.first { $0["key"] as? String == "a" }?["state"] as? String == "fetched", "\(restored.stdout)")
             }
         }
     }
@@ -122,6 +146,8 @@ import VODAppSamples
                 #expect(none.item("small")?["status"] as? String == "alreadyPresent")
                 #expect((none.item("large")?["error"] as? String)?.hasPrefix("not started: \(dir) has ") == true, "\(none.stdout)")
                 #expect(server.requests.count == requests)
+                // The floor cannot be met by what is vodapp's to remove: said by default.
+                #expect(none.stderr.contains("under --min-free 7.5 MiB, and no older file of vodapp's is left to remove"), "\(none.stderr)")
             }
         }
     }
@@ -130,23 +156,31 @@ import VODAppSamples
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
         try await withSampleServer { server in
-            let first = try await deliver(["a", "b", "c"], from: server, into: dir)
+            let first = try await deliver(["a", "b", "c", "r", "n"], from: server, into: dir)
             #expect(first.exitCode == 0)
-            // a was edited (another size); b's name now holds a link to a file outside DIR; c is
-            // as vodapp placed it. All three are old.
+            // All five were placed a month ago. Since: a was edited (another size); b's name now
+            // holds a link to a file outside DIR; r was replaced by a file of the same size (a new
+            // file, written now); n was placed moments ago by another delivery, which may still
+            // be running; c is as vodapp placed it.
+            for key in ["a", "b", "c", "r"] { try await placedEarlier(key, in: dir, days: 30) }
             let outside = scratch.child("elsewhere.mp4")
             try Data(count: Self.mebibyte).write(to: URL(fileURLWithPath: outside))
             try Data(count: 1000).write(to: URL(fileURLWithPath: ScratchDirectory.media(dir, "a")))
             let b = ScratchDirectory.media(dir, "b")
             try FileManager.default.removeItem(atPath: b)
             try FileManager.default.createSymbolicLink(atPath: b, withDestinationPath: outside)
-            for key in ["a", "c"] { try age(ScratchDirectory.media(dir, key), days: 30) }
+            let r = ScratchDirectory.media(dir, "r")
+            let mine = Data(repeating: 7, count: Self.mebibyte)
+            try mine.write(to: URL(fileURLWithPath: dir + "/.mine"))
+            try FileManager.default.removeItem(atPath: r)
+            try FileManager.default.moveItem(atPath: dir + "/.mine", toPath: r)
 
             let run = try await deliver(["d"], from: server, into: dir, ["--keep-days", "0"])
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(removed(run) == ["c"], "\(run.stdout)")
-            #expect(ScratchDirectory.visibleMedia(dir) == ["A [a].mp4", "B [b].mp4", "D [d].mp4"])
+            #expect(ScratchDirectory.visibleMedia(dir) == ["A [a].mp4", "B [b].mp4", "D [d].mp4", "N [n].mp4", "R [r].mp4"])
             #expect(FileManager.default.fileExists(atPath: outside))
+            #expect(ScratchDirectory.contents(r) == [UInt8](mine))
         }
     }
 
@@ -164,7 +198,15 @@ import VODAppSamples
             #expect(closed.exitCode == 0, "\(closed.stderr)")
             #expect(!FileManager.default.fileExists(atPath: database + "-wal"))
             try await statusSaysWhatIsGoneWithoutWriting(in: dir)
+
+            // What status shows as removed, forget forgets, before any push has noticed it.
+            let forget = try await runner.run(["forget", "--dir", dir, "a"])
+            #expect(forget.stdout == "forgot a: the next push naming it fetches it again\n", "\(forget.stdout) \(forget.stderr)")
+            let again = try await deliver(["a"], from: server, into: dir)
+            #expect(again.item("a")?["status"] as? String == "downloaded", "\(again.stdout)")
         }
+        let typo = try await runner.run(["forget", "--dir", scratch.child("no-such"), "a"])
+        #expect(typo.exitCode == 66, "\(typo.stderr)")
         let missing = try await runner.run(["status", "--dir", scratch.child("no-such")])
         #expect(missing.exitCode == 66)
         #expect(missing.stderr.contains("No such file or directory (nothing was ever delivered there"), "\(missing.stderr)")
