@@ -27,7 +27,7 @@ extension Delivery {
                                                        budgetAware: options.budgetAware,
                                                        certificateAuthorities: options.certificateAuthorities,
                                                        headers: options.headers, cookieFile: options.cookieFile,
-                                                       headerHosts: options.headerHosts),
+                                                       headerHosts: options.headerHosts, rateLimit: options.rateLimit),
                                     logger: logger)
         let syncer = FileSyncer(width: jobs)
         let finished = NIOLockedValueBox<[String: ItemReport]>([:])

@@ -34,6 +34,8 @@ public struct DeliveryOptions: Sendable, Equatable {
     /// The User-Agent of every media request (`--user-agent`).
     public var userAgent: String = Self.defaultUserAgent
     public static let defaultUserAgent = "vodapp/0.1 libcurl/\(Curl.version)"
+    /// The most bytes per second the whole delivery receives (`--limit-rate`); nil for no limit.
+    public var rateLimit: Int64?
     /// What is kept of vodapp's files, and whether removed items come back.
     public var retention = RetentionPolicy()
     /// Whether the notification offers to open DIR, and so may keep its thread waiting for the

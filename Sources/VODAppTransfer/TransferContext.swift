@@ -101,6 +101,8 @@ final class TransferContext {
     /// Extra request headers (`If-Range`, the user's); libcurl reads them until the handle is
     /// cleaned up.
     var headers: UnsafeMutablePointer<curl_slist>?
+    /// The run's `--limit-rate`, when it has one: a chunk it does not admit pauses the transfer.
+    var gate: RateGate?
     /// libcurl writes a detailed message here; it must live as long as the handle.
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
@@ -319,6 +321,9 @@ final class TransferContext {
             abort = .httpStatus(status)
             return 0
         }
+        // Before anything is counted or opened: libcurl hands this same chunk over again when the
+        // transfer is resumed.
+        if let gate, !gate.admit(bytes.count, for: handle) { return Int(CURL_WRITEFUNC_PAUSE) }
         if sink == .deciding, status == 206, request.resume != nil {
             // The rest of a body judged when it began.
             guard open(appending: true) else { return 0 }

@@ -30,6 +30,9 @@ public struct TransferEngine: Sendable {
         /// Most transfers in flight to one host (`host:port`), so that the queued items of one
         /// busy or dead host never hold every slot while another host's items wait.
         public var perHost: Int
+        /// The most body bytes per second the whole run may receive (`--limit-rate`), however
+        /// many transfers share it (`RateGate`); nil for no limit.
+        public var rateLimit: Int64?
 
         public static let defaultJobs = 16
         /// As browsers do: more connections to one server rarely make it faster.
@@ -38,8 +41,9 @@ public struct TransferEngine: Sendable {
         public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp",
                     budgetAware: Bool = true, certificateAuthorities: String? = nil,
                     headers: [String] = [], cookieFile: String? = nil, headerHosts: [String] = [],
-                    perHost: Int = Self.defaultPerHost) {
+                    perHost: Int = Self.defaultPerHost, rateLimit: Int64? = nil) {
             self.jobs = max(1, jobs)
+            self.rateLimit = rateLimit.map { max(1, $0) }
             self.perHost = max(1, perHost)
             self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
@@ -168,6 +172,8 @@ public struct TransferEngine: Sendable {
         }
         // Transfers set aside by the planner, smallest remaining first.
         var aside: [Aside] = []
+        // `rateLimit`, shared by every transfer of the run.
+        let gate = configuration.rateLimit.map(RateGate.init(rate:))
         // Records an outcome that is final for its request, and lets the follow-up hear it.
         func conclude(_ outcome: TransferOutcome) {
             if let followUp {
@@ -208,7 +214,7 @@ public struct TransferEngine: Sendable {
             while active.count < configuration.jobs,
                   let index = waiting.firstIndex(where: { perHost[Self.endpoint(of: $0.request.url), default: 0] < configuration.perHost }) {
                 let next = waiting.remove(at: index)
-                switch start(next.request, attempt: next.attempt, in: multi, deadline: deadline) {
+                switch start(next.request, attempt: next.attempt, in: multi, deadline: deadline, gate: gate) {
                 case .running(let context):
                     active[context.handle] = context
                     perHost[Self.endpoint(of: next.request.url), default: 0] += 1
@@ -217,6 +223,8 @@ public struct TransferEngine: Sendable {
                 }
             }
             if active.isEmpty && waiting.isEmpty && delayed.isEmpty && aside.isEmpty { break }
+            // Held transfers whose turn has come read again.
+            gate?.release { active[$0] != nil }
 
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
@@ -335,6 +343,7 @@ public struct TransferEngine: Sendable {
             var wait = remaining
             if let next = delayed.map(\.at).min() { wait = min(wait, ContinuousClock.now.duration(to: next)) }
             if configuration.budgetAware { wait = min(wait, BandwidthPlanner.interval) }
+            if let open = gate?.untilOpen { wait = min(wait, open) }
             curl_multi_poll(multi, nil, 0, Int32(clamping: max(0, wait.milliseconds) + 1), nil)
         }
         return requests.compactMap { outcomes[$0.id] }
@@ -474,12 +483,14 @@ extension TransferEngine {
     }
 
     private func start(
-        _ request: TransferRequest, attempt: Int, in multi: UnsafeMutableRawPointer, deadline: ContinuousClock.Instant
+        _ request: TransferRequest, attempt: Int, in multi: UnsafeMutableRawPointer, deadline: ContinuousClock.Instant,
+        gate: RateGate?
     ) -> Start {
         guard let handle = curl_easy_init() else {
             return .refused(TransferOutcome(id: request.id, result: .failed(reason: "libcurl could not create a transfer")))
         }
         let context = TransferContext(request: request, handle: handle, attempt: attempt)
+        context.gate = gate
         let opaque = Unmanaged.passUnretained(context).toOpaque()
 
         vod_easy_setopt_string(handle, CURLOPT_URL, request.url.absoluteString)
@@ -524,7 +535,7 @@ extension TransferEngine {
         if context.headers != nil {
             vod_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, context.headers)
         }
-        vod_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, 64 * 1024)
+        vod_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, gate?.bufferSize ?? 64 * 1024)
         vod_easy_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent)
         vod_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, context.errorBuffer)
         vod_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, transferWriteCallback)

@@ -76,6 +76,12 @@ struct HandlingOptions: ParsableArguments {
             transform: OptionValue.byteCount)
     var minFree: Int64?
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The most the delivery receives per second, all its transfers together (a listener's deliveries at once share it): bytes, or K/M/G, at least 1K.",
+                               valueName: "size"),
+            transform: OptionValue.byteCount)
+    var limitRate: Int64?
+
     @Flag(help: "Fetch items again whose files were removed (by retention or by hand); without it they are reported as removed.")
     var refetchRemoved = false
 
@@ -118,6 +124,9 @@ struct HandlingOptions: ParsableArguments {
         }
         if let userAgent, userAgent.contains(where: { $0.isNewline || $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true }) {
             throw ValidationError("--user-agent must be one line of printable text")
+        }
+        if let limitRate, limitRate < 1024 {
+            throw ValidationError("--limit-rate must be at least 1K (1024 bytes a second), not \(limitRate)")
         }
         if let keepDays, keepDays < 0 || keepDays > 36_500 {
             throw ValidationError("--keep-days must be a number of days between 0 and 36500, not \(keepDays)")
@@ -205,6 +214,7 @@ struct HandlingOptions: ParsableArguments {
         // wherever the process happens to be.
         options.cookieFile = cookies.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if let userAgent { options.userAgent = userAgent }
+        options.rateLimit = limitRate
         options.retention = RetentionPolicy(keepDays: keepDays, maximumTotal: maxTotal, minimumFree: minFree, refetchRemoved: refetchRemoved)
         return options
     }

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TestSupport
+import VODAppPush
+
+/// `--limit-rate`: the whole delivery's rate, whatever number of transfers share it, against the
+/// sample server at full speed.
+@Suite(.serialized) struct RateLimitTests {
+    let runner = VODAppRunner()
+
+    /// Three items of different sizes, so that the transfers sharing the limit go from three to
+    /// two to one as they finish: the total must hold through each change, not only while all run.
+    @Test(.disabled(if: TimeBound.sanitizer != nil, "a sanitizer's slowdown, not the limit, would set the rate"))
+    func theWholeDeliveryHoldsTheRateWithinTenPercent() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let sizes = [250_000, 400_000, 550_000]
+            let payload = PayloadBuilder.json(sizes.enumerated().map { index, size in
+                (key: "item\(index)", title: "Item \(index)", url: server.url("/bytes/\(size).mp4"))
+            })
+            let limit = 256 * 1024
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--limit-rate", "256K"], stdin: payload)
+            #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+            #expect(run.items.allSatisfy { $0["status"] as? String == "downloaded" }, "\(run.stdout)")
+            let seconds = try #require(run.report?["elapsedSeconds"] as? Double)
+            let rate = Double(sizes.reduce(0, +)) / seconds
+            // About 4.6 s at the limit; unlimited, the sample server sends it in milliseconds.
+            #expect(abs(rate - Double(limit)) <= 0.1 * Double(limit), "\(Int(rate)) bytes/s over \(seconds) s against a limit of \(limit)")
+            for (index, size) in sizes.enumerated() {
+                #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item\(index)"), count: Int64(size)))
+            }
+        }
+    }
+
+    /// A limit too low for the whole playlist is a slow link to the scheduler: the smallest items
+    /// finish, and the largest is set aside with its bytes kept. In 4.5 s of transfers at 128 KiB/s
+    /// (576 KiB), 150 and 250 kB fit with 1.4 s to spare and the next 400 kB does not; shared four
+    /// ways to the end, no item would finish.
+    @Test(.disabled(if: TimeBound.sanitizer != nil, "a sanitizer's slowdown eats the budget this test measures"))
+    func aLimitTooLowForThePlaylistFinishesTheSmallestItems() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let sizes = [150_000, 250_000, 400_000, 1_000_000]
+            let payload = PayloadBuilder.json(sizes.enumerated().map { index, size in
+                (key: "item\(index)", title: "Item \(index)", url: server.url("/bytes/\(size).mp4"))
+            })
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--budget", "5", "--limit-rate", "128K"],
+                                           stdin: payload)
+            #expect(run.exitCode == 75, "\(run.stdout) \(run.stderr)")
+            let statuses = sizes.indices.map { run.item("item\($0)")?["status"] as? String ?? "" }
+            #expect(statuses == ["downloaded", "downloaded", "timedOut", "timedOut"], "\(run.items)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item0"), count: 150_000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item1"), count: 250_000))
+            let largest = run.item("item3")?["error"] as? String ?? ""
+            #expect(largest.hasPrefix("set aside so that smaller items could finish"), "\(largest)")
+            #expect(run.wallSeconds < TimeBound.seconds(5.5), "took \(run.wallSeconds) s")
+        }
+    }
+
+    /// Two pushes at once in a listener: the limit is the process's, so the two deliveries share
+    /// it as one delivery's transfers do, and a link shared with people sees one rate, not two.
+    @Test(.disabled(if: TimeBound.sanitizer != nil, "a sanitizer's slowdown, not the limit, would set the rate"))
+    func aListenersDeliveriesAtOnceShareTheRate() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: scratch.path, arguments: ["--limit-rate", "256K", "--parallel", "2"])
+            let sizes = [600_000, 600_000]
+            let bodies = sizes.enumerated().map { index, size in
+                PayloadBuilder.json([(key: "item\(index)", title: "Item \(index)", url: server.url("/bytes/\(size + index).mp4"))])
+            }
+            let started = ContinuousClock.now
+            let answers = await withTaskGroup(of: Result<PushSender.Receipt, PushError>.self) { group in
+                for body in bodies { group.addTask { await listener.post(body, wait: true) } }
+                return await group.reduce(into: []) { $0.append($1) }
+            }
+            let seconds = Double(started.duration(to: .now).attoseconds) / 1e18
+            #expect(answers.map(\.status) == [200, 200], "\(answers)")
+            // About 4.6 s shared; 2.3 s if each delivery had the limit to itself.
+            let rate = Double(sizes.reduce(0, +)) / seconds
+            let limit = 256.0 * 1024
+            #expect(abs(rate - limit) <= 0.1 * limit, "\(Int(rate)) bytes/s over \(seconds) s against a limit of \(Int(limit))")
+            for (index, size) in sizes.enumerated() {
+                #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item\(index)"), count: Int64(size + index)))
+            }
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
+    @Test func aRateTooLowToBeMeantIsRefused() async throws {
+        let payload = PayloadBuilder.json([(key: "a", title: "A", url: "http://127.0.0.1:9/a.mp4")])
+        let run = try await runner.run(["-", "--limit-rate", "100"], stdin: payload)
+        #expect(run.exitCode == 64)
+        #expect(run.stderr.contains("--limit-rate must be at least 1K"), "\(run.stderr)")
+    }
+}
