@@ -9,6 +9,17 @@ static inline void vod_notification_unref(NotifyNotification *notification) {
     g_object_unref(notification);
 }
 
+/* The server's id of a notification (0 before it is shown). Setting it before the first show makes
+   that show replace the notification of that id, as the spec's replaces_id does. */
+static inline unsigned int vod_notification_id(NotifyNotification *notification) {
+    gint id = 0;
+    g_object_get(notification, "id", &id, NULL);
+    return (unsigned int)id;
+}
+static inline void vod_notification_set_id(NotifyNotification *notification, unsigned int id) {
+    g_object_set(notification, "id", (gint)id, NULL);
+}
+
 /* Whether the notification server lists `capability` (such as "actions"). */
 static inline int vod_server_has_capability(const char *capability) {
     GList *caps = notify_get_server_caps();

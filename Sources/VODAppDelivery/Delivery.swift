@@ -58,6 +58,7 @@ public struct Delivery: Sendable {
 
         let plan = try plan(payload, budget: budget)
         defer { plan.locks?.releaseAll() }
+        let alert = await showAlert(of: payload, plan: plan, budget: budget)
 
         // Items another delivery is fetching are waited for while this one transfers, places and
         // records its own.
@@ -77,9 +78,10 @@ public struct Delivery: Sendable {
         let removed = stop?.reason == nil ? await applyRetention(plan, keeping: reports, until: budget.end) : []
         await updatePlaylist(plan, with: payload, reports: reports, until: budget.end)
 
-        let notification = await notify(items, budget: budget, stop: stop)
+        let alertReport = await alert?.value
+        let notification = await notify(items, budget: budget, stop: stop, replacing: alertReport?.id)
         let report = DeliveryReport(elapsed: budget.elapsed, budget: budget.duration, directory: options.directory,
-                                    items: items, notification: notification, removed: removed)
+                                    items: items, notification: notification, alert: alertReport, removed: removed)
         plan.ledger?.log(DeliveryLogEntry(report, from: source, startedAt: startedAt, stoppedBecause: stop?.reason),
                          until: budget.end)
         return report
@@ -192,13 +194,17 @@ public struct Delivery: Sendable {
         String(format: "%.1f s", duration.inSeconds)
     }
 
-    /// The desktop notification, when something new arrived and nothing stopped the run.
-    private func notify(_ items: [ItemReport], budget: Budget, stop: StopRequest?) async -> NotificationReport {
+    /// The desktop notification, when something new arrived and nothing stopped the run. It takes
+    /// the place of the push's alert, when one was shown (`replacing`), and then also says when
+    /// nothing arrived.
+    private func notify(_ items: [ItemReport], budget: Budget, stop: StopRequest?, replacing alert: UInt32?) async -> NotificationReport {
         if let reason = stop?.reason { return .notShown("stopped: \(reason)") }
         guard options.notify else { return .notShown("disabled with --no-notify") }
-        guard var notification = DesktopNotification(announcing: items) else {
+        guard var notification = DesktopNotification(announcing: items)
+                ?? alert.flatMap({ _ in DesktopNotification(replacingAlertAfter: items) }) else {
             return .notShown("nothing new to announce")
         }
+        notification.replacing = alert
         if options.offersOpenFolder { notification.folder = options.directory }
         let report = await notifier.post(notification, deadline: budget.end)
         if let reason = report.reason {

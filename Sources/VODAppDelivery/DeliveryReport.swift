@@ -13,18 +13,22 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
     public let directory: String
     public let items: [ItemReport]
     public let notification: NotificationReport
+    /// The push's alert (`aps.alert`), shown before the transfers; nil, and not in the JSON, when
+    /// the push had none.
+    public let alert: NotificationReport?
     /// The files retention removed after this delivery (`--keep-days`, `--max-total`,
     /// `--min-free`): older ones, never this delivery's. In the JSON only when there are some.
     public let removed: [RemovedFile]
 
     public init(elapsed: Duration, budget: Duration, directory: String, items: [ItemReport], notification: NotificationReport,
-                removed: [RemovedFile] = []) {
+                alert: NotificationReport? = nil, removed: [RemovedFile] = []) {
         // Milliseconds are as precise as a wall-clock report of a network run can honestly be.
         elapsedSeconds = (elapsed.inSeconds * 1000).rounded() / 1000
         budgetSeconds = budget.inSeconds
         self.directory = directory
         self.items = items
         self.notification = notification
+        self.alert = alert
         self.removed = removed
     }
 
@@ -44,7 +48,7 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
     }
 
     private enum CodingKeys: String, CodingKey {
-        case result, elapsedSeconds, budgetSeconds, directory, items, notification, removed
+        case result, elapsedSeconds, budgetSeconds, directory, items, notification, alert, removed
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -55,6 +59,7 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
         try container.encode(directory, forKey: .directory)
         try container.encode(items, forKey: .items)
         try container.encode(notification, forKey: .notification)
+        try container.encodeIfPresent(alert, forKey: .alert)
         if !removed.isEmpty { try container.encode(removed, forKey: .removed) }
     }
 }

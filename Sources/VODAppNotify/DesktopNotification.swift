@@ -3,7 +3,10 @@ import VODAppBase
 
 /// What the desktop notification says.
 public struct DesktopNotification: Sendable, Equatable {
+    /// A delivery's end: the freedesktop category for a completed transfer.
     public static let category = "transfer.complete"
+    /// A push's alert, shown before its transfers: the category for transfers in general.
+    public static let alertCategory = "transfer"
     public static let appName = "VODApp"
     public static let icon = "video-x-generic"
     /// How many titles the body names before "and N more".
@@ -13,6 +16,10 @@ public struct DesktopNotification: Sendable, Equatable {
     public let body: String
     /// Low when nothing went wrong, normal when an item was skipped or failed.
     public let isUrgent: Bool
+    public var category = Self.category
+    /// The id of a notification this one takes the place of (a push's alert, which the delivery's
+    /// end replaces), so that the user sees one that changes, not two.
+    public var replacing: UInt32?
     /// A folder the notification offers to open ("Open folder", with xdg-open), when the server
     /// supports actions and there is time to wait for the answer.
     public var folder: String?
@@ -27,8 +34,8 @@ public struct DesktopNotification: Sendable, Equatable {
 
     /// Titles come from the network: control characters are replaced, and notification servers
     /// read `<`, `>` and `&` as markup, so they are escaped.
-    package static func displayable(_ title: String) -> String {
-        UntrustedText.sanitized(title, limit: 120, replacingControlsWith: " ")
+    package static func displayable(_ title: String, limit: Int = 120) -> String {
+        UntrustedText.sanitized(title, limit: limit, replacingControlsWith: " ")
             .replacingOccurrences(of: "&", with: "&amp;")
             .replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")

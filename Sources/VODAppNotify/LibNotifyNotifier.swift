@@ -1,6 +1,7 @@
 import CLibNotify
 import Foundation
 import NIOConcurrencyHelpers
+import VODAppBase
 
 /// Posts notifications through libnotify on the D-Bus session bus.
 ///
@@ -30,6 +31,9 @@ public struct LibNotifyNotifier: Notifier {
         guard remaining > .milliseconds(10) else {
             return .notShown("no time left in the budget for a notification")
         }
+        if Self.unanswered.withLockedValue({ $0 }) > 0 {
+            return .notShown("the notification server has not answered an earlier notification")
+        }
         let waiting = self.waiting
         return await withCheckedContinuation { continuation in
             let answer = FirstAnswer(continuation)
@@ -42,10 +46,18 @@ public struct LibNotifyNotifier: Notifier {
             thread.start()
             let patience = min(remaining, Self.longestAnswerWait)
             DispatchQueue.global().asyncAfter(deadline: .now() + patience.inSeconds) {
-                answer.give(.notShown(String(format: "the notification server did not answer within %.1f s", patience.inSeconds)))
+                if answer.give(.notShown(String(format: "the notification server did not answer within %.1f s", patience.inSeconds))) {
+                    Self.unanswered.withLockedValue { $0 += 1 }
+                }
             }
         }
     }
+
+    /// Notifications the server has not answered in `longestAnswerWait`, and still has not: while
+    /// there is one, the server is taken to be hung, and the next notification (a push's alert's
+    /// replacement, the next delivery's) is not shown rather than waited for again. The server is
+    /// the session's, so this is the process's.
+    private static let unanswered = NIOLockedValueBox(0)
 
     /// Returns when no notification of this notifier waits for an answer any more; each stops
     /// waiting at the deadline it was posted with.
@@ -56,15 +68,21 @@ public struct LibNotifyNotifier: Notifier {
     }
 
     private static func show(_ notification: DesktopNotification, deadline: ContinuousClock.Instant,
-                             answer: FirstAnswer, waiting: NIOLockedValueBox<Int>) {
+                             answer: FirstAnswer<NotificationReport>, waiting: NIOLockedValueBox<Int>) {
+        // An answer after the caller stopped waiting: the server was counted as not answering,
+        // and now it has.
+        func give(_ report: NotificationReport) {
+            if !answer.give(report) { unanswered.withLockedValue { $0 -= 1 } }
+        }
         guard notify_is_initted() != 0 || notify_init(DesktopNotification.appName) != 0 else {
-            return answer.give(.notShown("libnotify could not be initialised"))
+            return give(.notShown("libnotify could not be initialised"))
         }
         guard let handle = notify_notification_new(notification.summary, notification.body, DesktopNotification.icon) else {
-            return answer.give(.notShown("libnotify could not create a notification"))
+            return give(.notShown("libnotify could not create a notification"))
         }
         defer { vod_notification_unref(handle) }
-        notify_notification_set_category(handle, DesktopNotification.category)
+        notify_notification_set_category(handle, notification.category)
+        if let replaced = notification.replacing { vod_notification_set_id(handle, replaced) }
         notify_notification_set_app_name(handle, DesktopNotification.appName)
         notify_notification_set_urgency(handle, notification.isUrgent ? NOTIFY_URGENCY_NORMAL : NOTIFY_URGENCY_LOW)
         // The server's own timeout: the user's settings, not ours.
@@ -81,11 +99,12 @@ public struct LibNotifyNotifier: Notifier {
             let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
             if let error { g_error_free(error) }
             if let action { vod_folder_action_discard(handle, action) }
-            return answer.give(.notShown("no notification server: \(message)"))
+            return give(.notShown("no notification server: \(message)"))
         }
-        guard let action else { return answer.give(.shown) }
+        let shown = NotificationReport.shown(id: vod_notification_id(handle))
+        guard let action else { return give(shown) }
         waiting.withLockedValue { $0 += 1 }
-        answer.give(.shown)
+        give(shown)
         // Until the deadline, less a moment for the process to end within its budget.
         let wait = ContinuousClock.now.duration(to: deadline) - .milliseconds(100)
         _ = vod_folder_action_wait(handle, action, UInt32(clamping: max(0, wait.milliseconds)))
@@ -97,22 +116,4 @@ public struct LibNotifyNotifier: Notifier {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return path.split(separator: ":").contains { access("\($0)/xdg-open", X_OK) == 0 }
     }()
-}
-
-/// Resumes a continuation with whichever answer comes first: the notification thread's or the
-/// deadline's.
-private final class FirstAnswer: Sendable {
-    private let continuation: NIOLockedValueBox<CheckedContinuation<NotificationReport, Never>?>
-
-    init(_ continuation: CheckedContinuation<NotificationReport, Never>) {
-        self.continuation = NIOLockedValueBox(continuation)
-    }
-
-    func give(_ report: NotificationReport) {
-        let waiting = continuation.withLockedValue { value -> CheckedContinuation<NotificationReport, Never>? in
-            defer { value = nil }
-            return value
-        }
-        waiting?.resume(returning: report)
-    }
 }

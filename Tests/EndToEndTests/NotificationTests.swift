@@ -82,6 +82,144 @@ import VODAppSamples
         }
     }
 
+    private func alertPayload(_ items: [(key: String, title: String, url: String)], alert: Any) -> Data {
+        PayloadBuilder.json(items, extra: ["aps": ["content-available": 1, "alert": alert] as [String: Any]])
+    }
+
+    private func alertReport(_ run: VODAppRunner.Run) -> [String: Any]? {
+        run.report?["alert"] as? [String: Any]
+    }
+
+    /// The design the original app's server settled on: the alert at once, then the download. The
+    /// item arrives at 20 kB/s, so its request is open for a second: the alert must be on screen
+    /// by the time the server sees it, and the end of the delivery takes the alert's id.
+    @Test func anAlertIsShownBeforeAnyTransferAndTheDeliverysEndReplacesIt() async throws {
+        let notifications = try await NotificationServer()
+        let scratch = try ScratchDirectory()
+        try await withSampleServer(rate: 20_000) { server in
+            let payload = alertPayload([(key: "k", title: "Episode 5", url: server.url("/bytes/20000.mp4"))],
+                                       alert: ["title": "New episode", "subtitle": "Season 2", "body": "Episode 5 is on its way"])
+            async let running = runner.run(["-", "--dir", scratch.path, "--json"], stdin: payload,
+                                           environment: VODAppRunner.environment(bus: notifications.busAddress))
+            try await waitUntil("the media request") { !server.requests.isEmpty }
+            let before = notifications.notifyCalls
+            let run = try await running
+            #expect(before.count == 1, "when the transfer began: \(before)")
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "k"), count: 20000))
+
+            let calls = notifications.notifyCalls
+            try #require(calls.count == 2, "\(calls)")
+            #expect(calls[0].contains("Notify \"VODApp\" 0 \"video-x-generic\" \"New episode\" \"Season 2\nEpisode 5 is on its way\""), "\(calls[0])")
+            #expect(calls[0].contains(#""category": "transfer""#), "\(calls[0])")
+            // The template numbers notifications from 1: the second replaces the first.
+            #expect(calls[1].contains(#"Notify "VODApp" 1 "video-x-generic" "1 new video to watch offline" "Episode 5""#), "\(calls[1])")
+            #expect(calls[1].contains(#""category": "transfer.complete""#), "\(calls[1])")
+            #expect(alertReport(run)?["shown"] as? Bool == true)
+            #expect((run.report?["notification"] as? [String: Any])?["shown"] as? Bool == true)
+        }
+    }
+
+    /// An alert promised videos; when none arrived, it must not go on promising them.
+    @Test func anAlertWhoseItemsAllFailIsReplacedBySayingSo() async throws {
+        let notifications = try await NotificationServer()
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = alertPayload([(key: "gone", title: "Gone", url: server.url("/status/404"))], alert: "A new video")
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json"], stdin: payload,
+                                           environment: VODAppRunner.environment(bus: notifications.busAddress))
+            #expect(run.exitCode == 69)
+            let calls = notifications.notifyCalls
+            try #require(calls.count == 2, "\(calls)")
+            #expect(calls[0].contains(#"Notify "VODApp" 0 "video-x-generic" "A new video" "" "#), "\(calls[0])")
+            #expect(calls[1].contains(#"Notify "VODApp" 1 "video-x-generic" "No new video could be fetched" "1 failed""#), "\(calls[1])")
+            #expect(calls[1].contains(#""urgency": 1"#), "\(calls[1])")
+        }
+    }
+
+    /// A push that comes again, or a poll that finds the same payload, retries what failed but
+    /// does not show the alert again: only items vodapp has never tried are news.
+    @Test func aRepeatedPushShowsItsAlertOnce() async throws {
+        let notifications = try await NotificationServer()
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = alertPayload([(key: "k", title: "T", url: server.url("/bytes/100.mp4")),
+                                        (key: "gone", title: "Gone", url: server.url("/status/404"))], alert: "Two new videos")
+            let environment = VODAppRunner.environment(bus: notifications.busAddress)
+            let first = try await runner.run(["-", "--dir", scratch.path, "--json"], stdin: payload, environment: environment)
+            #expect(alertReport(first)?["shown"] as? Bool == true)
+            #expect(notifications.notifyCalls.count == 2, "\(notifications.notifyCalls)")
+            let again = try await runner.run(["-", "--dir", scratch.path, "--json"], stdin: payload, environment: environment)
+            #expect(again.item("gone")?["status"] as? String == "failed", "retried")
+            #expect(server.requests.count { $0.target == "/status/404" } == 2)
+            #expect((alertReport(again)?["reason"] as? String)?.hasPrefix("nothing new") == true, "\(again.stdout)")
+            #expect(notifications.notifyCalls.count == 2, "\(notifications.notifyCalls)")
+        }
+    }
+
+    @Test func withoutANotificationServerAnAlertChangesNothingButTheReport() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = alertPayload([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))], alert: ["title": "New", "body": "One video"])
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json"], stdin: payload)
+            #expect(run.exitCode == 0)
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "k"), count: 100))
+            let alert = try #require(alertReport(run))
+            #expect(alert["shown"] as? Bool == false)
+            #expect((alert["reason"] as? String)?.hasPrefix("no notification server: ") == true, "\(alert)")
+            // One warning, the delivery's end's, as without an alert.
+            #expect(run.stderr.split(separator: "\n").count { $0.contains("not shown") } == 1, "\(run.stderr)")
+        }
+    }
+
+    @Test func anAlertThatCannotBeShownCostsTheDeliveryNothing() async throws {
+        let notifications = try await NotificationServer()
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = alertPayload([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))], alert: 5)
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json"], stdin: payload,
+                                           environment: VODAppRunner.environment(bus: notifications.busAddress))
+            #expect(run.exitCode == 0)
+            #expect(run.item("k")?["status"] as? String == "downloaded")
+            #expect(run.stderr.contains("alert not shown: aps.alert is a number, not a string or an object"), "\(run.stderr)")
+            #expect(alertReport(run)?["shown"] as? Bool == false)
+            let calls = notifications.notifyCalls
+            try #require(calls.count == 1, "\(calls)")
+            #expect(calls[0].contains(#"Notify "VODApp" 0 "video-x-generic" "1 new video to watch offline""#), "\(calls[0])")
+        }
+    }
+
+    /// `poll` and `listen` take the same way through a delivery as a payload file: the alert, then
+    /// its replacement, each time. The payload and the media come from nginx.
+    @Test func anAlertWorksTheSameInAPollAndInAListener() async throws {
+        let notifications = try await NotificationServer()
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let scratch = try ScratchDirectory()
+        let environment = VODAppRunner.environment(bus: notifications.busAddress)
+        for name in ["polled", "pushed"] {
+            try Data(repeating: 7, count: 3000).write(to: URL(fileURLWithPath: nginx.root + "/\(name).mp4"))
+        }
+        try alertPayload([(key: "polled", title: "Polled", url: nginx.url("/polled.mp4"))], alert: "Polled video")
+            .write(to: URL(fileURLWithPath: nginx.root + "/payload.json"))
+
+        let poll = try await runner.run(["poll", nginx.url("/payload.json"), "--dir", scratch.path, "--json"], environment: environment)
+        #expect(poll.exitCode == 0, "\(poll.stderr)")
+        var calls = notifications.notifyCalls
+        try #require(calls.count == 2, "\(calls)")
+        #expect(calls[0].contains(#"Notify "VODApp" 0 "video-x-generic" "Polled video""#), "\(calls[0])")
+        #expect(calls[1].contains(#"Notify "VODApp" 1 "video-x-generic" "1 new video to watch offline" "Polled""#), "\(calls[1])")
+
+        let listener = try await ListenerUnderTest(dir: scratch.path, notify: true, environment: environment)
+        let push = alertPayload([(key: "pushed", title: "Pushed", url: nginx.url("/pushed.mp4"))], alert: ["title": "Pushed video"])
+        #expect(await listener.post(push, wait: true).status == 200)
+        #expect(try await listener.stop() == 143)
+        calls = notifications.notifyCalls
+        try #require(calls.count == 4, "\(calls)")
+        #expect(calls[2].contains(#"Notify "VODApp" 0 "video-x-generic" "Pushed video""#), "\(calls[2])")
+        #expect(calls[3].contains(#"Notify "VODApp" 2 "video-x-generic" "1 new video to watch offline" "Pushed""#), "\(calls[3])")
+    }
+
     /// A server that takes the call and never answers holds the run neither past its budget nor,
     /// with a long budget, for more than 3 s: not to the end of a 10 s budget.
     @Test(arguments: [(budget: 3, bound: 3.5), (budget: 10, bound: 4.5)])
@@ -99,6 +237,25 @@ import VODAppSamples
             #expect(notification["shown"] as? Bool == false)
             #expect((notification["reason"] as? String)?.contains("did not answer") == true, "\(notification)")
             #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "k"), count: 100))
+        }
+    }
+
+    /// A hung server costs a delivery with an alert one wait of 3 s, not one per notification: the
+    /// alert's replacement is not waited for again.
+    @Test func aServerThatNeverAnswersAnAlertIsNotWaitedForTwice() async throws {
+        let notifications = try await NotificationServer()
+        notifications.freeze()
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let payload = alertPayload([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))], alert: "One new video")
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--budget", "10"], stdin: payload,
+                                           environment: VODAppRunner.environment(bus: notifications.busAddress))
+            #expect(run.wallSeconds < TimeBound.seconds(4.5), "the run took \(run.wallSeconds) s")
+            #expect(run.exitCode == 0)
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "k"), count: 100))
+            #expect((alertReport(run)?["reason"] as? String)?.contains("did not answer within") == true, "\(run.stdout)")
+            let notification = try #require(run.report?["notification"] as? [String: Any])
+            #expect(notification["reason"] as? String == "the notification server has not answered an earlier notification", "\(notification)")
         }
     }
 

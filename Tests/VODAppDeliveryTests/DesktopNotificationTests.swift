@@ -1,6 +1,7 @@
 import Testing
 import VODAppDelivery
 import VODAppNotify
+import VODAppPayload
 
 @Suite struct DesktopNotificationTests {
     private func item(_ key: String, _ title: String, _ status: ItemReport.Status) -> ItemReport {
@@ -42,5 +43,32 @@ import VODAppNotify
         ]))
         #expect(!notification.body.unicodeScalars.contains { $0.value == 0x202E || $0.value == 0x2066 })
         #expect(notification.body.contains("👩\u{200D}💻"))
+    }
+
+    @Test func anAlertReadsAsThePhoneShowedIt() {
+        let full = DesktopNotification(alert: PushAlert(title: "Season 2", subtitle: "Episodes 3-4", body: "Two new videos"))
+        #expect(full.summary == "Season 2")
+        #expect(full.body == "Episodes 3-4\nTwo new videos")
+        #expect(full.category == "transfer")
+        #expect(full.replacing == nil)
+        let text = DesktopNotification(alert: PushAlert(title: nil, body: "Two new videos"))
+        #expect(text.summary == "Two new videos")
+        #expect(text.body == "")
+    }
+
+    @Test func anAlertFromTheNetworkCannotInjectMarkupOrRunOn() {
+        let alert = DesktopNotification(alert: PushAlert(title: "<i>x</i>\u{202E}", body: "a\u{7}b & " + String(repeating: "z", count: 1000)))
+        #expect(alert.summary == "&lt;i&gt;x&lt;/i&gt; ")
+        #expect(alert.body.hasPrefix("a b &amp; zzz"))
+        #expect(alert.body.count < 420)
+    }
+
+    @Test func anAlertIsReplacedWhenNothingArrivedOnlyIfSomethingWentWrong() throws {
+        #expect(DesktopNotification(replacingAlertAfter: [item("a", "A", .alreadyPresent)]) == nil)
+        let replacement = try #require(DesktopNotification(replacingAlertAfter: [item("a", "A", .failed), item("b", "B", .timedOut),
+                                                                                 item("c", "C", .tooLarge)]))
+        #expect(replacement.summary == "No new video could be fetched")
+        #expect(replacement.body == "2 failed, 1 skipped as too large")
+        #expect(replacement.isUrgent)
     }
 }

@@ -33,6 +33,35 @@ import VODAppTransfer
             title: "A", subtitle: "B", url: try MediaURL("http://example.com/a.mp4")))])
     }
 
+    private func alert(_ json: String) throws -> (alert: PushAlert?, ignored: String?) {
+        let payload = try parse(#"{"aps":{"content-available":1,"alert":\#(json)},"playlist":{"k":{"title":"T","url":"http://h/a.mp4"}}}"#)
+        #expect(payload.validItems.count == 1, "an alert never costs the playlist")
+        return (payload.alert, payload.ignoredAlert)
+    }
+
+    @Test func anAlertIsTextOrATitleSubtitleAndBody() throws {
+        #expect(try alert(#""New videos""#).alert == PushAlert(title: nil, body: "New videos"))
+        #expect(try alert(#"{"title":"Season 2","subtitle":"Episodes 3-4","body":"Two new videos","loc-key":"X"}"#).alert
+                == PushAlert(title: "Season 2", subtitle: "Episodes 3-4", body: "Two new videos"))
+        #expect(try alert(#"{"body":"Only a body"}"#).alert == PushAlert(title: nil, body: "Only a body"))
+        #expect(try alert(#"{"title":"Only a title","body":"  "}"#).alert == PushAlert(title: "Only a title", body: nil))
+        let without = try parse(#"{"aps":{"content-available":1},"playlist":{}}"#)
+        #expect(without.alert == nil && without.ignoredAlert == nil)
+    }
+
+    @Test(arguments: [
+        (#"5"#, "aps.alert is a number, not a string or an object"),
+        (#""   ""#, "aps.alert is empty"),
+        (#"{"title":["a"]}"#, "aps.alert.title is an array, not a string"),
+        (#"{"loc-key":"NEW_VIDEOS","loc-args":["3"]}"#, "aps.alert has no title or body text to show"),
+        (#"{"subtitle":"a subtitle alone"}"#, "aps.alert has no title or body text to show"),
+    ])
+    func anAlertThatCannotBeShownIsIgnoredAndSaysWhy(json: String, why: String) throws {
+        let read = try alert(json)
+        #expect(read.alert == nil)
+        #expect(read.ignored == why)
+    }
+
     @Test(arguments: [
         ("\u{FF}\u{FE}", "not UTF-8"),
         ("{\"aps\":", "not valid JSON"),
