@@ -35,6 +35,11 @@ let package = Package(
         // Linux file calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CFileShims"),
         .systemLibrary(
+            name: "CGio",
+            pkgConfig: "gio-2.0",
+            providers: [.apt(["libglib2.0-dev"])]
+        ),
+        .systemLibrary(
             name: "CLibNotify",
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
@@ -112,6 +117,11 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // What the device says about fetching now (a metered network, power saver), through GIO.
+        .target(
+            name: "VODAppDevice",
+            dependencies: ["CGio"]
+        ),
         // The pipeline that composes them: plan, transfer, place, record, notify, report.
         .target(
             name: "VODAppDelivery",
@@ -122,6 +132,7 @@ let package = Package(
                 "VODAppMediaDirectory",
                 "VODAppStore",
                 "VODAppNotify",
+                "VODAppDevice",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ]

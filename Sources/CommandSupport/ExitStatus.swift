@@ -33,7 +33,9 @@ extension ExitStatus {
     /// does not verify), which only a change of payload or server fixes.
     public init(_ report: DeliveryReport) {
         let failures = report.items.filter { $0.status == .failed || $0.status == .timedOut }
-        if failures.contains(where: { $0.final != true }) {
+        // A deferred item is fetched by a later delivery on a better connection: the same as a
+        // failure that may pass, for a script or a timer.
+        if failures.contains(where: { $0.final != true }) || report.items.contains(where: { $0.status == .deferred }) {
             self = .temporaryFailure
         } else {
             self = failures.isEmpty ? .success : .unavailable

@@ -45,6 +45,7 @@ public enum ReportRenderer {
         case .failed: "failed"
         case .invalid: "invalid"
         case .removed: "removed"
+        case .deferred: "deferred"
         }
     }
 

@@ -31,6 +31,7 @@ extension Delivery {
                     case .failed: return target.report(.failed, error: theirs)
                     case .fetched: return target.report(.failed, error: "another vodapp delivery fetched it, but \(record.path ?? "its file") is gone")
                     case .removed: return target.report(.removed, error: theirs)
+                    case .deferred: return target.report(.deferred, error: theirs)
                     }
                 }
             }

@@ -56,9 +56,11 @@ public struct Delivery: Sendable {
         let startedAt = Date(timeIntervalSinceNow: -budget.elapsed.inSeconds)
         let late = lateStart(of: budget)
 
-        let plan = try plan(payload, budget: budget)
-        defer { plan.locks?.releaseAll() }
-        let alert = await showAlert(of: payload, plan: plan, budget: budget)
+        let planned = try plan(payload, budget: budget)
+        defer { planned.locks?.releaseAll() }
+        // The alert is the server's word, shown as the phone showed it, deferred or not.
+        let alert = await showAlert(of: payload, plan: planned, budget: budget)
+        let plan = await deferring(planned)
 
         // Items another delivery is fetching are waited for while this one transfers, places and
         // records its own.
@@ -79,7 +81,7 @@ public struct Delivery: Sendable {
         await updatePlaylist(plan, with: payload, reports: reports, until: budget.end)
 
         let alertReport = await alert?.value
-        let notification = await notify(items, budget: budget, stop: stop, replacing: alertReport?.id)
+        let notification = await notify(items, deferral: plan.deferral, budget: budget, stop: stop, replacing: alertReport?.id)
         let report = DeliveryReport(elapsed: budget.elapsed, budget: budget.duration, directory: options.directory,
                                     items: items, notification: notification, alert: alertReport, removed: removed)
         plan.ledger?.log(DeliveryLogEntry(report, from: source, startedAt: startedAt, stoppedBecause: stop?.reason),
@@ -194,13 +196,15 @@ public struct Delivery: Sendable {
         String(format: "%.1f s", duration.inSeconds)
     }
 
-    /// The desktop notification, when something new arrived and nothing stopped the run. It takes
-    /// the place of the push's alert, when one was shown (`replacing`), and then also says when
-    /// nothing arrived.
-    private func notify(_ items: [ItemReport], budget: Budget, stop: StopRequest?, replacing alert: UInt32?) async -> NotificationReport {
+    /// The desktop notification, when something new arrived, or new items were deferred, and
+    /// nothing stopped the run. It takes the place of the push's alert, when one was shown
+    /// (`replacing`), and then also says when nothing arrived.
+    private func notify(_ items: [ItemReport], deferral: DeliveryPlan.Deferral?, budget: Budget, stop: StopRequest?,
+                        replacing alert: UInt32?) async -> NotificationReport {
         if let reason = stop?.reason { return .notShown("stopped: \(reason)") }
         guard options.notify else { return .notShown("disabled with --no-notify") }
-        guard var notification = DesktopNotification(announcing: items)
+        let deferred = deferral.flatMap { DesktopNotification(deferring: $0.news, until: $0.reason.awaited) }
+        guard var notification = DesktopNotification(announcing: items) ?? deferred
                 ?? alert.flatMap({ _ in DesktopNotification(replacingAlertAfter: items) }) else {
             return .notShown("nothing new to announce")
         }

@@ -36,6 +36,9 @@ public struct DeliveryOptions: Sendable, Equatable {
     public static let defaultUserAgent = "vodapp/0.1 libcurl/\(Curl.version)"
     /// The most bytes per second the whole delivery receives (`--limit-rate`); nil for no limit.
     public var rateLimit: Int64?
+    /// Whether a metered connection or power saver defers the items (`--on-metered`,
+    /// `--on-power-saver`).
+    public var deferral = DeferralPolicy()
     /// What is kept of vodapp's files, and whether removed items come back.
     public var retention = RetentionPolicy()
     /// Whether the notification offers to open DIR, and so may keep its thread waiting for the

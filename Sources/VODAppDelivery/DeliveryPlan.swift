@@ -6,9 +6,9 @@ import VODAppTransfer
 struct DeliveryPlan: Sendable {
     let directory: MediaDirectory
     /// Items with a report already: invalid, or already in DIR.
-    let settled: [String: ItemReport]
+    var settled: [String: ItemReport]
     /// Items this delivery fetches: it holds their locks.
-    let mine: [DeliveryTarget]
+    var mine: [DeliveryTarget]
     /// Items another delivery holds the locks of: waited for, not fetched.
     let othersFetching: [DeliveryTarget]
     /// What the store knew of the missing items before this delivery began.
@@ -20,4 +20,8 @@ struct DeliveryPlan: Sendable {
     /// What this delivery may write to DIR's file system before it has less than `--min-free`
     /// free; nil without the limit.
     let room: TransferRequest.Room?
+    /// Why this delivery deferred its items, and those of them that are news (never tried before);
+    /// nil when it fetches.
+    var deferral: Deferral?
+    typealias Deferral = (reason: DeferralPolicy.Reason, news: [ItemReport])
 }

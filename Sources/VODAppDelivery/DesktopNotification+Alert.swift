@@ -30,4 +30,14 @@ extension DesktopNotification {
         if tooLarge > 0 { problems.append("\(tooLarge) skipped as too large") }
         self.init(summary: "No new video could be fetched", body: problems.joined(separator: ", "), isUrgent: true)
     }
+
+    /// New items a delivery deferred, said once: the next push naming them is not news.
+    init?(deferring news: [ItemReport], until awaited: String) {
+        guard !news.isEmpty else { return nil }
+        let summary = news.count == 1 ? "1 new video waits for \(awaited)" : "\(news.count) new videos wait for \(awaited)"
+        var named = news.prefix(Self.titlesNamed).map { Self.displayable($0.title ?? $0.key) }.joined(separator: ", ")
+        if news.count > Self.titlesNamed { named += " and \(news.count - Self.titlesNamed) more" }
+        self.init(summary: summary, body: named, isUrgent: false)
+        category = Self.alertCategory
+    }
 }

@@ -5,6 +5,9 @@ public struct ItemReport: Sendable, Equatable, Encodable {
         /// Its file was in DIR and was removed, by retention or by the user: not fetched again
         /// unless `--refetch-removed`, or after `vodapp forget KEY`.
         case removed
+        /// Not fetched: the connection is metered or power saver is on (`--on-metered`,
+        /// `--on-power-saver`); the next delivery on a better connection fetches it.
+        case deferred
     }
 
     public let key: String

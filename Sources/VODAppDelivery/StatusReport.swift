@@ -47,7 +47,7 @@ public struct StatusReport: Sendable, Encodable {
                 // is shown as removed, as the next delivery naming it will record it, and one put
                 // back is shown in DIR.
                 item = item.asFound(in: media)
-            case .failed, .tooLarge:
+            case .failed, .tooLarge, .deferred:
                 break
             }
             return item

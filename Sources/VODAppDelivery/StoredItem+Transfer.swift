@@ -35,6 +35,8 @@ extension StoredItem {
             state = .tooLarge
         case .removed:
             state = .removed
+        case .deferred:
+            state = .deferred
         case .timedOut, .failed, .invalid:
             if let partial = outcome.partial {
                 state = .partial

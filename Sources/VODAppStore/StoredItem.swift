@@ -17,6 +17,9 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
         /// which and why, `updatedAt` when it was noticed; `path` and `bytes` are the file's.
         /// Pushes naming it do not fetch it again until it is forgotten.
         case removed
+        /// Never fetched: the deliveries that named it deferred it (a metered connection, power
+        /// saver). `error` says why.
+        case deferred
     }
 
     public static let databaseTableName = "item"

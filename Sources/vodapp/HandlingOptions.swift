@@ -85,6 +85,14 @@ struct HandlingOptions: ParsableArguments {
     @Flag(help: "Fetch items again whose files were removed (by retention or by hand); without it they are reported as removed.")
     var refetchRemoved = false
 
+    @Option(help: ArgumentHelp("On a metered connection (as NetworkManager says): fetch, or defer the items to a later delivery (exit 75).",
+                               valueName: "fetch|defer"))
+    var onMetered: DeferralPolicy.Choice = .defer
+
+    @Option(help: ArgumentHelp("In power-saver mode (as power-profiles-daemon says): fetch, or defer the items to a later delivery (exit 75).",
+                               valueName: "fetch|defer"))
+    var onPowerSaver: DeferralPolicy.Choice = .defer
+
     @Flag(name: .shortAndLong, help: "Only errors on stderr, and no progress display.")
     var quiet = false
 
@@ -215,11 +223,13 @@ struct HandlingOptions: ParsableArguments {
         options.cookieFile = cookies.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if let userAgent { options.userAgent = userAgent }
         options.rateLimit = limitRate
+        options.deferral = DeferralPolicy(onMetered: onMetered, onPowerSaver: onPowerSaver)
         options.retention = RetentionPolicy(keepDays: keepDays, maximumTotal: maxTotal, minimumFree: minFree, refetchRemoved: refetchRemoved)
         return options
     }
 }
 
 extension MediaFileName.Style: ExpressibleByArgument {}
+extension DeferralPolicy.Choice: ExpressibleByArgument {}
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

@@ -50,13 +50,15 @@ public struct VODAppRunner: Sendable {
     /// The executable this runner starts.
     public let tool: String
 
-    /// Environment for a run: no display and a session bus address that leads nowhere, unless a
-    /// test gives a bus of its own, so that no test ever reaches the developer's real desktop.
-    public static func environment(bus: String? = nil, extra: [String: String] = [:]) -> [String: String] {
+    /// Environment for a run: no display, and session and system bus addresses that lead nowhere,
+    /// unless a test gives buses of its own, so that no test ever reaches the developer's real
+    /// desktop, NetworkManager or power profile.
+    public static func environment(bus: String? = nil, systemBus: String? = nil, extra: [String: String] = [:]) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["DISPLAY"] = nil
         environment["WAYLAND_DISPLAY"] = nil
         environment["DBUS_SESSION_BUS_ADDRESS"] = bus ?? "unix:path=/nonexistent/vodapp-test-bus"
+        environment["DBUS_SYSTEM_BUS_ADDRESS"] = systemBus ?? "unix:path=/nonexistent/vodapp-test-system-bus"
         environment["VODAPP_DIR"] = nil
         return environment.merging(extra) { $1 }
     }

@@ -1,0 +1,52 @@
+import VODAppDevice
+
+/// Whether a delivery fetches on a metered connection or in power-saver mode (`--on-metered`,
+/// `--on-power-saver`). GNOME's guidance, and the most requested feature of podcast apps'
+/// trackers: automatic downloads wait for a connection that costs nothing and a device that is
+/// not saving power.
+public struct DeferralPolicy: Sendable, Equatable {
+    public enum Choice: String, Sendable, CaseIterable {
+        case fetch
+        case `defer`
+    }
+
+    /// Why a delivery defers its items.
+    public enum Reason: Sendable, Equatable {
+        case metered
+        case powerSaver
+
+        /// What the report's `error` says.
+        var explanation: String {
+            switch self {
+            case .metered: "deferred: the network connection is metered (--on-metered fetch fetches anyway)"
+            case .powerSaver: "deferred: power saver is on (--on-power-saver fetch fetches anyway)"
+            }
+        }
+
+        /// What the items wait for, in the notification.
+        var awaited: String {
+            switch self {
+            case .metered: "a connection that is not metered"
+            case .powerSaver: "power saver to be off"
+            }
+        }
+    }
+
+    public var onMetered: Choice
+    public var onPowerSaver: Choice
+
+    public init(onMetered: Choice = .defer, onPowerSaver: Choice = .defer) {
+        self.onMetered = onMetered
+        self.onPowerSaver = onPowerSaver
+    }
+
+    /// Whether any condition can defer a delivery, so that the device is worth asking.
+    var defersAnything: Bool { onMetered == .defer || onPowerSaver == .defer }
+
+    /// Why a delivery under `conditions` defers its items; nil when it fetches them.
+    func reason(under conditions: DeviceConditions) -> Reason? {
+        if conditions.metered && onMetered == .defer { return .metered }
+        if conditions.powerSaver && onPowerSaver == .defer { return .powerSaver }
+        return nil
+    }
+}

@@ -1,0 +1,59 @@
+import CGio
+import Foundation
+
+/// What the device says about fetching now: a metered connection, power-saver mode. Read as GNOME
+/// asks applications to read them, through GLib's GNetworkMonitor (which asks NetworkManager) and
+/// GPowerProfileMonitor (which asks power-profiles-daemon); where neither service runs, neither
+/// is said, and nothing is deferred.
+public struct DeviceConditions: Sendable, Equatable {
+    public var metered: Bool
+    public var powerSaver: Bool
+
+    public init(metered: Bool = false, powerSaver: Bool = false) {
+        self.metered = metered
+        self.powerSaver = powerSaver
+    }
+
+    /// The conditions now. The monitors start with the first call, on a thread of their own that
+    /// keeps them up to date for the life of the process (a listener's deliveries read the
+    /// latest); the first call waits for their first answers, at most `patience`: a system bus
+    /// that does not answer must not hold a delivery, and what is not known is not said.
+    public static func current(patience: Duration = .seconds(1)) async -> DeviceConditions {
+        let monitors = Monitors.shared
+        let deadline = ContinuousClock.now + patience
+        while !monitors.answered, ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return monitors.conditions
+    }
+
+    /// The monitoring thread and what it last saw. Never freed: it lives as long as the process.
+    private final class Monitors: @unchecked Sendable {
+        // The thread writes these with GLib's atomics and the readers read them with GLib's
+        // atomics: that is the only sharing, hence @unchecked.
+        private let state: UnsafeMutablePointer<VodDeviceConditions>
+
+        static let shared = Monitors()
+
+        private init() {
+            state = .allocate(capacity: 1)
+            state.initialize(to: VodDeviceConditions())
+            let state = UInt(bitPattern: state)
+            let thread = Thread {
+                guard let pointer = UnsafeMutablePointer<VodDeviceConditions>(bitPattern: state) else { return }
+                vod_device_conditions_run(pointer)
+            }
+            thread.name = "vodapp-device"
+            thread.start()
+        }
+
+        var answered: Bool {
+            g_atomic_int_get(&state.pointee.network_known) != 0 && g_atomic_int_get(&state.pointee.power_known) != 0
+        }
+
+        var conditions: DeviceConditions {
+            DeviceConditions(metered: g_atomic_int_get(&state.pointee.metered) != 0,
+                             powerSaver: g_atomic_int_get(&state.pointee.power_saver) != 0)
+        }
+    }
+}
