@@ -196,6 +196,7 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: [
+                "CGio",
                 "VODAppBase",
                 "VODAppTransfer",
                 "VODAppPayload",

@@ -86,4 +86,28 @@ static inline void vod_device_conditions_run(VodDeviceConditions *conditions) {
     for (;;) g_main_context_iteration(context, TRUE);
 }
 
+/* GLib's log lines (libnotify's and GIO's among them) go to this function instead of stderr: the
+   executable hands them to swift-log, so that they read as its other lines and obey -q and -v. */
+typedef void (*VodLogSink)(int level, const char *domain, const char *message);
+
+static GLogWriterOutput vod_glib_log_writer(GLogLevelFlags level, const GLogField *fields, gsize count, gpointer data) {
+    const char *domain = NULL;
+    char *message = NULL;
+    for (gsize i = 0; i < count; i++) {
+        if (g_strcmp0(fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0) {
+            domain = fields[i].value;
+        } else if (g_strcmp0(fields[i].key, "MESSAGE") == 0) {
+            message = fields[i].length < 0 ? g_strdup(fields[i].value) : g_strndup(fields[i].value, (gsize)fields[i].length);
+        }
+    }
+    ((VodLogSink)data)((int)(level & G_LOG_LEVEL_MASK), domain, message);
+    g_free(message);
+    return G_LOG_WRITER_HANDLED;
+}
+
+/* Once, before any GLib call logs: GLib allows one writer per process. */
+static inline void vod_route_glib_logs(VodLogSink sink) {
+    g_log_set_writer_func(vod_glib_log_writer, (gpointer)sink, NULL);
+}
+
 #endif

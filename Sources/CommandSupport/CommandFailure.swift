@@ -20,11 +20,11 @@ public struct CommandFailure: Error, Sendable {
     }
 
     /// `error` as its command ends with it, the line prefixed with what it is about
-    /// (`udp://127.0.0.1:9930: nothing is listening there`) and followed by a hint; nil for an
-    /// error that is not a library's (ArgumentParser's own, which ArgumentParser reports).
-    public init?(_ error: any Error, about subject: String? = nil, hint: String = "") {
+    /// (`udp://127.0.0.1:9930: nothing is listening there`); nil for an error that is not a
+    /// library's (ArgumentParser's own, which `CommandLineTool` reports).
+    public init?(_ error: any Error, about subject: String? = nil) {
         guard let (message, status) = Self.mapped(error) else { return nil }
-        self.init((subject.map { "\($0): \(message)" } ?? message) + hint, status: status)
+        self.init(subject.map { "\($0): \(message)" } ?? message, status: status)
     }
 
     private static func mapped(_ error: any Error) -> (String, ExitStatus)? {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import VODAppTransfer
 
 /// How both executables start and end: one shape for `vodapp` and `vodapp-push`.
@@ -12,6 +13,12 @@ public enum CommandLineTool {
     public static func main<Command: AsyncParsableCommand>(_ command: Command.Type) async -> Never {
         _ = ProcessClock.launch
         Curl.initialize()
+        let name = command.configuration.commandName ?? "vodapp"
+        if let word = CommandLine.arguments.dropFirst().first, let near = misspeltCommand(word, of: command) {
+            // Read as a payload file, it would fail as one that is missing: say what it likely was.
+            FileHandle.standardError.write(Data("\(name): '\(word)' is neither a command nor a payload file; did you mean '\(near)'? (see '\(name) --help')\n".utf8))
+            command.exit(withError: ExitCode.validationFailure)
+        }
         do {
             var parsed = try command.parseAsRoot()
             if var asynchronous = parsed as? any AsyncParsableCommand {
@@ -22,7 +29,51 @@ public enum CommandLineTool {
             command.exit()
         } catch {
             CommandFailure(error)?.exit()
+            if command.exitCode(for: error) == .validationFailure {
+                // One line, as every other error: what is wrong, and where to read more.
+                FileHandle.standardError.write(Data((usageError(error, of: command) + "\n").utf8))
+                command.exit(withError: ExitCode.validationFailure)
+            }
             command.exit(withError: error)
         }
+    }
+
+    /// The command `word` likely meant, when it is none, no file, and close to one.
+    static func misspeltCommand<Command: ParsableCommand>(_ word: String, of command: Command.Type) -> String? {
+        let commands = command.configuration.subcommands.map { $0._commandName }
+        guard !word.hasPrefix("-"), !commands.contains(word), !FileManager.default.fileExists(atPath: word) else { return nil }
+        return commands.first { isNear(word, $0) }
+    }
+
+    /// A bad command line as one line: ArgumentParser's message without its usage block, and the
+    /// command's `--help` to read.
+    static func usageError<Command: ParsableCommand>(_ error: any Error, of command: Command.Type) -> String {
+        let name = command.configuration.commandName ?? "vodapp"
+        let message = command.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad command line"
+        let help = command.fullMessage(for: error).split(separator: "\n")
+            .compactMap { line -> String? in
+                guard let start = line.range(of: "See '"), let end = line[start.upperBound...].firstIndex(of: "'"),
+                      line[start.upperBound..<end].hasSuffix("--help") else { return nil }
+                return String(line[start.upperBound..<end])
+            }.first ?? "\(name) --help"
+        return "\(name): \(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message) (see '\(help)')"
+    }
+
+    /// Whether `word` is `command` with at most two letters changed, added, dropped or swapped.
+    static func isNear(_ word: String, _ command: String) -> Bool {
+        let a = Array(word.lowercased()), b = Array(command)
+        guard a != b, abs(a.count - b.count) <= 2 else { return false }
+        var distance = Array(repeating: Array(repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { distance[i][0] = i }
+        for j in 0...b.count { distance[0][j] = j }
+        for i in stride(from: 1, through: a.count, by: 1) {
+            for j in stride(from: 1, through: b.count, by: 1) {
+                distance[i][j] = min(distance[i - 1][j] + 1, distance[i][j - 1] + 1, distance[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    distance[i][j] = min(distance[i][j], distance[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return distance[a.count][b.count] <= 2
     }
 }

@@ -48,7 +48,7 @@ public struct DatagramReceiver: Service {
                 .bind(host: address.host, port: address.port)
                 .get()
         } catch {
-            throw ListenerError.cannotBind(protocol: "udp", address: address, reason: ListenerError.reason(error))
+            throw ListenerError.cannotBind(protocol: "udp", address: address, reason: ListenerError.reason(error, protocol: "udp"))
         }
         if let local = channel.localAddress { onBound(local) }
         await withGracefulShutdownHandler {

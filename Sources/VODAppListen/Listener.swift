@@ -181,7 +181,7 @@ public struct Listener: Sendable {
             } catch {
                 let bound = started.isUp { if case .http = $0 { true } else { false } }
                 if bound { throw error }
-                throw ListenerError.cannotBind(protocol: "http", address: address, reason: ListenerError.reason(error))
+                throw ListenerError.cannotBind(protocol: "http", address: address, reason: ListenerError.reason(error, protocol: "http"))
             }
         }
     }

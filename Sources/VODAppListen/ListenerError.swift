@@ -15,10 +15,21 @@ public enum ListenerError: Error, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Why a bind failed, as the system says it ("Address already in use"): NIO's own text names
-    /// its internal function and the errno.
-    static func reason(_ error: any Error) -> String {
-        if let error = error as? IOError { return Errno(rawValue: error.errnoCode).description }
-        return "\(error)"
+    /// Why a bind failed, as the system says it ("Address already in use"), and what to do about
+    /// it: NIO's own text names its internal function and the errno.
+    static func reason(_ error: any Error, protocol proto: String) -> String {
+        guard let error = error as? IOError else { return "\(error)" }
+        let errno = Errno(rawValue: error.errnoCode)
+        let option = "--\(proto)"
+        switch errno {
+        case .addressInUse:
+            return "\(errno), by another vodapp listen or another program; stop it, or choose another port with \(option) (or --no-\(proto))"
+        case .permissionDenied:
+            return "\(errno): ports below 1024 need root; choose a port above 1023 with \(option)"
+        case .addressNotAvailable:
+            return "\(errno): no network interface of this machine has that address; use 127.0.0.1, 0.0.0.0 or one of its addresses with \(option)"
+        default:
+            return errno.description
+        }
     }
 }

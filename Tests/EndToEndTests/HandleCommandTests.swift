@@ -220,14 +220,6 @@ import VODAppSamples
         #expect(run.stderr == "vodapp: cannot read payload from /nonexistent/payload.json: No such file or directory\n")
     }
 
-    /// A mistyped command reads as a payload file's name; the error says which command was meant.
-    @Test func aMistypedCommandIsNamed() async throws {
-        let scratch = try ScratchDirectory()
-        let run = try await runner.run(["stauts", "--dir", scratch.path], environment: VODAppRunner.environment())
-        #expect(run.exitCode == 66)
-        #expect(run.stderr == "vodapp: cannot read payload from stauts: No such file or directory (did you mean `vodapp status`?)\n")
-    }
-
     @Test(arguments: [
         ["p.json", "--budget", "0"], ["p.json", "--budget", "soon"], ["p.json", "--max-size", "12X"],
         ["p.json", "--jobs", "0"], ["p.json", "--frobnicate"], ["p.json", "-q", "-v"], [],
@@ -244,6 +236,25 @@ import VODAppSamples
         let run = try await runner.run(arguments)
         #expect(run.exitCode == 64, "\(arguments): \(run.stderr)")
         #expect(run.stdout.isEmpty)
+        // One line, as every other error, that says where to read more.
+        #expect(run.stderr.hasPrefix("vodapp: ") && run.stderr.hasSuffix(" --help')\n") && run.stderr.count { $0 == "\n" } == 1,
+                "\(arguments): \(run.stderr)")
+    }
+
+    /// A misspelt command would read as a payload file that is not there; the error says which
+    /// command it likely was.
+    @Test func aMisspeltCommandIsNamed() async throws {
+        let forget = try await runner.run(["forgt", "k"])
+        #expect(forget.exitCode == 64)
+        #expect(forget.stderr == "vodapp: 'forgt' is neither a command nor a payload file; did you mean 'forget'? (see 'vodapp --help')\n",
+                "\(forget.stderr)")
+        let scratch = try ScratchDirectory()
+        let status = try await runner.run(["stauts", "--dir", scratch.path])
+        #expect(status.exitCode == 64)
+        #expect(status.stderr.contains("'stauts' is neither a command nor a payload file; did you mean 'status'?"), "\(status.stderr)")
+        #expect(ScratchDirectory.allEntries(scratch.path).isEmpty)
+        let bad = try await runner.run(["p.json", "--jobs", "0"])
+        #expect(bad.stderr == "vodapp: --jobs must be between 1 and 256, not 0 (see 'vodapp handle --help')\n", "\(bad.stderr)")
     }
 
     /// What is wrong with an option is said in words, not as a parser's confusion: a negative
