@@ -11,12 +11,10 @@ public final class NotificationServer: Sendable {
     private let scratch: ScratchDirectory
 
     public enum StartError: Error, CustomStringConvertible {
-        case noBusAddress
         case serverNotOnBus
 
         public var description: String {
             switch self {
-            case .noBusAddress: "dbus-daemon printed no address"
             case .serverNotOnBus: "python-dbusmock's notification_daemon did not appear on the bus"
             }
         }
@@ -28,21 +26,7 @@ public final class NotificationServer: Sendable {
         scratch = try ScratchDirectory("vodapp-bus")
         logPath = scratch.child("notifications.log")
 
-        let bus = try await RunningProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--print-address=1"],
-                                           environment: ProcessInfo.processInfo.environment)
-        self.bus = bus
-        do {
-            try await bus.wait(for: "dbus-daemon's address", timeout: .seconds(10)) { bus.stdout.contains("\n") || !bus.isRunning }
-        } catch {
-            bus.signal(SIGTERM)
-            throw StartError.noBusAddress
-        }
-        let line = bus.stdout.prefix { $0 != "\n" }
-        guard !line.isEmpty else {
-            bus.signal(SIGTERM)
-            throw StartError.noBusAddress
-        }
-        busAddress = String(line)
+        (bus, busAddress) = try await PrivateBusDaemon.start()
 
         var environment = ProcessInfo.processInfo.environment
         environment["DBUS_SESSION_BUS_ADDRESS"] = busAddress

@@ -11,12 +11,10 @@ public final class SystemBus: Sendable {
     private let services: NIOLockedValueBox<[RunningProcess]>
 
     public enum StartError: Error, CustomStringConvertible {
-        case noBusAddress
         case serviceNotOnBus(String)
 
         public var description: String {
             switch self {
-            case .noBusAddress: "dbus-daemon printed no address"
             case .serviceNotOnBus(let name): "python-dbusmock's \(name) did not appear on the bus"
             }
         }
@@ -25,22 +23,8 @@ public final class SystemBus: Sendable {
     /// A bus with no service on it: what a machine without NetworkManager or the profiles daemon
     /// has.
     public init() async throws {
-        let bus = try await RunningProcess("/usr/bin/dbus-daemon", ["--session", "--nofork", "--nopidfile", "--print-address=1"],
-                                           environment: ProcessInfo.processInfo.environment)
-        self.bus = bus
+        (bus, address) = try await PrivateBusDaemon.start()
         services = NIOLockedValueBox([])
-        do {
-            try await bus.wait(for: "dbus-daemon's address", timeout: .seconds(10)) { bus.stdout.contains("\n") || !bus.isRunning }
-        } catch {
-            bus.signal(SIGTERM)
-            throw StartError.noBusAddress
-        }
-        let line = bus.stdout.prefix { $0 != "\n" }
-        guard !line.isEmpty else {
-            bus.signal(SIGTERM)
-            throw StartError.noBusAddress
-        }
-        address = String(line)
     }
 
     deinit {
