@@ -1,14 +1,16 @@
 import Foundation
 import Logging
 import VODAppBase
+import VODAppDevice
 import VODAppMediaDirectory
 import VODAppNotify
 import VODAppPayload
 import VODAppStore
 import VODAppTransfer
 
-/// Handles one payload from start to report, in the design's order: plan, transfer, place,
-/// record, retention, notify, report.
+/// Handles one payload from start to report, in the design's order: plan (the push's alert, then
+/// deferral on a metered connection or in power saver), transfer, place, record, retention,
+/// notify, report.
 ///
 /// Every entry point (a file, standard input, a UDP datagram, an HTTP POST, a poll) parses its
 /// payload and hands it to this same pipeline; nothing about how it arrived matters here but the
@@ -56,6 +58,7 @@ public struct Delivery: Sendable {
         let startedAt = Date(timeIntervalSinceNow: -budget.elapsed.inSeconds)
         let late = lateStart(of: budget)
 
+        if options.deferral.defersAnything { DeviceConditions.prepare() }
         let planned = try plan(payload, budget: budget)
         defer { planned.locks?.releaseAll() }
         // The alert is the server's word, shown as the phone showed it, deferred or not.
@@ -203,13 +206,15 @@ public struct Delivery: Sendable {
                         replacing alert: UInt32?) async -> NotificationReport {
         if let reason = stop?.reason { return .notShown("stopped: \(reason)") }
         guard options.notify else { return .notShown("disabled with --no-notify") }
+        let announcement = DesktopNotification(announcing: items)
         let deferred = deferral.flatMap { DesktopNotification(deferring: $0.news, until: $0.reason.awaited) }
-        guard var notification = DesktopNotification(announcing: items) ?? deferred
+        guard var notification = announcement ?? deferred
                 ?? alert.flatMap({ _ in DesktopNotification(replacingAlertAfter: items) }) else {
             return .notShown("nothing new to announce")
         }
         notification.replacing = alert
-        if options.offersOpenFolder { notification.folder = options.directory }
+        // Only new videos are worth opening the folder for.
+        if announcement != nil, options.offersOpenFolder { notification.folder = options.directory }
         let report = await notifier.post(notification, deadline: budget.end)
         if let reason = report.reason {
             attention.warn("notification not shown: \(reason)")

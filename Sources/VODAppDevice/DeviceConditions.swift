@@ -14,11 +14,19 @@ public struct DeviceConditions: Sendable, Equatable {
         self.powerSaver = powerSaver
     }
 
-    /// The conditions now. The monitors start with the first call, on a thread of their own that
-    /// keeps them up to date for the life of the process (a listener's deliveries read the
-    /// latest); the first call waits for their first answers, at most `patience`: a system bus
-    /// that does not answer must not hold a delivery, and what is not known is not said.
-    public static func current(patience: Duration = .seconds(1)) async -> DeviceConditions {
+    /// Starts the monitors, if they are not running yet, without waiting for them: a delivery
+    /// calls this before its plan, so that their first answers come while it reads DIR and the
+    /// store.
+    public static func prepare() {
+        _ = Monitors.shared
+    }
+
+    /// The conditions now. The monitors start with the first call (or `prepare`), on a thread of
+    /// their own that keeps them up to date for the life of the process (a listener's deliveries
+    /// read the latest); the first call waits for their first answers, at most `patience`: the
+    /// services answer in milliseconds, a system bus that does not answer must not hold a
+    /// delivery, and what is not known is not said.
+    public static func current(patience: Duration = .milliseconds(250)) async -> DeviceConditions {
         let monitors = Monitors.shared
         let deadline = ContinuousClock.now + patience
         while !monitors.answered, ContinuousClock.now < deadline {
