@@ -1,4 +1,5 @@
 import Foundation
+import VODAppBase
 import VODAppDevice
 import VODAppStore
 
@@ -6,7 +7,7 @@ extension Delivery {
     /// The plan, with its items deferred when the device asks for that (`DeferralPolicy`): each is
     /// settled `deferred`, its lock released, and no request made. Items vodapp has never tried
     /// are recorded as deferred, so that the next push naming them knows the deferral is not news.
-    func deferring(_ plan: DeliveryPlan) async -> DeliveryPlan {
+    func deferring(_ plan: DeliveryPlan, budget: Budget) async -> DeliveryPlan {
         guard !plan.mine.isEmpty, options.deferral.defersAnything else { return plan }
         guard let reason = options.deferral.reason(under: await DeviceConditions.current()) else { return plan }
         var deferred = plan
@@ -22,7 +23,7 @@ extension Delivery {
                                           state: .deferred, error: reason.explanation, attempts: 0, updatedAt: Date()))
             }
         }
-        plan.ledger?.record(records)
+        plan.ledger?.record(records, until: Self.storeDeadline(budget))
         deferred.mine = []
         deferred.deferral = (reason, news)
         return deferred

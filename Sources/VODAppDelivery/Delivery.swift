@@ -63,7 +63,7 @@ public struct Delivery: Sendable {
         defer { planned.locks?.releaseAll() }
         // The alert is the server's word, shown as the phone showed it, deferred or not.
         let alert = await showAlert(of: payload, plan: planned, budget: budget)
-        let plan = await deferring(planned)
+        let plan = await deferring(planned, budget: budget)
 
         // Items another delivery is fetching are waited for while this one transfers, places and
         // records its own.
@@ -125,7 +125,7 @@ public struct Delivery: Sendable {
         // A run with nothing to fetch records itself only where vodapp has worked before: it
         // creates nothing in a DIR it found without a work area. The store may not hold up the
         // transfers for more than a quarter of the budget: a busy store costs a warning.
-        let early = min(budget.transferDeadline, .now + budget.duration / 4)
+        let early = Self.storeDeadline(budget)
         let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, attention: attention, until: early) : nil
         let known = ledger?.items(missing.map(\.item.key), until: early) ?? [:]
         // What was removed from DIR is not fetched again; a removal by the user is noticed here.
@@ -180,6 +180,12 @@ public struct Delivery: Sendable {
         }
         return DeliveryPlan(directory: directory, settled: settled, mine: mine, othersFetching: othersFetching,
                             known: known, ledger: ledger, locks: locks, room: room)
+    }
+
+    /// How long the store may hold up the transfers: at most a quarter of the budget (a busy
+    /// store costs a warning, not the delivery).
+    static func storeDeadline(_ budget: Budget) -> ContinuousClock.Instant {
+        min(budget.transferDeadline, .now + budget.duration / 4)
     }
 
     /// How late a start is worth a word: a process starts in tens of milliseconds.

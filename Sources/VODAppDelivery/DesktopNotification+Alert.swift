@@ -35,9 +35,7 @@ extension DesktopNotification {
     init?(deferring news: [ItemReport], until awaited: String) {
         guard !news.isEmpty else { return nil }
         let summary = news.count == 1 ? "1 new video waits for \(awaited)" : "\(news.count) new videos wait for \(awaited)"
-        var named = news.prefix(Self.titlesNamed).map { Self.displayable($0.title ?? $0.key) }.joined(separator: ", ")
-        if news.count > Self.titlesNamed { named += " and \(news.count - Self.titlesNamed) more" }
-        self.init(summary: summary, body: named, isUrgent: false)
+        self.init(summary: summary, body: Self.naming(news), isUrgent: false)
         category = Self.alertCategory
     }
 }

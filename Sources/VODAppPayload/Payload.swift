@@ -15,15 +15,22 @@ public struct Payload: Sendable, Equatable {
     /// The playlist items in the payload's order: the order the publisher wrote them, which the
     /// report, the transfers and the media player's playlist keep.
     public let items: [PlaylistItem]
+    /// What `aps.alert` made, when the push has one.
+    private let alertReading: PushAlert.Reading?
+
     /// What `aps.alert` asks to show at once, when it is one vodapp can show.
-    public let alert: PushAlert?
+    public var alert: PushAlert? {
+        if case .alert(let alert)? = alertReading { alert } else { nil }
+    }
+
     /// Why an `aps.alert` the push has is not shown (not text, nothing to show); nil otherwise.
-    public let ignoredAlert: String?
+    public var ignoredAlert: String? {
+        if case .ignored(let why)? = alertReading { why } else { nil }
+    }
 
     public init(items: [PlaylistItem], alert: PushAlert? = nil) {
         self.items = items
-        self.alert = alert
-        ignoredAlert = nil
+        alertReading = alert.map(PushAlert.Reading.alert)
     }
 
     /// The items that will be fetched.
@@ -74,17 +81,7 @@ public struct Payload: Sendable, Equatable {
             throw .everyItemInvalid(count: items.count, firstReason: firstReason)
         }
         self.items = items
-        switch aps["alert"].map(PushAlert.read) {
-        case .alert(let alert)?:
-            self.alert = alert
-            ignoredAlert = nil
-        case .ignored(let why)?:
-            alert = nil
-            ignoredAlert = why
-        case nil:
-            alert = nil
-            ignoredAlert = nil
-        }
+        alertReading = aps["alert"].map(PushAlert.read)
     }
 
     /// The item key grammar: it becomes part of a file name, so nothing else may pass.

@@ -17,7 +17,7 @@ public struct PushAlert: Sendable, Equatable {
 
     /// What `aps.alert` makes: an alert, or why it cannot be one. An alert that is wrong costs the
     /// payload nothing: the contract rejects a payload only for what stops the fetch.
-    enum Reading: Equatable {
+    enum Reading: Sendable, Equatable {
         case alert(PushAlert)
         case ignored(String)
     }

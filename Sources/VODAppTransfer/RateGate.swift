@@ -22,8 +22,8 @@ final class RateGate {
     }
 
     /// The libcurl read buffer for a gated transfer: a sixteenth of a second's worth, between
-    /// 1 KiB and the engine's usual 64 KiB, so that one chunk overdraws the bucket by little.
-    var bufferSize: Int { Int(min(64 * 1024, max(1024, bucket.rate / 16))) }
+    /// 1 KiB and the engine's usual buffer, so that one chunk overdraws the bucket by little.
+    var bufferSize: Int { min(TransferEngine.bufferSize, Int(max(1024, bucket.rate / 16))) }
 
     /// Whether `handle` may take a chunk of `count` bytes now. When not, it is held, and the write
     /// callback answers `CURL_WRITEFUNC_PAUSE`.

@@ -43,7 +43,7 @@ public struct TransferEngine: Sendable {
                     headers: [String] = [], cookieFile: String? = nil, headerHosts: [String] = [],
                     perHost: Int = Self.defaultPerHost, rateLimit: Int64? = nil) {
             self.jobs = max(1, jobs)
-            self.rateLimit = rateLimit.map { max(1, $0) }
+            self.rateLimit = rateLimit
             self.perHost = max(1, perHost)
             self.maximumRedirects = maximumRedirects
             self.userAgent = userAgent
@@ -120,6 +120,9 @@ public struct TransferEngine: Sendable {
     /// The longest a connection may take to be accepted (TLS handshake included), at most a
     /// third of the time left: a host that drops SYNs costs this, not the budget.
     static let longestConnect: Duration = .seconds(5)
+
+    /// libcurl's read buffer for a transfer: fewer, larger writes to the file.
+    static let bufferSize = 64 * 1024
 
     /// How often the progress callback hears of the transfers.
     static let progressInterval: Duration = .milliseconds(100)
@@ -535,7 +538,7 @@ extension TransferEngine {
         if context.headers != nil {
             vod_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, context.headers)
         }
-        vod_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, gate?.bufferSize ?? 64 * 1024)
+        vod_easy_setopt_long(handle, CURLOPT_BUFFERSIZE, gate?.bufferSize ?? Self.bufferSize)
         vod_easy_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent)
         vod_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, context.errorBuffer)
         vod_easy_setopt_write_callback(handle, CURLOPT_WRITEFUNCTION, transferWriteCallback)

@@ -22,9 +22,7 @@ import VODAppListen
             let fields = metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
             lines.withLockedValue { $0.append(([message] + fields).joined(separator: " ")) }
         })
-        let queue = DeliveryQueue(capacity: capacity, concurrency: concurrency, logger: logger) { payload, ticket in
-            await deliveries.deliver(payload, ticket)
-        }
+        let queue = deliveries.queue(capacity: capacity, concurrency: concurrency, logger: logger)
         let (bound, boundSink) = AsyncStream.makeStream(of: Int.self)
         let receiver = DatagramReceiver(address: ListenAddress(host: "127.0.0.1", port: 0), queue: queue, logger: logger,
                                         warnings: warnings) { address in

@@ -23,9 +23,7 @@ import VODAppPayload
 
     @Test func atMostItsConcurrencyRunAtOnceAndTheRestWaitInOrder() async throws {
         let deliveries = HeldDeliveries(open: false)
-        let queue = DeliveryQueue(capacity: 8, concurrency: 2, logger: Self.logger) { payload, ticket in
-            await deliveries.deliver(payload, ticket)
-        }
+        let queue = deliveries.queue(capacity: 8, concurrency: 2, logger: Self.logger)
         try await deliveries.running(queue) {
             var tickets: [DeliveryTicket] = []
             for key in ["a", "b", "c", "d", "e"] {
@@ -48,9 +46,7 @@ import VODAppPayload
 
     @Test func oneAtATimeDeliversInTheOrderAccepted() async throws {
         let deliveries = HeldDeliveries()
-        let queue = DeliveryQueue(capacity: 16, concurrency: 1, logger: Self.logger) { payload, ticket in
-            await deliveries.deliver(payload, ticket)
-        }
+        let queue = deliveries.queue(capacity: 16, concurrency: 1, logger: Self.logger)
         let keys = (0..<10).map { "push\($0)" }
         try await deliveries.running(queue) {
             var tickets: [DeliveryTicket] = []
@@ -66,9 +62,7 @@ import VODAppPayload
     /// and one waiting, a queue of one refuses the next, and takes pushes again once it drains.
     @Test func aFullQueueRefusesNamingItsCapacityAndAcceptsAgainOnceItDrains() async throws {
         let deliveries = HeldDeliveries(open: false)
-        let queue = DeliveryQueue(capacity: 1, concurrency: 1, logger: Self.logger) { payload, ticket in
-            await deliveries.deliver(payload, ticket)
-        }
+        let queue = deliveries.queue(capacity: 1, concurrency: 1, logger: Self.logger)
         try await deliveries.running(queue) {
             let running = try queue.submit(try Self.payload("running"), from: .standardInput)
             try await deliveries.waitForStarts(1)
@@ -94,9 +88,7 @@ import VODAppPayload
     /// and only then does `run` return.
     @Test func aClosedQueueRefusesNewPushesAndFinishesTheAcceptedOnes() async throws {
         let deliveries = HeldDeliveries(open: false)
-        let queue = DeliveryQueue(capacity: 4, concurrency: 1, logger: Self.logger) { payload, ticket in
-            await deliveries.deliver(payload, ticket)
-        }
+        let queue = deliveries.queue(capacity: 4, concurrency: 1, logger: Self.logger)
         let ended = NIOLockedValueBox(false)
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
@@ -127,9 +119,7 @@ import VODAppPayload
     /// runs what it holds.
     @Test func refusingNewPushesKeepsRunningTheAcceptedOnes() async throws {
         let deliveries = HeldDeliveries(open: false)
-        let queue = DeliveryQueue(capacity: 4, concurrency: 1, logger: Self.logger) { payload, ticket in
-            await deliveries.deliver(payload, ticket)
-        }
+        let queue = deliveries.queue(capacity: 4, concurrency: 1, logger: Self.logger)
         try await deliveries.running(queue) {
             let accepted = try queue.submit(try Self.payload("accepted"), from: .standardInput)
             queue.refuseNewPushes()
@@ -183,9 +173,7 @@ import VODAppPayload
     /// starts, however long it waits for a slot.
     @Test func aTicketKeepsItsOriginAndArrival() async throws {
         let deliveries = HeldDeliveries(open: false)
-        let queue = DeliveryQueue(capacity: 4, concurrency: 1, logger: Self.logger) { payload, ticket in
-            await deliveries.deliver(payload, ticket)
-        }
+        let queue = deliveries.queue(capacity: 4, concurrency: 1, logger: Self.logger)
         try await deliveries.running(queue) {
             let before = ContinuousClock.now
             let first = try queue.submit(try Self.payload("first"), from: .udp(peer: "127.0.0.1:4000"))

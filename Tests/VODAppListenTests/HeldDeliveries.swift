@@ -1,3 +1,4 @@
+import Logging
 import NIOConcurrencyHelpers
 import TestSupport
 import VODAppDelivery
@@ -26,6 +27,13 @@ final class HeldDeliveries: Sendable {
     /// - Parameter open: false holds every delivery until `open()` is called.
     init(open: Bool = true) {
         state = NIOLockedValueBox(State(open: open))
+    }
+
+    /// A queue whose deliveries are these.
+    func queue(capacity: Int, concurrency: Int, logger: Logger) -> DeliveryQueue {
+        DeliveryQueue(capacity: capacity, concurrency: concurrency, logger: logger) { payload, ticket in
+            await self.deliver(payload, ticket)
+        }
     }
 
     /// The queue's `deliver`: records the push, waits while the gate is shut, and reports every
