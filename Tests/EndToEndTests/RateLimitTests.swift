@@ -5,7 +5,7 @@ import VODAppPush
 
 /// `--limit-rate`: the whole delivery's rate, whatever number of transfers share it, against the
 /// sample server at full speed.
-@Suite(.serialized) struct RateLimitTests {
+@Suite(.serialized, .timingSensitive) struct RateLimitTests {
     let runner = VODAppRunner()
 
     /// Three items of different sizes, so that the transfers sharing the limit go from three to

@@ -5,7 +5,7 @@ import VODAppSamples
 
 /// Budget-aware scheduling: behind one slow shared link, the items that can still finish get the
 /// bandwidth. The sample server's link rate makes the bottleneck deterministic.
-@Suite(.serialized) struct SchedulingTests {
+@Suite(.serialized, .timingSensitive) struct SchedulingTests {
     let runner = VODAppRunner()
     static let sizes: [Int64] = [1, 8, 2, 1, 8, 3, 2].map { $0 << 20 }
 

@@ -187,8 +187,11 @@ public enum MediaFixtures {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 
+    /// Encoding takes both cores: it waits for the timing-sensitive suites (`HeavyWork`).
     private static func ffmpeg(_ arguments: [String]) async throws {
-        try await run("/usr/bin/env", ["ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-y"] + arguments)
+        try await HeavyWork.exclusively {
+            _ = try await run("/usr/bin/env", ["ffmpeg", "-nostdin", "-hide_banner", "-v", "error", "-y"] + arguments)
+        }
     }
 
     /// Runs a command to its end (`runTool`) and returns its stdout; throws, with the end of its

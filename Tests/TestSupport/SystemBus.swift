@@ -60,11 +60,15 @@ public final class SystemBus: Sendable {
     }
 
     private func start(template: String, parameters: String? = nil, name: String) async throws {
-        let service = try await RunningProcess("/usr/bin/python3",
-                                               ["-m", "dbusmock", "--system", "-t", template] + (parameters.map { ["-p", $0] } ?? []),
-                                               environment: environment)
-        services.withLockedValue { $0.append(service) }
-        let wait = try await runTool("/usr/bin/gdbus", ["wait", "--system", "--timeout", "20", name], environment: environment)
+        let environment = environment
+        // A python start-up: not while a timing-sensitive suite runs.
+        let wait = try await HeavyWork.exclusively { [services] in
+            let service = try await RunningProcess("/usr/bin/python3",
+                                                   ["-m", "dbusmock", "--system", "-t", template] + (parameters.map { ["-p", $0] } ?? []),
+                                                   environment: environment)
+            services.withLockedValue { $0.append(service) }
+            return try await runTool("/usr/bin/gdbus", ["wait", "--system", "--timeout", "20", name], environment: environment)
+        }
         guard wait.exited, wait.exitCode == 0 else { throw StartError.serviceNotOnBus(template) }
     }
 
