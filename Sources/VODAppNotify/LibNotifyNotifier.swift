@@ -46,8 +46,11 @@ public struct LibNotifyNotifier: Notifier {
             thread.start()
             let patience = min(remaining, Self.longestAnswerWait)
             DispatchQueue.global().asyncAfter(deadline: .now() + patience.inSeconds) {
-                if answer.give(.notShown(String(format: "the notification server did not answer within %.1f s", patience.inSeconds))) {
-                    Self.unanswered.withLockedValue { $0 += 1 }
+                // Counted before the answer is given: the caller's next notification follows the
+                // answer at once, and must find the server counted as hung.
+                Self.unanswered.withLockedValue { $0 += 1 }
+                if !answer.give(.notShown(String(format: "the notification server did not answer within %.1f s", patience.inSeconds))) {
+                    Self.unanswered.withLockedValue { $0 -= 1 }
                 }
             }
         }
