@@ -6,7 +6,7 @@ import VODAppSamples
 /// The server rows of the fault matrix (docs/RELIABILITY.md): one item from a misbehaving server,
 /// through the built `vodapp`, asserting what a user sees: the item's status and reason, the exit
 /// code, the file and its bytes, and what reached the server.
-@Suite(.timingSensitive) struct ServerFaultTests {
+@Suite(.serialized, .timingSensitive) struct ServerFaultTests {
     let runner = VODAppRunner()
 
     /// One misbehaviour and what vodapp must make of it.
