@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 
 struct PushCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -12,7 +13,7 @@ struct PushCommand: AsyncParsableCommand {
         Example:
           vodapp-push demo
         """,
-        version: "0.1.0",
+        version: ReleaseVersion.current,
         subcommands: [Send.self, Serve.self, Demo.self]
     )
 }

@@ -23,7 +23,7 @@ struct Listen: AsyncParsableCommand {
         Examples:
           vodapp listen --dir ~/Videos/VODApp
           VODAPP_WEBHOOK_SECRET=s3cret vodapp listen --no-udp --http 0.0.0.0:9931
-          systemctl --user enable --now vodapp-listen   (Examples/systemd/vodapp-listen.service)
+          systemctl --user enable --now vodapp-listen   (the unit the Debian package installs)
 
         Every delivery runs as `vodapp handle` would, with its own budget counted from the \
         push's arrival; deliveries share DIR and never fetch one item twice at the same time. \

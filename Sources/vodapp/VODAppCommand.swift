@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommandSupport
 
 struct VODAppCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -16,7 +17,7 @@ struct VODAppCommand: AsyncParsableCommand {
           vodapp - --dir /tmp/videos --json < payload.json | jq .result
           mpv ~/Videos/VODApp/playlist.m3u8
         """,
-        version: "0.1.0",
+        version: ReleaseVersion.current,
         subcommands: [Handle.self, Listen.self, Poll.self, Status.self, Forget.self],
         defaultSubcommand: Handle.self
     )
