@@ -44,6 +44,12 @@ let package = Package(
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
         ),
+        // libmosquitto, the Eclipse Mosquitto client: MQTT subscriptions and publications.
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // The libraries, bottom to top (docs/ARCHITECTURE.md draws them). None prints, parses
         // arguments or knows an exit code; none imports a target above it.
         //
@@ -71,6 +77,18 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // An MQTT broker, through libmosquitto: a persistent QoS 1 subscription that reconnects
+        // with jittered backoff, and a publication that waits for the broker's acknowledgement.
+        .target(
+            name: "VODAppMQTT",
+            dependencies: [
+                "VODAppBase",
+                "CMosquitto",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // What a push carries and how it is checked: the JSON, the payload rules, the playlist
@@ -148,6 +166,7 @@ let package = Package(
                 "VODAppMediaDirectory",
                 "VODAppNotify",
                 "VODAppDelivery",
+                "VODAppMQTT",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -172,6 +191,7 @@ let package = Package(
                 "VODAppDelivery",
                 "VODAppListen",
                 "VODAppSamples",
+                "VODAppMQTT",
                 "CCurl",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -205,6 +225,7 @@ let package = Package(
                 "VODAppDelivery",
                 "VODAppListen",
                 "VODAppPush",
+                "VODAppMQTT",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -222,6 +243,7 @@ let package = Package(
                 "VODAppNotify",
                 "VODAppDelivery",
                 "VODAppListen",
+                "VODAppMQTT",
                 "CommandSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -238,6 +260,7 @@ let package = Package(
                 "VODAppPush",
                 "VODAppSamples",
                 "VODAppListen",
+                "VODAppMQTT",
                 "CommandSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -257,6 +280,7 @@ let package = Package(
             name: "VODAppTransferTests",
             dependencies: ["VODAppTransfer", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
+        .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT"]),
         .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppPayload", "VODAppTransfer"]),
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(

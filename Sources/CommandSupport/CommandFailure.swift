@@ -2,6 +2,7 @@ import Foundation
 import VODAppDelivery
 import VODAppListen
 import VODAppMediaDirectory
+import VODAppMQTT
 import VODAppPayload
 import VODAppPush
 
@@ -49,7 +50,11 @@ public struct CommandFailure: Error, Sendable {
         case let error as DemoError:
             (error.description, ExitStatus(error))
         case let error as PushError:
-            (error.description, .unavailable)
+            if case .broker(let broker) = error { (error.description, ExitStatus(broker)) } else { (error.description, .unavailable) }
+        case let error as BrokerError:
+            (error.description, ExitStatus(error))
+        case let error as BrokerURLError:
+            (error.description, .usage)
         case let error as StatusReport.Unreadable:
             (error.description, .payloadUnreadable)
         default:

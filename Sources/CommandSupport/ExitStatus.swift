@@ -1,5 +1,6 @@
 import VODAppDelivery
 import VODAppMediaDirectory
+import VODAppMQTT
 import VODAppPush
 
 /// The process exit codes of the contract, from sysexits(3) where one fits.
@@ -20,7 +21,7 @@ public enum ExitStatus: Int32, Sendable {
     case directoryUnusable = 73
     /// EX_TEMPFAIL: an item failed or timed out; delivering again later may succeed.
     case temporaryFailure = 75
-    /// EX_NOPERM: a poll endpoint rejected the credentials (401 or 403).
+    /// EX_NOPERM: a poll endpoint rejected the credentials (401 or 403), or a broker did.
     case credentialsRejected = 77
 }
 
@@ -54,6 +55,15 @@ extension ExitStatus {
         case .tokenRejected: self = .credentialsRejected
         case .unavailable: self = .temporaryFailure
         case .invalid: self = .invalidPayload
+        }
+    }
+
+    /// A broker that refused the credentials is 77, as a poll endpoint that refused its token;
+    /// anything else that kept a broker from taking a push or a subscription is 69.
+    public init(_ error: BrokerError) {
+        switch error {
+        case .credentialsRefused: self = .credentialsRejected
+        default: self = .unavailable
         }
     }
 

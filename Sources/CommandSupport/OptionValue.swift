@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import VODAppBase
 import VODAppListen
+import VODAppMQTT
 import VODAppPush
 
 /// Option values parsed once, into the types the libraries take, for `@Option(transform:)` and
@@ -35,10 +36,24 @@ public enum OptionValue {
 
     /// Where `vodapp-push send` delivers: `udp://HOST:PORT` or an http(s) URL.
     @Sendable public static func pushDestination(_ text: String) throws -> PushDestination {
+        do {
+            if let broker = try PushDestination.broker(text) { return .mqtt(broker) }
+        } catch {
+            throw ValidationError(error.description)
+        }
         guard let destination = PushDestination(text) else {
-            throw ValidationError("must be udp://HOST:PORT or an http:// or https:// URL")
+            throw ValidationError("must be udp://HOST:PORT, an http:// or https:// URL, or mqtt[s]://[user[:password]@]HOST[:PORT]/TOPIC")
         }
         return destination
+    }
+
+    /// A broker and a topic filter to subscribe to: `mqtt[s]://[user[:password]@]host[:port]/filter`.
+    @Sendable public static func brokerSubscription(_ text: String) throws -> BrokerURL {
+        do {
+            return try BrokerURL(text, for: .subscribe)
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     /// An absolute http or https URL with a host.

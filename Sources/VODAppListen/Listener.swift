@@ -20,11 +20,14 @@ public struct Listener: Sendable {
     public enum Endpoint: Sendable, Equatable, CustomStringConvertible {
         case udp(String)
         case http(String)
+        /// A broker subscription, up once it started (it may still be connecting).
+        case mqtt(String)
 
         public var description: String {
             switch self {
             case .udp(let address): "udp://\(address)"
             case .http(let address): "http://\(address)/push"
+            case .mqtt(let broker): broker
             }
         }
     }
@@ -55,9 +58,11 @@ public struct Listener: Sendable {
     /// without it lets the accepted deliveries finish within their budgets.
     /// - Parameters:
     ///   - stop: asked to stop, it ends the listener and cuts its deliveries.
-    ///   - onReady: called once every receiver is bound, with the addresses they bound.
+    ///   - onReady: called once every receiver is bound, with the addresses they bound (a broker
+    ///     subscription counts once it started: a broker that is down is waited for, not fatal).
     ///   - onDelivery: called as each delivery ends.
-    /// - Throws: `ListenerError` when DIR is unusable or a receiver cannot bind.
+    /// - Throws: `ListenerError` when DIR is unusable or a receiver cannot bind; `BrokerError` when
+    ///   the broker refuses what only a person can change (credentials, trust, the client id).
     public func run(
         stop: StopRequest? = nil,
         gracefulShutdownSignals: [UnixSignal] = [.sigterm, .sigint],
@@ -89,12 +94,20 @@ public struct Listener: Sendable {
         }
 
         var roster: ConnectionRoster?
-        let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1)
+        let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1) + (configuration.mqtt == nil ? 0 : 1)
         let readiness = Readiness(expected: expected, onReady: onReady)
         var services: [any Service] = [queue]
         if let udp = configuration.udp {
             services.append(DatagramReceiver(address: udp, queue: queue, logger: logger, warnings: warnings) { local in
                 readiness.add(.udp(PushEndpoint.describe(local)))
+            })
+        }
+        if let mqtt = configuration.mqtt {
+            services.append(BrokerReceiver(
+                settings: mqtt, directory: options.directory, queue: queue, poll: configuration.pollOnConnect,
+                pollTimeout: options.budget, stop: stop, logger: logger, attention: attention, warnings: warnings
+            ) {
+                readiness.add(.mqtt(mqtt.broker.description))
             })
         }
         if let http = configuration.http {

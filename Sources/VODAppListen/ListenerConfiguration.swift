@@ -1,4 +1,5 @@
 import VODAppDelivery
+import VODAppMQTT
 
 /// What `vodapp listen` binds to and how it handles what arrives.
 public struct ListenerConfiguration: Sendable {
@@ -10,6 +11,10 @@ public struct ListenerConfiguration: Sendable {
     public var http: ListenAddress?
     /// When set, HTTP pushes must be signed with it. UDP cannot be.
     public var secret: String?
+    /// A broker subscription to receive pushes through (a device behind NAT); nil: none.
+    public var mqtt: BrokerSubscription.Settings?
+    /// Asked once on every (re)connection to the broker, for pushes the broker did not keep.
+    public var pollOnConnect: PayloadPoll?
     public var queueCapacity: Int
     public var concurrency: Int
     /// Each delivery runs with these, exactly as one `vodapp handle` would.
@@ -22,6 +27,8 @@ public struct ListenerConfiguration: Sendable {
         udp: ListenAddress? = defaultUDP,
         http: ListenAddress? = defaultHTTP,
         secret: String? = nil,
+        mqtt: BrokerSubscription.Settings? = nil,
+        pollOnConnect: PayloadPoll? = nil,
         queueCapacity: Int = DeliveryQueue.defaultCapacity,
         concurrency: Int = DeliveryQueue.defaultConcurrency,
         delivery: DeliveryOptions,
@@ -31,6 +38,8 @@ public struct ListenerConfiguration: Sendable {
         self.udp = udp
         self.http = http
         self.secret = secret
+        self.mqtt = mqtt
+        self.pollOnConnect = pollOnConnect
         self.queueCapacity = queueCapacity
         self.concurrency = concurrency
         self.delivery = delivery
@@ -45,6 +54,13 @@ public struct ListenerConfiguration: Sendable {
         if let http, !http.isLoopback, secret == nil {
             warnings.append("http \(http) is reachable from other machines without --secret: anyone who can reach it can make this machine download")
         }
+        if let mqtt, !mqtt.broker.usesTLS, mqtt.broker.password != nil, !Self.isLoopback(mqtt.broker.host) {
+            warnings.append("\(mqtt.broker) sends its password unencrypted over the network: use mqtts://")
+        }
         return warnings
+    }
+
+    private static func isLoopback(_ host: String) -> Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1"
     }
 }

@@ -5,8 +5,10 @@ public enum DeliverySource: Sendable, Equatable, CustomStringConvertible {
     case udp(peer: String)
     case http(peer: String)
     case poll(url: String)
+    /// A message on an MQTT subscription, by its topic.
+    case mqtt(topic: String)
 
-    /// The kind, as the store keeps it: `file`, `stdin`, `udp`, `http` or `poll`.
+    /// The kind, as the store keeps it: `file`, `stdin`, `udp`, `http`, `poll` or `mqtt`.
     public var kind: String {
         switch self {
         case .file: "file"
@@ -14,6 +16,7 @@ public enum DeliverySource: Sendable, Equatable, CustomStringConvertible {
         case .udp: "udp"
         case .http: "http"
         case .poll: "poll"
+        case .mqtt: "mqtt"
         }
     }
 
@@ -24,6 +27,7 @@ public enum DeliverySource: Sendable, Equatable, CustomStringConvertible {
         case .standardInput: nil
         case .udp(let peer), .http(let peer): peer
         case .poll(let url): url
+        case .mqtt(let topic): topic
         }
     }
 

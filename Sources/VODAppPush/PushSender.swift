@@ -1,9 +1,12 @@
 import Foundation
+import Logging
 import VODAppBase
+import VODAppMQTT
 import VODAppPayload
 import VODAppTransfer
 
-/// Sends one push to a receiver: one UDP datagram, or one POST, signed when a secret is given.
+/// Sends one push to a receiver: one UDP datagram, one POST (signed when a secret is given), or
+/// one QoS 1 publication on a broker.
 public struct PushSender: Sendable {
     /// What the receiver made of the push.
     public enum Receipt: Sendable, Equatable {
@@ -11,13 +14,25 @@ public struct PushSender: Sendable {
         case datagram(bytes: Int)
         /// The receiver answered 2xx with this body.
         case accepted(status: Int, body: String)
+        /// The broker acknowledged the publication (PUBACK): it delivers it to every subscriber,
+        /// and queues it for the persistent sessions of devices away now.
+        case published(bytes: Int)
     }
 
     /// How long an HTTP push may take, answer included (`?wait=1` answers after the delivery).
     public var timeout: Duration
+    /// For `mqtts://`: a PEM file of CAs to trust instead of the system's.
+    public var certificateAuthorities: String?
+    /// For MQTT: the broker keeps the push and hands it to every later subscriber.
+    public var retain: Bool
+    private let logger: Logger
 
-    public init(timeout: Duration = .seconds(60)) {
+    public init(timeout: Duration = .seconds(60), certificateAuthorities: String? = nil, retain: Bool = false,
+                logger: Logger = Logger(label: "vodapp-push", factory: { _ in SwiftLogNoOpLogHandler() })) {
         self.timeout = timeout
+        self.certificateAuthorities = certificateAuthorities
+        self.retain = retain
+        self.logger = logger
     }
 
     /// Sends `body` as it is. Validation is the caller's: tests send bodies no sender should.
@@ -42,6 +57,14 @@ public struct PushSender: Sendable {
                 throw .refused(status: answer.status, reason: Self.reason(in: answer.text))
             }
             return .accepted(status: answer.status, body: answer.text)
+        case .mqtt(let broker):
+            do {
+                try await BrokerPublisher(broker: broker, caFile: certificateAuthorities, timeout: timeout)
+                    .publish(body, retain: retain, logger: logger)
+            } catch {
+                throw .broker(error)
+            }
+            return .published(bytes: body.count)
         }
     }
 
@@ -61,6 +84,7 @@ public enum PushError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLargeForDatagram(bytes: Int, limit: Int)
     case cannotSend(String)
     case refused(status: Int, reason: String)
+    case broker(BrokerError)
 
     public var description: String {
         switch self {
@@ -70,6 +94,8 @@ public enum PushError: Error, Equatable, Sendable, CustomStringConvertible {
             reason
         case .refused(let status, let reason):
             reason.isEmpty ? "the receiver refused the push (HTTP \(status))" : "the receiver refused the push (HTTP \(status)): \(reason)"
+        case .broker(let error):
+            error.description
         }
     }
 }

@@ -6,7 +6,7 @@ import VODAppPush
 
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Send a push to vodapp listen (or any receiver): one UDP datagram, or one POST.",
+        abstract: "Send a push to vodapp listen (or any receiver): one UDP datagram, one POST, or one MQTT publication.",
         discussion: """
         PAYLOAD is a JSON object with "aps": a vodapp payload, or a simctl .apns file. It is \
         sent as compact JSON, whole or not at all: a payload too large for one datagram is an \
@@ -15,33 +15,62 @@ struct Send: AsyncParsableCommand {
         Over HTTP, --secret (or VODAPP_WEBHOOK_SECRET) signs the body with \
         X-Hub-Signature-256, and the receiver's answer is printed on stdout.
 
-        Exit codes: 0 sent (UDP) or accepted (HTTP 2xx); 64 bad command line; 65 not a push; \
-        66 payload unreadable; 69 could not send, or the receiver refused.
+        Over MQTT (--to mqtt[s]://[user[:password]@]HOST[:PORT]/TOPIC), it is published at QoS \
+        1 and the command waits for the broker's acknowledgement: every subscribed vodapp \
+        listen gets it, and one that is away gets it when it connects again. The password: \
+        VODAPP_MQTT_PASSWORD, else the URL's. --retain has the broker keep it for listeners \
+        that subscribe later. mqtts:// trusts --cacert's CAs, else the system's.
+
+        Exit codes: 0 sent (UDP), accepted (HTTP 2xx) or acknowledged (MQTT); 64 bad command \
+        line; 65 not a push; 66 payload unreadable; 69 could not send, or the receiver refused; \
+        77 the broker refused the credentials.
 
         Examples:
           vodapp-push send SamplePayloads/vodapp-sample-local.json
           vodapp-push send payload.json --to 'http://127.0.0.1:9931/push?wait=1' --secret s3cret
+          VODAPP_MQTT_PASSWORD=s3cret vodapp-push send payload.json --to mqtts://publisher@broker.example.com/vodapp/kiosks/7
         """
     )
 
     @Argument(help: ArgumentHelp("The payload: a JSON or .apns file, or - for standard input.", valueName: "payload"))
     var payload: String = "-"
 
-    @Option(help: ArgumentHelp("udp://HOST:PORT or an http(s) URL. Default: \(PushDestination.defaultUDP).", valueName: "destination"), transform: OptionValue.pushDestination)
+    @Option(help: ArgumentHelp("udp://HOST:PORT, an http(s) URL, or mqtt[s]://HOST[:PORT]/TOPIC. Default: \(PushDestination.defaultUDP).", valueName: "destination"),
+            transform: OptionValue.pushDestination)
     var to: PushDestination = PushDestination.defaultUDP
 
     @Option(help: ArgumentHelp("Sign HTTP pushes with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
     var secret: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Give up on an HTTP push after this many seconds. Default: 60.", valueName: "seconds"),
+    @Flag(help: "MQTT: the broker keeps the push and hands it to listeners that subscribe later.")
+    var retain = false
+
+    @Option(name: .customLong("cacert"), help: ArgumentHelp("mqtts: trust the CAs in this PEM file instead of the system's.", valueName: "file"))
+    var certificateAuthorities: String?
+
+    @Option(parsing: .unconditional, help: ArgumentHelp("Give up on an HTTP or MQTT push after this many seconds. Default: 60.", valueName: "seconds"),
             transform: OptionValue.seconds(atMost: 3600))
     var timeout: Duration = .seconds(60)
 
     @Flag(name: .shortAndLong, help: "Nothing on stderr but errors.")
     var quiet = false
 
+    func validate() throws {
+        guard case .mqtt(let broker) = to else {
+            if retain { throw ValidationError("--retain is for MQTT destinations (--to mqtt://…)") }
+            if certificateAuthorities != nil { throw ValidationError("--cacert is for mqtts:// destinations") }
+            return
+        }
+        if broker.user == nil, Environment.value("VODAPP_MQTT_PASSWORD") != nil {
+            throw ValidationError("VODAPP_MQTT_PASSWORD is set, and the broker URL names no user: write it as mqtt://USER@\(broker.server)/\(broker.topic)")
+        }
+    }
+
     func run() async throws {
-        let destination = to
+        var destination = to
+        if case .mqtt(let broker) = destination, let password = Environment.value("VODAPP_MQTT_PASSWORD") {
+            destination = .mqtt(broker.with(password: password))
+        }
         let limit = timeout
         let data = try PayloadSource(argument: payload).read(limit: Payload.maximumSize, deadline: .now + limit)
         let message = try PushMessage(data: data)
@@ -55,13 +84,17 @@ struct Send: AsyncParsableCommand {
         }
 
         var signingSecret = secret ?? Environment.value("VODAPP_WEBHOOK_SECRET")
-        if case .udp = destination {
-            if secret != nil, !quiet { StandardError.warn("UDP pushes cannot be signed; --secret is ignored") }
+        switch destination {
+        case .udp, .mqtt:
+            if secret != nil, !quiet { StandardError.warn("only HTTP pushes are signed; --secret is ignored") }
             signingSecret = nil
+        case .http:
+            break
         }
         let sent: PushSender.Receipt
         do {
-            sent = try await PushSender(timeout: limit).send(message.body, to: destination, secret: signingSecret)
+            sent = try await PushSender(timeout: limit, certificateAuthorities: certificateAuthorities, retain: retain)
+                .send(message.body, to: destination, secret: signingSecret)
         } catch {
             throw CommandFailure(error, about: destination.description) ?? error
         }
@@ -70,6 +103,8 @@ struct Send: AsyncParsableCommand {
             if !quiet { StandardError.write("sent \(bytes) bytes to \(destination)") }
         case .accepted(_, let body):
             StandardOutput.write(body)
+        case .published(let bytes):
+            if !quiet { StandardError.write("published \(bytes) bytes to \(destination), and the broker acknowledged them") }
         }
     }
 }

@@ -1,12 +1,27 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import VODAppDelivery
 import VODAppListen
+import VODAppMQTT
 
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Receive pushes over UDP (the simulator protocol) and HTTP, and deliver each one.",
+        abstract: "Receive pushes over UDP (the simulator protocol), HTTP or MQTT, and deliver each one.",
         discussion: """
+        MQTT, for a machine behind NAT that nothing can reach: --mqtt subscribes to a topic \
+        filter on a broker at QoS 1 with a persistent session (clean session off, a client id \
+        made from /etc/machine-id and DIR, or --mqtt-client-id), so pushes published while the \
+        machine was off or away arrive when it connects again. A broker that is down or drops \
+        the connection is retried after a jittered wait (1 s, doubling to 60 s). Each push is \
+        kept in DIR/.vodapp/spool before it is delivered and removed once its delivery ended, so \
+        one the broker handed over survives a crash or a stop. The password: \
+        --mqtt-password-file, else VODAPP_MQTT_PASSWORD, else the URL's (which ps shows). \
+        mqtts:// verifies the broker's certificate against --mqtt-cacert, else --cacert, else \
+        the system's CAs. --poll URL is asked once on every (re)connection, for a push the \
+        broker did not keep. Refused credentials end the listener with exit 77; an untrusted \
+        certificate or a refused client id or topic with 69.
+
         UDP: one datagram carries one payload, as the SimulatorRemoteNotifications library \
         expected, so this works:
           echo -n '{"aps":{"content-available":1},"playlist":{…}}' | nc -4u -w1 localhost 9930
@@ -21,6 +36,7 @@ struct Listen: AsyncParsableCommand {
         signed: keep it on loopback, or turn it off with --no-udp.
 
         Examples:
+          VODAPP_MQTT_PASSWORD=s3cret vodapp listen --no-udp --no-http --mqtt mqtts://kiosk7@broker.example.com/vodapp/kiosks/7
           vodapp listen --dir ~/Videos/VODApp
           VODAPP_WEBHOOK_SECRET=s3cret vodapp listen --no-udp --http 0.0.0.0:9931
           systemctl --user enable --now vodapp-listen   (the unit the Debian package installs)
@@ -39,7 +55,8 @@ struct Listen: AsyncParsableCommand {
         most 8 MiB of bodies are held at once (503 over it).
 
         Exit codes: 130/143 stopped by SIGINT/SIGTERM; 64 bad command line; 69 a receiver could \
-        not bind; 73 DIR unusable.
+        not bind, or the broker refused the client id, the topic or its certificate was not \
+        trusted; 73 DIR unusable; 77 the broker refused the credentials.
         """
     )
 
@@ -58,6 +75,32 @@ struct Listen: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Require HTTP pushes signed with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
     var secret: String?
 
+    @Option(help: ArgumentHelp("Receive pushes from this MQTT broker and topic filter, mqtt[s]://[user[:password]@]host[:port]/filter (QoS 1, a persistent session).",
+                               valueName: "url"),
+            transform: OptionValue.brokerSubscription)
+    var mqtt: BrokerURL?
+
+    @Option(name: .customLong("mqtt-client-id"),
+            help: ArgumentHelp("The broker session's client id. Default: vodapp- and a hash of /etc/machine-id and DIR, the same at every start.",
+                               valueName: "id"))
+    var mqttClientID: String?
+
+    @Option(name: .customLong("mqtt-password-file"),
+            help: ArgumentHelp("Read the broker password from this file's first line. Default: $VODAPP_MQTT_PASSWORD, else the URL's.", valueName: "file"))
+    var mqttPasswordFile: String?
+
+    @Option(name: .customLong("mqtt-cacert"),
+            help: ArgumentHelp("Trust the CAs in this PEM file for mqtts:// instead of the system's. Default: --cacert's file, if given.", valueName: "file"))
+    var mqttCACert: String?
+
+    @Option(help: ArgumentHelp("With --mqtt: GET a payload from this URL once on every (re)connection to the broker, for pushes the broker did not keep.",
+                               valueName: "url"),
+            transform: OptionValue.webURL)
+    var poll: URL?
+
+    @Option(help: ArgumentHelp("Bearer token for --poll's host. Default: $VODAPP_TOKEN.", valueName: "token"))
+    var token: String?
+
     @Option(parsing: .unconditional, help: ArgumentHelp("Most pushes waiting for a free delivery slot; more are refused (429).", valueName: "n"))
     var queue: Int = DeliveryQueue.defaultCapacity
 
@@ -70,7 +113,27 @@ struct Listen: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard !(noUdp && noHttp) else { throw ValidationError("--no-udp and --no-http leave nothing to listen on") }
+        guard !(noUdp && noHttp && mqtt == nil) else {
+            throw ValidationError("--no-udp and --no-http leave nothing to listen on: add --mqtt URL, or drop one of them")
+        }
+        if mqtt == nil {
+            for (given, option) in [(mqttClientID != nil, "--mqtt-client-id"), (mqttPasswordFile != nil, "--mqtt-password-file"),
+                                    (mqttCACert != nil, "--mqtt-cacert"), (poll != nil, "--poll"), (token != nil, "--token")] where given {
+                throw ValidationError("\(option) goes with --mqtt URL, and there is none")
+            }
+        }
+        if let mqttClientID, let problem = BrokerClientID.problem(with: mqttClientID) {
+            throw ValidationError("--mqtt-client-id: \(problem)")
+        }
+        if let mqttPasswordFile {
+            try HandlingOptions.requireReadableFile(mqttPasswordFile, for: "--mqtt-password-file")
+        }
+        if let mqttCACert {
+            try HandlingOptions.requireReadableFile(mqttCACert, for: "--mqtt-cacert")
+        }
+        if let mqtt, mqtt.user == nil, mqttPasswordFile != nil || Environment.value("VODAPP_MQTT_PASSWORD") != nil {
+            throw ValidationError("a broker password needs a user: write it in the URL, as mqtt://USER@\(mqtt.server)/\(mqtt.topic)")
+        }
         guard (1...10_000).contains(queue) else { throw ValidationError("--queue must be between 1 and 10000, not \(queue)") }
         guard (1...64).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 64, not \(parallel)") }
         if let secret, secret.isEmpty { throw ValidationError("--secret must not be empty") }
@@ -92,6 +155,8 @@ struct Listen: AsyncParsableCommand {
             udp: noUdp ? nil : udp,
             http: noHttp ? nil : http,
             secret: secret ?? Environment.value("VODAPP_WEBHOOK_SECRET"),
+            mqtt: try brokerSettings(directory: delivery.directory),
+            pollOnConnect: poll.map { PayloadPoll(url: $0, token: token ?? Environment.value("VODAPP_TOKEN")) },
             queueCapacity: queue,
             concurrency: parallel,
             delivery: delivery
@@ -104,5 +169,20 @@ struct Listen: AsyncParsableCommand {
             onDelivery: { output.delivered($0, $1) }
         )
         throw ExitCode(signals.exitCode ?? 0)
+    }
+
+    /// The subscription's settings, the password from the file or the environment before the URL's.
+    private func brokerSettings(directory: String) throws -> BrokerSubscription.Settings? {
+        guard var broker = mqtt else { return nil }
+        if let mqttPasswordFile {
+            let text = try String(contentsOfFile: mqttPasswordFile, encoding: .utf8)
+            broker = broker.with(password: text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
+        } else if let password = Environment.value("VODAPP_MQTT_PASSWORD") {
+            broker = broker.with(password: password)
+        }
+        return BrokerSubscription.Settings(
+            broker: broker, clientID: mqttClientID ?? BrokerClientID.standard(directory: directory),
+            caFile: mqttCACert ?? handling.certificateAuthorities
+        )
     }
 }

@@ -75,7 +75,7 @@ extension Result where Success == PushSender.Receipt, Failure == PushError {
     public var status: Int {
         switch self {
         case .success(.accepted(let status, _)): status
-        case .success(.datagram): 0
+        case .success(.datagram), .success(.published): 0
         case .failure(.refused(let status, _)): status
         case .failure: 0
         }

@@ -1,6 +1,4 @@
 import Foundation
-import NIOConcurrencyHelpers
-import Subprocess
 
 /// The real nginx (`/usr/sbin/nginx`) serving a directory on a free loopback port, for one test:
 /// real HTTP semantics (ranges, If-Range, ETags, keep-alive) from a server vodapp did not write.
@@ -11,12 +9,8 @@ import Subprocess
 ///
 /// nginx runs in the foreground as a single process (`daemon off; master_process off;`), so one
 /// signal ends all of it: SIGTERM, which it gets at its default, since swift-subprocess resets
-/// every signal in the child. It lives for a whole test, and must not outlive the test process:
-/// a short Python launcher, run through swift-subprocess, forks a watchdog and exits once it has
-/// passed on nginx's pid; the watchdog starts nginx and ends it when its stdin (a pipe from this
-/// process, the lifeline) reaches EOF: when `stop()` closes it, and when the test process dies
-/// without stopping it. Neither holds a descriptor of this process but 0-2 (swift-subprocess
-/// closes the others in the child), so nginx cannot keep another test's pipe open.
+/// every signal in the child. It lives for a whole test, and cannot outlive the test process
+/// (`WatchedChild`).
 public final class NginxServer: Sendable {
     public let port: Int
     /// The document root, empty at the start.
@@ -25,9 +19,7 @@ public final class NginxServer: Sendable {
     private let scratch: ScratchDirectory
     private let accessLogPath: String
     private let errorLogPath: String
-    /// The write end of the watchdog's stdin; nil once closed.
-    private let lifeline: NIOLockedValueBox<FileHandle?>
-    private let nginxPID: pid_t
+    private let child: WatchedChild
 
     public var baseURL: String { "http://127.0.0.1:\(port)" }
 
@@ -66,15 +58,14 @@ public final class NginxServer: Sendable {
             try Self.config(port: candidate, scratch: scratch, root: root, accessLog: accessLogPath, errorLog: errorLogPath,
                             serverDirectives: serverDirectives).write(toFile: configPath, atomically: true, encoding: .utf8)
             _ = FileManager.default.createFile(atPath: errorLogPath, contents: nil)
-            let (pipe, pid) = try await Self.launch(config: configPath, prefix: scratch.path, errorLog: errorLogPath)
-            switch await Self.waitForStart(port: candidate, pid: pid, errorLog: errorLogPath) {
+            let launched = try await WatchedChild.launch("/usr/sbin/nginx", ["-c", configPath, "-p", scratch.path + "/", "-e", errorLogPath])
+            switch await Self.waitForStart(port: candidate, errorLog: errorLogPath) {
             case .listening:
                 port = candidate
-                lifeline = NIOLockedValueBox(pipe)
-                nginxPID = pid
+                child = launched
                 return
             case .failed(let log):
-                Self.end(lifeline: pipe, pid: pid)
+                launched.end()
                 lastFailure = log
                 guard log.contains("Address already in use") else { throw Failure.didNotStart(log) }
             }
@@ -88,11 +79,7 @@ public final class NginxServer: Sendable {
 
     /// Kills nginx and waits (at most 5 s) until it is gone, reaped and all. Idempotent.
     public func stop() {
-        guard let pipe = lifeline.withLockedValue({ handle -> FileHandle? in
-            defer { handle = nil }
-            return handle
-        }) else { return }
-        Self.end(lifeline: pipe, pid: nginxPID)
+        child.end()
     }
 
     /// The requests logged so far, in the order nginx finished them. nginx logs a request after
@@ -173,105 +160,21 @@ public final class NginxServer: Sendable {
         """
     }
 
-    /// Starts the launcher, which starts the watchdog, which starts nginx; returns the write
-    /// end of the watchdog's lifeline and nginx's pid.
-    private static func launch(config: String, prefix: String, errorLog: String) async throws -> (FileHandle, pid_t) {
-        let lifeline = Pipe()
-        // Its write end is ours alone: a child started other than through swift-subprocess
-        // would inherit a descriptor that is not close-on-exec, and Foundation's Pipe() does not
-        // set it.
-        _ = fcntl(lifeline.fileHandleForWriting.fileDescriptor, F_SETFD, FD_CLOEXEC)
-        let launched = try await Subprocess.run(
-            .path("/usr/bin/python3"), arguments: ["-c", watchdogScript, "/usr/sbin/nginx", "-c", config, "-p", prefix + "/", "-e", errorLog],
-            input: .fileDescriptor(.init(rawValue: lifeline.fileHandleForReading.fileDescriptor), closeAfterSpawningProcess: false),
-            output: .string(limit: 4096), error: .discarded)
-        // The watchdog has the read end now.
-        try? lifeline.fileHandleForReading.close()
-        let text = launched.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard let pid = pid_t(text), pid > 0 else {
-            try? lifeline.fileHandleForWriting.close()
-            throw Failure.didNotStart("the watchdog did not report nginx's pid (the launcher said \"\(text)\")")
-        }
-        return (lifeline.fileHandleForWriting, pid)
-    }
-
-    /// argv: nginx's path and arguments. stdin: the lifeline. stdout: where nginx's pid goes.
-    private static let watchdogScript = #"""
-    import os, select, signal, sys
-    # The launcher waits for the watchdog to know nginx's pid and prints it before it exits:
-    # swift-subprocess stops reading the launcher's stdout once the launcher has ended.
-    report, reported = os.pipe()
-    if os.fork() > 0:
-        os.close(reported)
-        os.write(1, os.read(report, 64))
-        os._exit(0)
-    os.close(report)
-    os.setsid()
-    nginx = os.fork()
-    if nginx == 0:
-        null = os.open("/dev/null", os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(null, fd)
-        os.execv(sys.argv[1], sys.argv[1:])
-    os.write(reported, b"%d\n" % nginx)
-    os.close(reported)
-    null = os.open("/dev/null", os.O_RDWR)
-    os.dup2(null, 1)
-    os.dup2(null, 2)
-    # Until the lifeline reaches EOF or nginx ends by itself (a failed start, a signal).
-    alive = True
-    while alive:
-        readable, _, _ = select.select([0], [], [], 0.05)
-        if readable and not os.read(0, 4096):
-            break
-        alive = os.waitpid(nginx, os.WNOHANG) == (0, 0)
-    if alive:
-        os.kill(nginx, signal.SIGTERM)
-        os.waitpid(nginx, 0)
-    """#
-
     private enum Start {
         case listening
         case failed(String)
     }
 
     /// Polls until the port takes a connection or the error log says nginx gave up.
-    private static func waitForStart(port: Int, pid: pid_t, errorLog: String) async -> Start {
+    private static func waitForStart(port: Int, errorLog: String) async -> Start {
         let deadline = ContinuousClock.now + TimeBound.duration(.seconds(10))
         while ContinuousClock.now < deadline {
-            if accepts(port: port) { return .listening }
+            if acceptsConnections(port: port) { return .listening }
             let log = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
             if log.contains("[emerg]") || log.contains("[alert]") { return .failed(log) }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return .failed("port \(port) still closed after 10 s; error log: \((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "")")
-    }
-
-    private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
-    /// SIGTERM to nginx and EOF to the watchdog, then waits until nginx is reaped (the watchdog
-    /// polls for that every 50 ms), so that not even a zombie is left. Blocking, since `deinit`
-    /// cannot wait otherwise; it takes milliseconds.
-    private static func end(lifeline: FileHandle, pid: pid_t) {
-        kill(pid, SIGTERM)
-        try? lifeline.close()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while kill(pid, 0) == 0 && ContinuousClock.now < deadline {
-            usleep(2_000)
-        }
     }
 }
 

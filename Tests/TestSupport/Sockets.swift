@@ -101,3 +101,16 @@ private func procText(_ path: String) -> String? {
         text.append(contentsOf: buffer[0..<count])
     }
 }
+
+/// Whether something accepts TCP connections on the loopback port.
+public func acceptsConnections(port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { return false }
+    defer { close(fd) }
+    var address = loopback(port: port)
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+        }
+    }
+}

@@ -1,0 +1,166 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import ServiceLifecycle
+import VODAppBase
+import VODAppDelivery
+import VODAppMQTT
+import VODAppPayload
+
+/// The MQTT side of `vodapp listen`: a persistent QoS 1 subscription whose messages become
+/// deliveries, for a device behind NAT that no push can reach unless it keeps a connection out.
+///
+/// What the broker hands over is made durable in the spool (`PushSpool`) before it is queued,
+/// since the broker counts it delivered from then on; the spool is replayed at every start. On
+/// every (re)connection, `poll` (when given) is asked once too, for a push the broker dropped
+/// (a queue limit, an expired session) while the device was away.
+final class BrokerReceiver: Service, Sendable {
+    let subscription: BrokerSubscription
+    private let queue: DeliveryQueue
+    private let spool: PushSpool
+    private let poll: PayloadPoll?
+    private let pollTimeout: Duration
+    private let stop: StopRequest?
+    private let attention: Attention
+    private let warnings: WarningLimiter
+    private let onStarted: @Sendable () -> Void
+    /// Spool entries queued or running: replaying the spool skips them.
+    private let inFlight = NIOLockedValueBox<Set<PushSpool.Entry>>([])
+
+    init(settings: BrokerSubscription.Settings, directory: String, queue: DeliveryQueue, poll: PayloadPoll?, pollTimeout: Duration,
+         stop: StopRequest?, logger: Logger, attention: Attention, warnings: WarningLimiter, onStarted: @escaping @Sendable () -> Void) {
+        subscription = BrokerSubscription(settings, logger: logger)
+        spool = PushSpool(directory: directory)
+        self.queue = queue
+        self.poll = poll
+        self.pollTimeout = pollTimeout
+        self.stop = stop
+        self.attention = attention
+        self.warnings = warnings
+        self.onStarted = onStarted
+    }
+
+    func run() async throws {
+        do {
+            try spool.prepare()
+        } catch {
+            throw ListenerError.directoryUnusable(.directoryUnusable(path: spool.path, reason: error.description))
+        }
+        spool.removeLeftovers()
+        // What a stop, a crash or a power cut left undelivered, before anything new.
+        submitSpooled()
+        onStarted()
+        try await withGracefulShutdownHandler {
+            try await subscription.run { [self] event in handle(event) }
+        } onGracefulShutdown: { [subscription] in
+            // A clean DISCONNECT: the broker keeps the session and queues what comes next.
+            subscription.stop()
+        }
+    }
+
+    private func handle(_ event: BrokerSubscription.Event) {
+        let broker = subscription.settings.broker
+        switch event {
+        case .connected(let sessionPresent):
+            attention.note("subscribed to \(broker)", metadata: [
+                "session": "\(sessionPresent ? "kept by the broker" : "new")", "clientID": "\(subscription.settings.clientID)",
+            ])
+            if let poll {
+                Task { await self.pollOnce(poll) }
+            }
+        case .disconnected(let error, let retryIn):
+            warnings.warn("broker connection", "\(error); connecting again in \(Self.seconds(retryIn))",
+                          metadata: ["broker": "\(broker)"])
+        case .message(let message):
+            accept(message)
+        }
+    }
+
+    /// Runs on libmosquitto's thread, which answers no keep-alive meanwhile: a check, a synced
+    /// write of a few kilobytes, a place in the queue.
+    private func accept(_ message: BrokerMessage) {
+        let origin = DeliverySource.mqtt(topic: message.topic)
+        // An empty retained message is how a retained push is cleared from the broker.
+        guard !message.payload.isEmpty else { return }
+        let payload: Payload
+        do {
+            payload = try Payload(data: message.payload)
+        } catch {
+            warnings.warn("invalid broker messages", "dropped a message: invalid payload: \(error)",
+                          metadata: ["from": "\(origin)", "bytes": "\(message.payload.count)"])
+            return
+        }
+        let entry: PushSpool.Entry
+        do {
+            entry = try spool.keep(message.payload)
+        } catch {
+            // Delivered all the same, only not safe from a crash before its end.
+            warnings.warn("spool", "\(error); delivering the push without keeping it", metadata: ["from": "\(origin)"])
+            do {
+                _ = try queue.submit(payload, from: origin)
+            } catch {
+                warnings.warn("dropped broker pushes", "dropped a push: \(error)", metadata: ["from": "\(origin)"])
+            }
+            return
+        }
+        submit(payload, kept: entry, from: origin)
+    }
+
+    /// Queues a kept push; false when the queue refused it (it stays in the spool).
+    @discardableResult
+    private func submit(_ payload: Payload, kept entry: PushSpool.Entry, from origin: DeliverySource) -> Bool {
+        guard inFlight.withLockedValue({ $0.insert(entry).inserted }) else { return true }
+        let ticket: DeliveryTicket
+        do {
+            ticket = try queue.submit(payload, from: origin)
+        } catch {
+            inFlight.withLockedValue { _ = $0.remove(entry) }
+            // It stays in the spool, and is queued again when a delivery ends or at the next start.
+            warnings.warn("queued broker pushes", "kept a push for later: \(error)", metadata: ["from": "\(origin)"])
+            return false
+        }
+        Task {
+            let outcome = await ticket.outcome()
+            self.finished(entry, outcome)
+        }
+        return true
+    }
+
+    private func finished(_ entry: PushSpool.Entry, _ outcome: DeliveryTicket.Outcome) {
+        inFlight.withLockedValue { _ = $0.remove(entry) }
+        // A delivery a stop cut is delivered again at the next start, and resumes what it kept;
+        // one that could not use DIR is tried again too. Items that failed are the store's to
+        // retry at the next push, as for any receiver.
+        if stop?.reason == nil, case .success = outcome {
+            spool.remove(entry)
+        }
+        if stop?.reason == nil {
+            submitSpooled()
+        }
+    }
+
+    /// Queues every kept push that is not queued yet, oldest first, while the queue takes them.
+    private func submitSpooled() {
+        for entry in spool.entries() where !inFlight.withLockedValue({ $0.contains(entry) }) {
+            guard let data = spool.payload(of: entry, limit: Payload.maximumSize), let payload = try? Payload(data: data) else {
+                spool.remove(entry)
+                continue
+            }
+            guard submit(payload, kept: entry, from: .mqtt(topic: "spool")) else { break }
+        }
+    }
+
+    private func pollOnce(_ poll: PayloadPoll) async {
+        let origin = DeliverySource.poll(url: poll.url.absoluteString)
+        do {
+            let payload = try await poll.fetch(timeout: pollTimeout)
+            _ = try queue.submit(payload, from: origin)
+        } catch {
+            warnings.warn("polls on connection", "the poll after connecting failed: \(error)", metadata: ["from": "\(origin)"])
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        String(format: "%.1f s", duration.inSeconds)
+    }
+}

@@ -1,0 +1,183 @@
+import Dispatch
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import VODAppBase
+
+/// A QoS 1 subscription with a persistent session, kept up for as long as it runs.
+///
+/// It connects with clean session off and a stable client id, so the broker keeps the
+/// subscription and queues QoS 1 messages while the device is off or away; when the connection
+/// drops, or the broker is down from the start, it connects again after a jittered exponential
+/// wait (`ReconnectBackoff`). It stops for good only on what a person must fix: refused
+/// credentials, an untrusted certificate, a refused client id or subscription.
+///
+/// libmosquitto's loop runs on a thread of its own for the subscription's whole life: it blocks
+/// in `select` between messages, and a message is handed on (`Event.message`) from inside it.
+/// libmosquitto has already acknowledged a QoS 1 message when it hands it over, so whoever
+/// hears the event must make it durable before returning, and must return quickly: while the
+/// event is handled no keep-alive is answered.
+public final class BrokerSubscription: Sendable {
+    public enum Event: Sendable {
+        /// Connected and subscribed (again). `sessionPresent`: the broker kept the session, and
+        /// delivers what was queued for it while the device was away.
+        case connected(sessionPresent: Bool)
+        /// The connection failed or dropped; the next try comes after `retryIn`.
+        case disconnected(BrokerError, retryIn: Duration)
+        case message(BrokerMessage)
+    }
+
+    public struct Settings: Sendable {
+        /// Where, and which topic filter; its password is the one sent.
+        public var broker: BrokerURL
+        public var clientID: String
+        public var caFile: String?
+        public var backoff: ReconnectBackoff
+        /// How long a connection may take to be answered before it counts as failed.
+        public var connectTimeout: Duration
+        public var keepAlive: Duration
+
+        public init(broker: BrokerURL, clientID: String, caFile: String? = nil, backoff: ReconnectBackoff = .standard,
+                    connectTimeout: Duration = .seconds(10), keepAlive: Duration = .seconds(60)) {
+            self.broker = broker
+            self.clientID = clientID
+            self.caFile = caFile
+            self.backoff = backoff
+            self.connectTimeout = connectTimeout
+            self.keepAlive = keepAlive
+        }
+    }
+
+    /// How long one loop step may block: the longest a stop waits for the loop to notice it.
+    static let step: Duration = .milliseconds(250)
+
+    public let settings: Settings
+    private let logger: Logger
+    private let stopped = NIOLockedValueBox(false)
+    /// Wakes a wait between connection attempts when the subscription is stopped.
+    private let wake = DispatchSemaphore(value: 0)
+
+    public init(_ settings: Settings, logger: Logger) {
+        self.settings = settings
+        self.logger = logger
+    }
+
+    /// Keeps the subscription up until `stop()`, handing every event to `onEvent` on the
+    /// subscription's thread.
+    /// - Throws: `BrokerError` when the broker refuses what only a person can change.
+    public func run(onEvent: @escaping @Sendable (Event) -> Void) async throws(BrokerError) {
+        let failure: BrokerError? = await withCheckedContinuation { continuation in
+            let thread = Thread { [self] in
+                continuation.resume(returning: runOnCurrentThread(onEvent))
+            }
+            thread.name = "vodapp-mqtt"
+            thread.start()
+        }
+        if let failure { throw failure }
+    }
+
+    /// Ends the subscription: a clean DISCONNECT, so the broker keeps the session and queues what
+    /// comes next. Safe from any thread, at any time, more than once.
+    public func stop() {
+        let first = stopped.withLockedValue { stopped in
+            defer { stopped = true }
+            return !stopped
+        }
+        if first { wake.signal() }
+    }
+
+    private var isStopped: Bool {
+        stopped.withLockedValue { $0 }
+    }
+
+    private enum SessionEnd {
+        case stopped
+        case lost(BrokerError, hadConnected: Bool)
+        case fatal(BrokerError)
+
+        /// What a person must fix ends the subscription; the rest is tried again.
+        static func fatalOrLost(_ error: BrokerError, hadConnected: Bool = false) -> Self {
+            error.isTransient ? .lost(error, hadConnected: hadConnected) : .fatal(error)
+        }
+    }
+
+    private func runOnCurrentThread(_ onEvent: @escaping @Sendable (Event) -> Void) -> BrokerError? {
+        let client: MosquittoClient
+        do {
+            client = try MosquittoClient(
+                .init(broker: settings.broker, clientID: settings.clientID, cleanSession: false,
+                      caFile: settings.caFile, keepAlive: settings.keepAlive),
+                logger: logger, onMessage: { onEvent(.message($0)) })
+        } catch {
+            return error
+        }
+        var attempt = 0
+        while !isStopped {
+            switch session(client, onEvent) {
+            case .stopped:
+                return nil
+            case .fatal(let error):
+                return error
+            case .lost(let error, let hadConnected):
+                if hadConnected { attempt = 0 }
+                let wait = settings.backoff.delay(after: attempt)
+                attempt += 1
+                onEvent(.disconnected(error, retryIn: wait))
+                if wake.wait(timeout: .now() + .milliseconds(Int(wait.milliseconds))) == .success { return nil }
+            }
+        }
+        return nil
+    }
+
+    /// One connection, from its start to its end.
+    private func session(_ client: MosquittoClient, _ onEvent: @Sendable (Event) -> Void) -> SessionEnd {
+        let started = client.connect()
+        guard started == MosquittoClient.success else {
+            // A TLS handshake can fail inside the connect call itself, and an untrusted
+            // certificate is no reason to try again.
+            return .fatalOrLost(client.failure(started))
+        }
+        let answerBy = ContinuousClock.now + settings.connectTimeout
+        var connected = false
+        var subscription: Int32?
+        while true {
+            if isStopped {
+                if connected { client.disconnect() }
+                return .stopped
+            }
+            let code = client.loop(timeout: Self.step)
+            if let connack = client.takeConnack() {
+                guard connack.code == 0 else { return .fatalOrLost(client.refusal(connack.code)) }
+                connected = true
+                // Every time, even when the session is present: a changed filter must take
+                // effect, and the retained message it brings again is fetched nothing twice by
+                // the store's rules.
+                let subscribed = client.subscribe(settings.broker.topic)
+                guard subscribed.code == MosquittoClient.success else {
+                    return .lost(client.failure(subscribed.code), hadConnected: true)
+                }
+                subscription = subscribed.messageID
+                logger.debug("connected to the broker", metadata: [
+                    "broker": "\(settings.broker)", "sessionPresent": "\(connack.sessionPresent)", "clientID": "\(settings.clientID)",
+                ])
+                onEvent(.connected(sessionPresent: connack.sessionPresent))
+            }
+            if let id = subscription, let granted = client.takeSubscription(id) {
+                subscription = nil
+                // 0x80: the broker refused the filter (its ACL).
+                if granted.contains(where: { $0 > 2 }) {
+                    client.disconnect()
+                    return .fatal(.subscriptionRefused(broker: settings.broker.server, topic: settings.broker.topic))
+                }
+            }
+            guard code == MosquittoClient.success else {
+                return .fatalOrLost(client.failure(code), hadConnected: connected)
+            }
+            if !connected, ContinuousClock.now > answerBy {
+                client.disconnect()
+                let waited = Int(settings.connectTimeout.inSeconds.rounded())
+                return .lost(.unreachable(broker: settings.broker.server, reason: "no answer within \(waited) s"), hadConnected: false)
+            }
+        }
+    }
+}

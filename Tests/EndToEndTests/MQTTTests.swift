@@ -1,0 +1,247 @@
+import Foundation
+import Testing
+import TestSupport
+import VODAppSamples
+
+/// `vodapp listen --mqtt` and `vodapp-push send --to mqtt://` against a real mosquitto broker
+/// (persistence on, a password file, a TLS listener with a test CA), with the sample server
+/// behind the playlist: what a device behind NAT sees.
+@Suite(.serialized) struct MQTTTests {
+    private static let topic = "vodapp/devices/kiosk7/push"
+    private static let filter = "vodapp/devices/+/push"
+
+    private func payload(on server: SampleServer, sizes: [Int] = [1000, 2000]) -> Data {
+        PayloadBuilder.json(sizes.enumerated().map { index, size in
+            (key: "item\(index)", title: "Item \(index)", url: server.url("/bytes/\(size).mp4"))
+        })
+    }
+
+    private func items(_ delivery: [String: Any]) -> [[String: Any]] {
+        ((delivery["report"] as? [String: Any])?["items"] as? [[String: Any]]) ?? []
+    }
+
+    private func mediaRequests(_ server: SampleServer) -> [String] {
+        server.requests.map(\.target).filter { $0.hasPrefix("/bytes/") }
+    }
+
+    /// A listener subscribed to `filter` on `broker`, waited for until its subscription is up.
+    private func subscribedListener(_ dir: String, on broker: MosquittoBroker, arguments: [String] = [],
+                          subscribed: Bool = true) async throws -> ListenerUnderTest {
+        let listener = try await ListenerUnderTest(
+            dir: dir, arguments: ["--no-udp", "--no-http", "--mqtt", broker.url(topic: Self.filter)] + arguments)
+        if subscribed { try await waitForSubscription(listener, count: 1) }
+        return listener
+    }
+
+    private func waitForSubscription(_ listener: ListenerUnderTest, count: Int, timeout: Duration = .seconds(20)) async throws {
+        try await listener.process.wait(for: "subscription \(count)", timeout: timeout) {
+            listener.process.stderr.components(separatedBy: "subscribed to").count - 1 >= count || !listener.process.isRunning
+        }
+    }
+
+    /// `vodapp-push send FILE --to URL`, the push written to a file first.
+    private func publish(_ body: Data, to url: String, in scratch: ScratchDirectory, extra: [String] = []) async throws -> VODAppRunner.Run {
+        let file = scratch.child("push-\(UInt32.random(in: 0...UInt32.max)).json")
+        _ = FileManager.default.createFile(atPath: file, contents: body)
+        return try await VODAppRunner(tool: "vodapp-push").run(["send", file, "--to", url] + extra)
+    }
+
+    @Test func aPushPublishedToTheTopicIsDeliveredAndEachItemFetchedOnce() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            let listener = try await subscribedListener(media, on: broker)
+            let send = try await publish(payload(on: server), to: broker.url(topic: Self.topic), in: scratch)
+            #expect(send.exitCode == 0, "\(send.stderr)")
+            #expect(send.stderr.contains("the broker acknowledged"))
+
+            let delivery = try #require(try await listener.waitForDeliveries(1).first)
+            #expect(delivery["from"] as? String == "mqtt \(Self.topic)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(media, "item0"), count: 1000))
+            #expect(holdsSampleBytes(ScratchDirectory.media(media, "item1"), count: 2000))
+            #expect(mediaRequests(server).sorted() == ["/bytes/1000.mp4", "/bytes/2000.mp4"])
+            // Its delivery ended: nothing is left in the spool.
+            #expect(ScratchDirectory.visibleEntries(media + "/.vodapp/spool").isEmpty)
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
+    @Test func aListenerThatWasStoppedGetsThePushWhenItStartsAgain() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            // The first start makes the persistent session; then the device is off.
+            let first = try await subscribedListener(media, on: broker)
+            #expect(try await first.stop() == 143)
+
+            let send = try await publish(payload(on: server), to: broker.url(topic: Self.topic), in: scratch)
+            #expect(send.exitCode == 0, "\(send.stderr)")
+            #expect(mediaRequests(server).isEmpty)
+
+            let second = try await subscribedListener(media, on: broker)
+            let delivery = try #require(try await second.waitForDeliveries(1).first)
+            #expect(items(delivery).map { $0["status"] as? String } == ["downloaded", "downloaded"])
+            #expect(second.process.stderr.contains("session=kept by the broker"))
+            #expect(holdsSampleBytes(ScratchDirectory.media(media, "item1"), count: 2000))
+            #expect(try await second.stop() == 143)
+        }
+    }
+
+    @Test func aListenerStartedWithTheBrokerDownConnectsWhenItComesUp() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker(started: false)
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            let listener = try await subscribedListener(media, on: broker, subscribed: false)
+            try await listener.process.wait(for: "a failed connection", timeout: .seconds(10)) {
+                listener.process.stderr.contains("connecting again in")
+            }
+            #expect(listener.process.isRunning)
+
+            try await broker.start()
+            try await waitForSubscription(listener, count: 1, timeout: .seconds(30))
+            let send = try await publish(payload(on: server), to: broker.url(topic: Self.topic), in: scratch)
+            #expect(send.exitCode == 0, "\(send.stderr)")
+            try await listener.waitForDeliveries(1)
+            #expect(holdsSampleBytes(ScratchDirectory.media(media, "item0"), count: 1000))
+
+            // A broker restart is a lost connection, and it comes back by itself.
+            broker.stop()
+            try await broker.start()
+            try await waitForSubscription(listener, count: 2, timeout: .seconds(30))
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
+    @Test func theSamePushPublishedTwiceFetchesNothingTwice() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            let listener = try await subscribedListener(media, on: broker)
+            let body = payload(on: server)
+            for _ in 0..<2 {
+                let send = try await publish(body, to: broker.url(topic: Self.topic), in: scratch)
+                #expect(send.exitCode == 0, "\(send.stderr)")
+            }
+            let deliveries = try await listener.waitForDeliveries(2)
+            let statuses = deliveries.map { items($0).compactMap { $0["status"] as? String }.sorted() }
+            #expect(statuses.contains(["downloaded", "downloaded"]))
+            #expect(statuses.contains(["alreadyPresent", "alreadyPresent"]))
+            #expect(mediaRequests(server).sorted() == ["/bytes/1000.mp4", "/bytes/2000.mp4"])
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
+    @Test func aRetainedPushAcrossARestartFetchesNothingTwice() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            // Published before any listener exists: only retention brings it to one.
+            let send = try await publish(payload(on: server), to: broker.url(topic: Self.topic), in: scratch, extra: ["--retain"])
+            #expect(send.exitCode == 0, "\(send.stderr)")
+
+            let first = try await subscribedListener(media, on: broker)
+            let delivered = try #require(try await first.waitForDeliveries(1).first)
+            #expect(items(delivered).map { $0["status"] as? String } == ["downloaded", "downloaded"])
+            #expect(try await first.stop() == 143)
+
+            // Subscribing again brings the retained push again.
+            let second = try await subscribedListener(media, on: broker)
+            let again = try #require(try await second.waitForDeliveries(1).first)
+            #expect(items(again).map { $0["status"] as? String } == ["alreadyPresent", "alreadyPresent"])
+            #expect(mediaRequests(server).sorted() == ["/bytes/1000.mp4", "/bytes/2000.mp4"])
+            #expect(try await second.stop() == 143)
+        }
+    }
+
+    @Test func wrongCredentialsEndTheListenerWith77AndNeverShowThePassword() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        let wrong = "not-the-Pa55word"
+        let run = try await VODAppRunner().run([
+            "listen", "--no-udp", "--no-http", "--dir", scratch.path,
+            "--mqtt", broker.url(topic: Self.filter, password: wrong),
+        ])
+        #expect(run.exitCode == 77)
+        #expect(run.stderr.contains("127.0.0.1:\(broker.port) refused the credentials"), "\(run.stderr)")
+        #expect(!run.stderr.contains(wrong) && !run.stdout.contains(wrong))
+
+        // The same for a sender, and the password from a file works for a listener.
+        let send = try await publish(Data(#"{"aps":{"content-available":1},"playlist":{}}"#.utf8),
+                                     to: broker.url(topic: Self.topic, password: wrong), in: scratch)
+        #expect(send.exitCode == 77)
+        #expect(send.stderr.contains("refused the credentials"))
+
+        let passwordFile = scratch.child("password")
+        try (MosquittoBroker.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        let listener = try await ListenerUnderTest(dir: scratch.child("media"), arguments: [
+            "--no-udp", "--no-http", "--mqtt", broker.url(topic: Self.filter, password: nil), "--mqtt-password-file", passwordFile,
+        ])
+        try await waitForSubscription(listener, count: 1)
+        #expect(!listener.process.stderr.contains(MosquittoBroker.password))
+        #expect(try await listener.stop() == 143)
+    }
+
+    @Test func tlsWithTheTestCAWorksAndWithoutItFailsClearly() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            let url = broker.tlsURL(topic: Self.filter)
+            let untrusted = try await VODAppRunner().run(["listen", "--no-udp", "--no-http", "--dir", media, "--mqtt", url])
+            #expect(untrusted.exitCode == 69)
+            #expect(untrusted.stderr.contains("localhost:\(broker.tlsPort)'s certificate is not trusted"), "\(untrusted.stderr)")
+
+            let listener = try await ListenerUnderTest(dir: media, arguments: [
+                "--no-udp", "--no-http", "--mqtt", url, "--mqtt-cacert", broker.caPath,
+            ])
+            try await waitForSubscription(listener, count: 1)
+            let refused = try await publish(payload(on: server), to: broker.tlsURL(topic: Self.topic), in: scratch)
+            #expect(refused.exitCode == 69)
+            #expect(refused.stderr.contains("certificate is not trusted"))
+            let send = try await publish(payload(on: server), to: broker.tlsURL(topic: Self.topic), in: scratch,
+                                         extra: ["--cacert", broker.caPath])
+            #expect(send.exitCode == 0, "\(send.stderr)")
+            try await listener.waitForDeliveries(1)
+            #expect(holdsSampleBytes(ScratchDirectory.media(media, "item1"), count: 2000))
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
+    @Test func sigtermWithADeliveryInFlightStopsWithin2SAndTheNextStartFinishesIt() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        // 100 kB/s: the 800 kB item takes 8 s, and is cut by the signal.
+        try await withSampleServer(rate: 100_000) { server in
+            let media = scratch.child("media")
+            let listener = try await subscribedListener(media, on: broker)
+            let send = try await publish(payload(on: server, sizes: [800_000]), to: broker.url(topic: Self.topic), in: scratch)
+            #expect(send.exitCode == 0, "\(send.stderr)")
+            try await listener.process.wait(for: "the transfer to start") { !mediaRequests(server).isEmpty }
+            try await Task.sleep(for: .seconds(1))
+
+            let signalled = ContinuousClock.now
+            listener.process.signal(SIGTERM)
+            #expect(try await listener.process.exitStatus() == 143)
+            let stopped = try #require(listener.process.endedAt)
+            #expect(signalled.duration(to: stopped) < .seconds(2))
+            // Not delivered, so kept: in the spool, with the cut body kept aside.
+            #expect(ScratchDirectory.visibleEntries(media + "/.vodapp/spool").count == 1)
+            #expect(ScratchDirectory.visibleMedia(media).isEmpty)
+
+            let again = try await subscribedListener(media, on: broker)
+            let delivery = try #require(try await again.waitForDeliveries(1, timeout: .seconds(40)).first)
+            #expect(delivery["from"] as? String == "mqtt spool")
+            #expect(items(delivery).first?["status"] as? String == "downloaded")
+            #expect(holdsSampleBytes(ScratchDirectory.media(media, "item0"), count: 800_000))
+            // The second request resumed where the first stopped.
+            #expect(server.requests.filter { $0.target.hasPrefix("/bytes/") }.last?.header("Range")?.hasPrefix("bytes=") == true)
+            #expect(ScratchDirectory.visibleEntries(media + "/.vodapp/spool").isEmpty)
+            #expect(try await again.stop() == 143)
+        }
+    }
+}
