@@ -5,10 +5,39 @@ import VODAppStore
 
 /// The retention phase: after the transfers, vodapp's older files go until the limits hold.
 extension Delivery {
-    /// Removes files of earlier deliveries, oldest first, until `--keep-days`, `--max-total` and
-    /// `--min-free` hold, and records them as removed. Never removed: the files this delivery
-    /// reports; files placed within `recentlyPlaced`, which a delivery still running may have
-    /// just placed and reported; and any file the store does not say vodapp placed, as it is.
+    /// What retention may remove: a file an earlier delivery placed, or the partial body (or
+    /// HLS segments) an earlier delivery kept for resuming.
+    private struct Candidate {
+        enum Kind {
+            case file(MediaDirectory.PlacedFile)
+            case partial(MediaDirectory.KeptPartial)
+        }
+
+        let item: StoredItem
+        let kind: Kind
+
+        var bytes: Int64 {
+            switch kind {
+            case .file(let file): file.bytes
+            case .partial(let partial): partial.bytes
+            }
+        }
+
+        var modified: Date {
+            switch kind {
+            case .file(let file): file.modified
+            case .partial(let partial): partial.modified
+            }
+        }
+    }
+
+    /// Removes what earlier deliveries left, oldest first, until `--keep-days`, `--max-total`
+    /// and `--min-free` hold, and records it as removed. Kept partial bodies count and go first
+    /// (a push naming their items fetches them again from the start); then files. Never
+    /// removed: the files and partials of this delivery's items; what was written within
+    /// `recentlyPlaced`, which a delivery still running may have just placed or be resuming;
+    /// the partial of an item another delivery holds; and any file the store does not say
+    /// vodapp placed, as it is.
     /// - Returns: what was removed, for the report.
     func applyRetention(_ plan: DeliveryPlan, keeping reports: [String: ItemReport],
                         until deadline: ContinuousClock.Instant) async -> [RemovedFile] {
@@ -22,31 +51,47 @@ extension Delivery {
         }
         defer { locks.release(".retention") }
         let directory = plan.directory
-        let placed: [(item: StoredItem, file: MediaDirectory.PlacedFile)] = ledger.items(in: .fetched, until: deadline).compactMap { item in
-            guard let path = item.path, let bytes = item.bytes,
-                  let file = directory.placedFile(at: path, bytes: bytes, placedAt: item.updatedAt) else { return nil }
-            return (item, file)
-        }
-        let kept = Set(reports.values.compactMap(\.path))
         let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
+        let files: [Candidate] = ledger.items(in: .fetched, until: deadline).compactMap { item in
+            guard let path = item.path, let bytes = item.bytes,
+                  let file = directory.placedFile(named: (path as NSString).lastPathComponent, bytes: bytes,
+                                                 placedAt: item.updatedAt, fileID: item.fileID)
+            else { return nil }
+            return Candidate(item: item, kind: .file(file))
+        }
+        // A partial is touched only under its item's lock, which no delivery may hold meanwhile.
+        var held: [String] = []
+        defer { held.forEach(locks.release) }
+        let partials: [Candidate] = ledger.items(in: .partial, until: deadline).compactMap { item in
+            guard reports[item.key] == nil, item.updatedAt < recent, let partial = directory.keptPartial(key: item.key),
+                  partial.modified < recent, locks.takeUnheld(item.key) else { return nil }
+            held.append(item.key)
+            return Candidate(item: item, kind: .partial(partial))
+        }
+        let keptFiles = Set(reports.values.compactMap(\.path).map { ($0 as NSString).lastPathComponent })
         // Placed recently by the store's record, which no touch of the file can move.
-        var candidates = placed.filter { !kept.contains($0.file.path) && $0.item.updatedAt < recent }
-            .sorted { $0.file.modified < $1.file.modified }
-        var chosen: [(item: StoredItem, file: MediaDirectory.PlacedFile, reason: String)] = []
+        var candidates = partials.sorted { $0.modified < $1.modified }
+            + files.filter {
+                guard case .file(let file) = $0.kind else { return false }
+                return !keptFiles.contains((file.path as NSString).lastPathComponent) && $0.item.updatedAt < recent
+            }.sorted { $0.modified < $1.modified }
+        var chosen: [(candidate: Candidate, reason: String)] = []
         func removeOldest(_ reason: String) -> Int64? {
             guard !candidates.isEmpty else { return nil }
             let oldest = candidates.removeFirst()
-            chosen.append((oldest.item, oldest.file, reason))
-            return oldest.file.bytes
+            chosen.append((oldest, reason))
+            return oldest.bytes
         }
 
         if let days = policy.keepDays {
             let cutoff = Date(timeIntervalSinceNow: -Double(days) * 86_400)
-            while let oldest = candidates.first, oldest.file.modified < cutoff,
-                  removeOldest("older than \(days) day\(days == 1 ? "" : "s") (--keep-days \(days))") != nil {}
+            let reason = "older than \(days) day\(days == 1 ? "" : "s") (--keep-days \(days))"
+            chosen += candidates.filter { $0.modified < cutoff }.map { ($0, reason) }
+            candidates.removeAll { $0.modified < cutoff }
         }
         if let limit = policy.maximumTotal {
-            var total = placed.reduce(Int64(0)) { $0 + $1.file.bytes } - chosen.reduce(Int64(0)) { $0 + $1.file.bytes }
+            let all = files.reduce(Int64(0)) { $0 + $1.bytes } + partials.reduce(Int64(0)) { $0 + $1.bytes }
+            var total = all - chosen.reduce(Int64(0)) { $0 + $1.candidate.bytes }
             while total > limit, let bytes = removeOldest("to keep vodapp's files within \(ByteSize.format(limit)) (--max-total)") {
                 total -= bytes
             }
@@ -61,20 +106,33 @@ extension Delivery {
             }
             if free < minimum {
                 attention.warn("\(directory.path) has \(ByteSize.format(free)) free, under --min-free \(ByteSize.format(minimum)), "
-                               + "and no older file of vodapp's is left to remove: the rest is taken by other files")
+                               + "and no older file of vodapp's is left to remove: the rest is taken by this delivery's files, "
+                               + "those placed in the last minutes, and other files")
             }
         }
 
         var removed: [RemovedFile] = []
         var records: [StoredItem] = []
-        for (item, file, reason) in chosen {
-            if let failure = directory.remove(file) {
-                attention.warn("cannot remove \(file.path) for retention: \(failure)")
-                continue
+        for (candidate, reason) in chosen {
+            let item = candidate.item
+            switch candidate.kind {
+            case .file(let file):
+                if let failure = directory.remove(file) {
+                    attention.warn("cannot remove \(file.path) for retention: \(failure)")
+                    continue
+                }
+                removed.append(RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: reason))
+                records.append(item.removed(because: "removed by retention: \(reason)"))
+            case .partial(let partial):
+                if let failure = directory.remove(partial) {
+                    attention.warn("cannot remove the partial body of \(item.key) for retention: \(failure)")
+                    continue
+                }
+                removed.append(RemovedFile(key: item.key, title: item.title, path: partial.paths[0], bytes: partial.bytes,
+                                           reason: "a partial body, \(reason)", partial: true))
+                records.append(item.partialDiscarded(because: "its partial body was removed by retention: \(reason)"))
             }
-            logger.info("removed for retention", metadata: ["key": "\(item.key)", "bytes": "\(file.bytes)", "reason": "\(reason)"])
-            removed.append(RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: reason))
-            records.append(item.removed(because: "removed by retention: \(reason)"))
+            logger.info("removed for retention", metadata: ["key": "\(item.key)", "bytes": "\(candidate.bytes)", "reason": "\(reason)"])
         }
         ledger.record(records, until: deadline)
         return removed

@@ -1,4 +1,5 @@
-/// A file retention removed from DIR: one of vodapp's own, placed by an earlier delivery.
+/// A file retention removed from DIR: one of vodapp's own, placed by an earlier delivery, or
+/// the partial body an earlier delivery kept out of sight for resuming.
 public struct RemovedFile: Sendable, Equatable, Encodable {
     public let key: String
     public let title: String?
@@ -6,4 +7,15 @@ public struct RemovedFile: Sendable, Equatable, Encodable {
     public let bytes: Int64
     /// Which limit it was removed for, in words: "older than 7 days (--keep-days 7)".
     public let reason: String
+    /// A partial body in DIR's work area, not a file of DIR's.
+    public let partial: Bool
+
+    public init(key: String, title: String?, path: String, bytes: Int64, reason: String, partial: Bool = false) {
+        self.key = key
+        self.title = title
+        self.path = path
+        self.bytes = bytes
+        self.reason = reason
+        self.partial = partial
+    }
 }

@@ -16,22 +16,46 @@ extension StoredItem {
         return record
     }
 
+    /// The record of an item whose kept partial body retention removed: nothing is kept, and the
+    /// next push naming it fetches it from the start.
+    func partialDiscarded(because why: String) -> StoredItem {
+        var record = self
+        record.state = .failed
+        record.bytes = nil
+        record.etag = nil
+        record.lastModified = nil
+        record.total = nil
+        record.nextAttemptAt = nil
+        record.final = false
+        record.error = why
+        record.updatedAt = Date()
+        return record
+    }
+
     /// The record as DIR stands now: a fetched item whose file is gone from its path was removed
     /// by the user; a removed item whose file is back at its path (the user put it there) is in
     /// DIR again.
+    ///
+    /// The file is looked for by its name in `directory`, not at the path the record was made
+    /// with: DIR may be reached through a symbolic link, or moved or copied with its `.vodapp`,
+    /// and its files are still its files. A name that is not a plain file name of DIR's (a
+    /// planted record) is left as it is, and nothing is looked for outside DIR.
     func asFound(in directory: MediaDirectory) -> StoredItem {
-        guard let path else { return self }
-        switch (state, directory.presence(at: path)) {
+        guard let stored = path else { return self }
+        let name = (stored as NSString).lastPathComponent
+        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else { return self }
+        var record = self
+        record.path = directory.path + "/" + name
+        switch (state, directory.presence(at: directory.path + "/" + name)) {
         case (.fetched, .absent):
-            return removed(because: Self.removedByUser)
+            return record.removed(because: Self.removedByUser)
         case (.removed, .file(let bytes)):
-            var record = self
             record.state = .fetched
             record.bytes = bytes
             record.error = nil
             return record
         default:
-            return self
+            return record
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import VODAppMediaDirectory
 import VODAppPayload
 import VODAppStore
 import VODAppTransfer
@@ -31,6 +32,9 @@ extension StoredItem {
             path = report.path
             bytes = report.bytes
             error = nil
+            // The identity of the file this run placed; a file found already there keeps the one
+            // it was placed with (nil when vodapp never recorded placing it).
+            fileID = report.status == .downloaded ? report.path.flatMap(MediaDirectory.fileID(at:)) : known?.fileID
         case .tooLarge:
             state = .tooLarge
         case .removed:

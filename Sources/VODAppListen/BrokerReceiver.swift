@@ -23,12 +23,14 @@ final class BrokerReceiver: Service, Sendable {
     private let stop: StopRequest?
     private let attention: Attention
     private let warnings: WarningLimiter
-    private let onStarted: @Sendable () -> Void
+    private let onFirstSubscription: @Sendable () -> Void
+    /// Whether the first subscription was reported as the receiver being up.
+    private let announced = NIOLockedValueBox(false)
     /// Spool entries queued or running: replaying the spool skips them.
     private let inFlight = NIOLockedValueBox<Set<PushSpool.Entry>>([])
 
     init(settings: BrokerSubscription.Settings, directory: String, queue: DeliveryQueue, poll: PayloadPoll?, pollTimeout: Duration,
-         stop: StopRequest?, logger: Logger, attention: Attention, warnings: WarningLimiter, onStarted: @escaping @Sendable () -> Void) {
+         stop: StopRequest?, logger: Logger, attention: Attention, warnings: WarningLimiter, onFirstSubscription: @escaping @Sendable () -> Void) {
         subscription = BrokerSubscription(settings, logger: logger)
         spool = PushSpool(directory: directory)
         self.queue = queue
@@ -37,7 +39,7 @@ final class BrokerReceiver: Service, Sendable {
         self.stop = stop
         self.attention = attention
         self.warnings = warnings
-        self.onStarted = onStarted
+        self.onFirstSubscription = onFirstSubscription
     }
 
     func run() async throws {
@@ -49,7 +51,6 @@ final class BrokerReceiver: Service, Sendable {
         spool.removeLeftovers()
         // What a stop, a crash or a power cut left undelivered, before anything new.
         submitSpooled()
-        onStarted()
         try await withGracefulShutdownHandler {
             try await subscription.run { [self] event in handle(event) }
         } onGracefulShutdown: { [subscription] in
@@ -61,7 +62,12 @@ final class BrokerReceiver: Service, Sendable {
     private func handle(_ event: BrokerSubscription.Event) {
         let broker = subscription.settings.broker
         switch event {
-        case .connected(let sessionPresent):
+        case .subscribed(let sessionPresent):
+            let first = announced.withLockedValue { announced in
+                defer { announced = true }
+                return !announced
+            }
+            if first { onFirstSubscription() }
             attention.note("subscribed to \(broker)", metadata: [
                 "session": "\(sessionPresent ? "kept by the broker" : "new")", "clientID": "\(subscription.settings.clientID)",
             ])

@@ -20,7 +20,7 @@ public struct Listener: Sendable {
     public enum Endpoint: Sendable, Equatable, CustomStringConvertible {
         case udp(String)
         case http(String)
-        /// A broker subscription, up once it started (it may still be connecting).
+        /// A broker subscription, up once the broker acknowledged it.
         case mqtt(String)
 
         public var description: String {
@@ -58,8 +58,8 @@ public struct Listener: Sendable {
     /// without it lets the accepted deliveries finish within their budgets.
     /// - Parameters:
     ///   - stop: asked to stop, it ends the listener and cuts its deliveries.
-    ///   - onReady: called once every receiver is bound, with the addresses they bound (a broker
-    ///     subscription counts once it started: a broker that is down is waited for, not fatal).
+    ///   - onReady: called once every receiver is bound, with the addresses they bound, and a
+    ///     broker subscription is acknowledged (a broker that is down is waited for: not fatal).
     ///   - onDelivery: called as each delivery ends.
     /// - Throws: `ListenerError` when DIR is unusable or a receiver cannot bind; `BrokerError` when
     ///   the broker refuses what only a person can change (credentials, trust, the client id).

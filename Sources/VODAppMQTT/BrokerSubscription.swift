@@ -19,9 +19,10 @@ import VODAppBase
 /// event is handled no keep-alive is answered.
 public final class BrokerSubscription: Sendable {
     public enum Event: Sendable {
-        /// Connected and subscribed (again). `sessionPresent`: the broker kept the session, and
-        /// delivers what was queued for it while the device was away.
-        case connected(sessionPresent: Bool)
+        /// Connected and subscribed (again): the broker acknowledged the subscription, so a push
+        /// published from now on reaches this client. `sessionPresent`: the broker kept the
+        /// session, and delivers what was queued for it while the device was away.
+        case subscribed(sessionPresent: Bool)
         /// The connection failed or dropped; the next try comes after `retryIn`.
         case disconnected(BrokerError, retryIn: Duration)
         case message(BrokerMessage)
@@ -139,7 +140,7 @@ public final class BrokerSubscription: Sendable {
         }
         let answerBy = ContinuousClock.now + settings.connectTimeout
         var connected = false
-        var subscription: Int32?
+        var subscription: (messageID: Int32, sessionPresent: Bool)?
         while true {
             if isStopped {
                 if connected { client.disconnect() }
@@ -156,19 +157,19 @@ public final class BrokerSubscription: Sendable {
                 guard subscribed.code == MosquittoClient.success else {
                     return .lost(client.failure(subscribed.code), hadConnected: true)
                 }
-                subscription = subscribed.messageID
+                subscription = (subscribed.messageID, connack.sessionPresent)
                 logger.debug("connected to the broker", metadata: [
                     "broker": "\(settings.broker)", "sessionPresent": "\(connack.sessionPresent)", "clientID": "\(settings.clientID)",
                 ])
-                onEvent(.connected(sessionPresent: connack.sessionPresent))
             }
-            if let id = subscription, let granted = client.takeSubscription(id) {
+            if let pending = subscription, let granted = client.takeSubscription(pending.messageID) {
                 subscription = nil
                 // 0x80: the broker refused the filter (its ACL).
                 if granted.contains(where: { $0 > 2 }) {
                     client.disconnect()
                     return .fatal(.subscriptionRefused(broker: settings.broker.server, topic: settings.broker.topic))
                 }
+                onEvent(.subscribed(sessionPresent: pending.sessionPresent))
             }
             guard code == MosquittoClient.success else {
                 return .fatalOrLost(client.failure(code), hadConnected: connected)

@@ -59,6 +59,18 @@ package final class ItemLocks: Sendable {
         }
     }
 
+    /// Takes the lock of `key` only if no delivery holds it, this process's included: for
+    /// touching an item's kept data from outside any delivery of it (retention).
+    package func takeUnheld(_ key: String) -> Bool {
+        let offset = Self.offset(of: key)
+        return state.withLockedValue { state in
+            guard state.descriptor >= 0, state.held[offset] == nil,
+                  Self.lock(state.descriptor, at: offset, type: F_WRLCK) else { return false }
+            state.held[offset] = 1
+            return true
+        }
+    }
+
     /// Waits for the lock of `key` until `deadline`, trying every 20 ms: holders keep it for one
     /// transfer, and a wait is cheaper than a second download.
     package func wait(for key: String, until deadline: ContinuousClock.Instant, stop: StopRequest?) async -> Bool {

@@ -135,6 +135,11 @@ public final class StateStore: Sendable {
                 table.add(column: "total", .integer)
             }
         }
+        migrator.registerMigration("v4: the placed file's identity") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "fileID", .text)
+            }
+        }
         return migrator
     }
 

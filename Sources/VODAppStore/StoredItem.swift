@@ -44,11 +44,14 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// For a partial: the whole file's size as the server gave it, so that a resume answering
     /// with another size is known for another version.
     public var total: Int64? = nil
+    /// For `fetched`: the placed file's device and inode (`dev:ino`), so that a file moved to its
+    /// name later is told from it whatever its times and size.
+    public var fileID: String? = nil
     public var updatedAt: Date
 
     package init(key: String, title: String?, url: String, state: State, path: String? = nil, bytes: Int64? = nil,
                  etag: String? = nil, lastModified: String? = nil, error: String? = nil, attempts: Int,
-                 nextAttemptAt: Date? = nil, final: Bool = false, total: Int64? = nil, updatedAt: Date) {
+                 nextAttemptAt: Date? = nil, final: Bool = false, total: Int64? = nil, fileID: String? = nil, updatedAt: Date) {
         self.key = key
         self.title = title
         self.url = url
@@ -62,6 +65,7 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
         self.nextAttemptAt = nextAttemptAt
         self.final = final
         self.total = total
+        self.fileID = fileID
         self.updatedAt = updatedAt
     }
 }

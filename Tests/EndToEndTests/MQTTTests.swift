@@ -24,12 +24,15 @@ import VODAppSamples
         server.requests.map(\.target).filter { $0.hasPrefix("/bytes/") }
     }
 
-    /// A listener subscribed to `filter` on `broker`, waited for until its subscription is up.
+    /// A listener subscribed to `filter` on `broker`; it is ready (its "listening" line) once the
+    /// broker acknowledged the subscription, unless `subscribed` is false.
     private func subscribedListener(_ dir: String, on broker: MosquittoBroker, arguments: [String] = [],
-                          subscribed: Bool = true) async throws -> ListenerUnderTest {
+                                    subscribed: Bool = true) async throws -> ListenerUnderTest {
         let listener = try await ListenerUnderTest(
-            dir: dir, arguments: ["--no-udp", "--no-http", "--mqtt", broker.url(topic: Self.filter)] + arguments)
-        if subscribed { try await waitForSubscription(listener, count: 1) }
+            dir: dir, arguments: ["--no-udp", "--no-http", "--mqtt", broker.url(topic: Self.filter)] + arguments, ready: subscribed)
+        if subscribed {
+            #expect(listener.process.jsonLines.first?["listening"] as? [String] == [broker.url(topic: Self.filter, password: nil)])
+        }
         return listener
     }
 
@@ -99,9 +102,11 @@ import VODAppSamples
                 listener.process.stderr.contains("connecting again in")
             }
             #expect(listener.process.isRunning)
+            #expect(!listener.process.stdout.contains("listening"))
 
             try await broker.start()
             try await waitForSubscription(listener, count: 1, timeout: .seconds(30))
+            #expect(listener.process.stdout.contains("listening"))
             let send = try await publish(payload(on: server), to: broker.url(topic: Self.topic), in: scratch)
             #expect(send.exitCode == 0, "\(send.stderr)")
             try await listener.waitForDeliveries(1)
@@ -181,7 +186,7 @@ import VODAppSamples
         let listener = try await ListenerUnderTest(dir: scratch.child("media"), arguments: [
             "--no-udp", "--no-http", "--mqtt", broker.url(topic: Self.filter, password: nil), "--mqtt-password-file", passwordFile,
         ])
-        try await waitForSubscription(listener, count: 1)
+        #expect(listener.process.stderr.contains("subscribed to"))
         #expect(!listener.process.stderr.contains(MosquittoBroker.password))
         #expect(try await listener.stop() == 143)
     }
@@ -199,7 +204,7 @@ import VODAppSamples
             let listener = try await ListenerUnderTest(dir: media, arguments: [
                 "--no-udp", "--no-http", "--mqtt", url, "--mqtt-cacert", broker.caPath,
             ])
-            try await waitForSubscription(listener, count: 1)
+            #expect(listener.process.stderr.contains("subscribed to"))
             let refused = try await publish(payload(on: server), to: broker.tlsURL(topic: Self.topic), in: scratch)
             #expect(refused.exitCode == 69)
             #expect(refused.stderr.contains("certificate is not trusted"))
@@ -210,6 +215,31 @@ import VODAppSamples
             #expect(holdsSampleBytes(ScratchDirectory.media(media, "item1"), count: 2000))
             #expect(try await listener.stop() == 143)
         }
+    }
+
+    @Test func everyConnectionToTheBrokerPollsOnceForWhatTheBrokerDidNotKeep() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        let nginx = try await NginxServer()
+        try await withSampleServer { server in
+            // The push the broker dropped (an expired session, say) is still on the publisher's server.
+            try payload(on: server).write(to: URL(fileURLWithPath: nginx.root + "/push.json"))
+            let media = scratch.child("media")
+            let listener = try await subscribedListener(media, on: broker, arguments: ["--poll", nginx.url("/push.json")])
+            let first = try #require(try await listener.waitForDeliveries(1).first)
+            #expect(first["from"] as? String == "poll \(nginx.url("/push.json"))")
+            #expect(items(first).map { $0["status"] as? String } == ["downloaded", "downloaded"])
+
+            broker.stop()
+            try await broker.start()
+            try await waitForSubscription(listener, count: 2, timeout: .seconds(30))
+            let again = try await listener.waitForDeliveries(2)
+            #expect(items(again[1]).map { $0["status"] as? String } == ["alreadyPresent", "alreadyPresent"])
+            #expect(nginx.requests.filter { $0.uri == "/push.json" }.count == 2)
+            #expect(mediaRequests(server).count == 2)
+            #expect(try await listener.stop() == 143)
+        }
+        nginx.stop()
     }
 
     @Test func sigtermWithADeliveryInFlightStopsWithin2SAndTheNextStartFinishesIt() async throws {

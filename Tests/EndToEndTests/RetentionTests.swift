@@ -18,10 +18,10 @@ import VODAppSamples
         try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -days * 86_400)], ofItemAtPath: path)
     }
 
-    /// As if vodapp had placed `key`'s file `days` ago: the file's time, and the store's record
-    /// of when it was placed (written here with Python's sqlite3, as GRDB stores dates).
-    private func placedEarlier(_ key: String, in dir: String, days: Double) async throws {
-        try age(ScratchDirectory.media(dir, key), days: days)
+    /// As if vodapp had placed `key`'s file `days` ago (or, with `file` false, kept its partial
+    /// body since then): the file's time, and the store's record of when it was placed (written here with Python's sqlite3, as GRDB stores dates).
+    private func placedEarlier(_ key: String, in dir: String, days: Double, file: Bool = true) async throws {
+        if file { try age(ScratchDirectory.media(dir, key), days: days) }
         let script = """
             import sqlite3, sys, datetime
             when = datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=float(sys.argv[3]))
@@ -181,6 +181,91 @@ import VODAppSamples
             #expect(ScratchDirectory.visibleMedia(dir) == ["A [a].mp4", "B [b].mp4", "D [d].mp4", "N [n].mp4", "R [r].mp4"])
             #expect(FileManager.default.fileExists(atPath: outside))
             #expect(ScratchDirectory.contents(r) == [UInt8](mine))
+        }
+    }
+
+    /// The attacker trial's case: a file of the user's, of the very size vodapp's file had and
+    /// with an older modification time than vodapp's, moved to vodapp's name. Only its identity
+    /// (another inode) tells it from vodapp's file, and it is kept.
+    @Test func aFileMovedToTheNameOfVodappsFileWithItsSizeAndAnOlderTimeIsKept() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            _ = try await deliver(["a", "b"], from: server, into: dir)
+            for key in ["a", "b"] { try await placedEarlier(key, in: dir, days: 10) }
+            let mine = Data(repeating: 42, count: Self.mebibyte)
+            let recording = dir + "/.my-recording.mp4"
+            try mine.write(to: URL(fileURLWithPath: recording))
+            try age(recording, days: 400)
+            let a = ScratchDirectory.media(dir, "a")
+            #expect(rename(recording, a) == 0)
+
+            let run = try await deliver(["c"], from: server, into: dir, ["--max-total", "1"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(removed(run) == ["b"], "\(run.stdout)")
+            #expect(ScratchDirectory.contents(a) == [UInt8](mine))
+        }
+    }
+
+    /// Partial bodies kept for resuming count against the limits, and go before any finished
+    /// file: a stream of pushes naming new items on a server that never finishes them cannot
+    /// fill the disk under --max-total.
+    @Test func keptPartialBodiesCountAndGoFirst() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            _ = try await deliver(["a"], from: server, into: dir)
+            try await placedEarlier("a", in: dir, days: 1)
+        }
+        // 200 kB/s and a 2 s budget: p's 1 MiB body is cut, and kept to resume.
+        try await withSampleServer(rate: 200_000) { slow in
+            let cut = try await deliver(["p"], from: slow, into: dir, ["--budget", "2"])
+            #expect(cut.exitCode == 75, "\(cut.stderr)")
+        }
+        let partial = dir + "/.vodapp/partial/p.part"
+        let kept = try #require(try FileManager.default.attributesOfItem(atPath: partial)[.size] as? Int)
+        #expect(kept > 100_000 && kept < Self.mebibyte)
+        try age(partial, days: 2)
+        try await placedEarlier("p", in: dir, days: 2, file: false)
+
+        try await withSampleServer { server in
+            // a (1 MiB) and p's part are over 1 MiB together: the partial goes, a stays.
+            let run = try await deliver(["c"], from: server, into: dir, ["--max-total", "2M"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let gone = run.report?["removed"] as? [[String: Any]] ?? []
+            #expect(gone.map { $0["key"] as? String } == ["p"], "\(run.stdout)")
+            #expect(gone.first?["partial"] as? Bool == true)
+            #expect(!FileManager.default.fileExists(atPath: partial))
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "a"), count: Int64(Self.mebibyte)))
+            // Nothing is left to resume: the next push fetches p from the start, whole.
+            let again = try await deliver(["p"], from: server, into: dir)
+            #expect(again.item("p")?["status"] as? String == "downloaded", "\(again.stdout)")
+            #expect(server.requests.last { $0.target.contains("?p") }?.header("Range") == nil)
+        }
+    }
+
+    /// The store records where files were placed; DIR reached through a symbolic link, or moved
+    /// with its .vodapp, is still the same DIR with the same files.
+    @Test func dirThroughASymbolicLinkOrMovedStillHasItsFiles() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            _ = try await deliver(["a", "b"], from: server, into: dir)
+            for key in ["a", "b"] { try await placedEarlier(key, in: dir, days: 10) }
+            let link = scratch.child("link")
+            try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: dir)
+            let run = try await deliver(["c"], from: server, into: link, ["--max-total", "1"])
+            #expect(removed(run).sorted() == ["a", "b"], "\(run.stdout) \(run.stderr)")
+
+            let moved = scratch.child("moved")
+            try FileManager.default.moveItem(atPath: dir, toPath: moved)
+            let status = try await runner.run(["status", "--dir", moved, "--json"])
+            let items = status.report?["items"] as? [[String: Any]] ?? []
+            let c = try #require(items.first { $0["key"] as? String == "c" })
+            #expect(c["state"] as? String == "fetched", "\(status.stdout)")
+            #expect((c["path"] as? String)?.hasPrefix(moved + "/") == true, "\(status.stdout)")
+            let again = try await deliver(["c"], from: server, into: moved)
+            #expect(again.item("c")?["status"] as? String == "alreadyPresent", "\(again.stdout)")
         }
     }
 

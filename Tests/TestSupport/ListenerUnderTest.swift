@@ -11,9 +11,11 @@ public final class ListenerUnderTest: Sendable {
     /// Starts the listener with media in `dir` and waits until both receivers are up.
     /// - Parameters:
     ///   - notify: raise notifications (on the bus `environment` names); off by default.
+    ///   - ready: wait until every receiver is up (a broker subscription too); false returns once
+    ///     the process started (a broker that is down at the start).
     ///   - descriptorLimit: the soft and hard RLIMIT_NOFILE it starts with (through prlimit(1),
     ///     which execs it: the process is the listener's), as a shell's `ulimit -n` would set them.
-    public init(dir: String, arguments: [String] = [], notify: Bool = false,
+    public init(dir: String, arguments: [String] = [], notify: Bool = false, ready: Bool = true,
                 descriptorLimit: (soft: Int, hard: Int)? = nil,
                 environment: [String: String] = VODAppRunner.environment()) async throws {
         let command = [
@@ -25,8 +27,10 @@ public final class ListenerUnderTest: Sendable {
         } else {
             try await RunningProcess(VODAppRunner.executable, command, environment: environment)
         }
-        try await process.wait(for: "the listener to be ready") {
-            process.jsonLines.contains { $0["listening"] != nil } || !process.isRunning
+        if ready {
+            try await process.wait(for: "the listener to be ready") {
+                process.jsonLines.contains { $0["listening"] != nil } || !process.isRunning
+            }
         }
         let endpoints = process.jsonLines.compactMap { $0["listening"] as? [String] }.first ?? []
         func port(_ scheme: String) -> Int {
