@@ -16,10 +16,13 @@ public enum RemovedItems {
     /// Forgets that `keys` were removed from `directory`. A DIR without a store has nothing to
     /// forget; nothing else in DIR is touched.
     public static func forget(_ keys: [String], in directory: String) throws(StatusReport.Unreadable) -> Forgotten {
-        guard FileManager.default.fileExists(atPath: directory + "/.vodapp/state.sqlite") else {
-            return Forgotten(forgotten: [], notRemoved: keys)
-        }
+        // Each key once, in the order given.
+        var seen = Set<String>()
+        let keys = keys.filter { seen.insert($0).inserted }
         do {
+            guard try StateStoreError.storeExists(in: directory) else {
+                return Forgotten(forgotten: [], notRemoved: keys)
+            }
             let store = try StateStore(directory: directory)
             // Removed as DIR stands now, by the rule the plan and status use: a file deleted by
             // hand that no push has noticed yet is removed too.
@@ -29,7 +32,7 @@ public enum RemovedItems {
             try store.forget(removed)
             return Forgotten(forgotten: removed, notRemoved: keys.filter { !removed.contains($0) })
         } catch {
-            throw StatusReport.Unreadable(directory: directory, reason: "\(error)")
+            throw StatusReport.Unreadable(directory: directory, reason: StateStoreError.oneLine(error))
         }
     }
 }

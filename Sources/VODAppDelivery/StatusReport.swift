@@ -22,13 +22,13 @@ public struct StatusReport: Sendable, Encodable {
         do {
             try self.init(reading: directory, deliveries: count)
         } catch {
-            throw Unreadable(directory: directory, reason: "\(error)")
+            throw Unreadable(directory: directory, reason: StateStoreError.oneLine(error))
         }
     }
 
     private init(reading directory: String, deliveries count: Int) throws {
         self.directory = directory
-        guard FileManager.default.fileExists(atPath: directory + "/.vodapp/state.sqlite") else {
+        guard try StateStoreError.storeExists(in: directory) else {
             items = []
             deliveries = []
             return

@@ -298,6 +298,32 @@ import VODAppSamples
         #expect(missing.stdout.isEmpty)
     }
 
+    /// A store the user may not read is not an empty history: status and forget say so, 66.
+    @Test(.enabled("needs root, to run vodapp as nobody") { getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") })
+    func aStoreThisUserCannotReadIsAnErrorNotAnEmptyHistory() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            _ = try await deliver(["a"], from: server, into: dir)
+        }
+        chmod(scratch.path, 0o755)
+        chmod(dir, 0o755)
+        chmod(dir + "/.vodapp", 0o700)
+        for arguments in [["status", "--dir", dir], ["status", "--dir", dir, "--json"], ["forget", "--dir", dir, "a"]] {
+            let run = try await runTool("/usr/sbin/runuser", ["-u", "nobody", "--", VODAppRunner.executable] + arguments,
+                                        environment: VODAppRunner.environment())
+            #expect(run.exitCode == 66, "\(arguments): \(run.stdout) \(run.stderr)")
+            #expect(run.stderr == "vodapp: cannot read the state of \(dir): \(dir)/.vodapp/state.sqlite: Permission denied\n")
+            #expect(run.stdout.isEmpty)
+        }
+        // A record edited by hand: one line, not the record and its SQL.
+        let edit = try await runTool("python3", ["-c", "import sqlite3; d = sqlite3.connect('\(dir)/.vodapp/state.sqlite'); d.execute(\"UPDATE item SET updatedAt = 'garbage'\"); d.commit()"])
+        #expect(edit.exitCode == 0, "\(edit.stderr)")
+        let status = try await runner.run(["status", "--dir", dir])
+        #expect(status.exitCode == 66)
+        #expect(status.stderr.split(separator: "\n").count == 1 && status.stderr.contains("a record vodapp cannot read"), "\(status.stderr)")
+    }
+
     /// `status` on `dir`, whose item a was deleted by hand and b is there, changes no name, size
     /// or time in it. Except one: a reader of a store in use marks what it reads in SQLite's
     /// shared-memory index (`-shm`, a mapped file that holds no record), so only that file's time
