@@ -19,6 +19,10 @@ public enum CommandLineTool {
             FileHandle.standardError.write(Data("\(name): '\(word)' is neither a command nor a payload file; did you mean '\(near)'? (see '\(name) --help')\n".utf8))
             command.exit(withError: ExitCode.validationFailure)
         }
+        if let word = commandAfterOptions(CommandLine.arguments.dropFirst(), of: command) {
+            FileHandle.standardError.write(Data("\(name): the command comes first, then its options: \(name) \(word) [options] (see '\(name) \(word) --help')\n".utf8))
+            command.exit(withError: ExitCode.validationFailure)
+        }
         do {
             var parsed = try command.parseAsRoot()
             if var asynchronous = parsed as? any AsyncParsableCommand {
@@ -45,11 +49,23 @@ public enum CommandLineTool {
         return commands.first { isNear(word, $0) }
     }
 
+    /// A command named after options (`vodapp --dir x status`), which would be read as the
+    /// default command's payload file: the first word is an option, and a later one is a command
+    /// and no file.
+    static func commandAfterOptions<Command: ParsableCommand>(_ arguments: ArraySlice<String>, of command: Command.Type) -> String? {
+        guard arguments.first?.hasPrefix("-") == true, arguments.first != "-" else { return nil }
+        let commands = command.configuration.subcommands.map { $0._commandName }
+        return arguments.first { commands.contains($0) && !FileManager.default.fileExists(atPath: $0) }
+    }
+
     /// A bad command line as one line: ArgumentParser's message without its usage block, and the
     /// command's `--help` to read.
     static func usageError<Command: ParsableCommand>(_ error: any Error, of command: Command.Type) -> String {
         let name = command.configuration.commandName ?? "vodapp"
-        let message = command.message(for: error).split(separator: "\n").first.map(String.init) ?? "bad command line"
+        // The first line, and a list of choices ArgumentParser puts on lines of their own after it.
+        let lines = command.message(for: error).split(separator: "\n")
+        let choices = lines.dropFirst().prefix { $0.hasPrefix("  - ") }.map { $0.dropFirst(4) }
+        let message = (lines.first.map(String.init) ?? "bad command line") + (choices.isEmpty ? "" : " " + choices.joined(separator: ", "))
         let help = command.fullMessage(for: error).split(separator: "\n")
             .compactMap { line -> String? in
                 guard let start = line.range(of: "See '"), let end = line[start.upperBound...].firstIndex(of: "'"),

@@ -20,6 +20,16 @@ public enum OptionValue {
         }
     }
 
+    /// A whole number of `unit` within `range` (`--keep-days 7`).
+    public static func wholeNumber(of unit: String, in range: ClosedRange<Int>) -> @Sendable (String) throws -> Int {
+        { text in
+            guard let number = Int(text), range.contains(number) else {
+                throw ValidationError("must be a whole number of \(unit) from \(range.lowerBound) to \(range.upperBound)")
+            }
+            return number
+        }
+    }
+
     /// A byte count, optionally with K, M or G for KiB, MiB or GiB (`20M`).
     @Sendable public static func byteCount(_ text: String) throws -> Int64 {
         guard let bytes = ByteSize.parse(text) else {

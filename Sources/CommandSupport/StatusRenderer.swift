@@ -31,6 +31,9 @@ public enum StatusRenderer {
                 : item.nextAttemptAt.map { ", next try after \(when($0))" } ?? ""
             return "\(name(item)): \(printable(item.error ?? "?")) (attempt \(item.attempts)\(next))"
         }
+        section("Deferred, fetched by a delivery on a better connection", .deferred) { item in
+            "\(name(item)): \(printable(item.error ?? "deferred")), \(when(item.updatedAt))"
+        }
         section("Too large", .tooLarge) { "\(name($0)): \(printable($0.error ?? ""))" }
         section("Removed, not fetched again until 'vodapp forget KEY'", .removed) { item in
             "\(name(item)) [\(item.key)]: \(printable(item.error ?? "removed")), \(when(item.updatedAt))"

@@ -55,6 +55,12 @@ public struct PayloadPoll: Sendable {
             do {
                 return try Payload(data: answer.body)
             } catch {
+                // A login page or a captive portal answers 200 with HTML: the network's state,
+                // not the endpoint's payload, and it passes (exit 75, not 65).
+                if Self.isPage(answer.body) {
+                    let answered = answer.finalURL.flatMap { try? MediaURL($0) }?.redacted ?? url.absoluteString
+                    throw .unavailable("\(answered) answered a web page, not a payload: a login page or a captive portal? (it will be polled again)")
+                }
                 throw .invalid(error)
             }
         case 401, 403:
@@ -64,6 +70,11 @@ public struct PayloadPoll: Sendable {
             let answered = answer.finalURL.flatMap { try? MediaURL($0) }?.redacted ?? url.absoluteString
             throw .unavailable("\(answered) answered HTTP \(answer.status)")
         }
+    }
+
+    /// Whether a body is an HTML page: its first non-blank character opens a tag.
+    static func isPage(_ body: Data) -> Bool {
+        body.first { !" \t\r\n".utf8.contains($0) } == UInt8(ascii: "<")
     }
 
     /// Writes a rejected token into DIR's delivery log, so that `vodapp status` shows it.

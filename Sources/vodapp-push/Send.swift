@@ -32,7 +32,7 @@ struct Send: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The payload: a JSON or .apns file, or - for standard input.", valueName: "payload"))
+    @Argument(help: ArgumentHelp("The payload: a JSON or .apns file, or - for standard input.", valueName: "payload"), completion: .file())
     var payload: String = "-"
 
     @Option(help: ArgumentHelp("udp://HOST:PORT, an http(s) URL, or mqtt[s]://HOST[:PORT]/TOPIC. Default: \(PushDestination.defaultUDP).", valueName: "destination"),
@@ -45,7 +45,8 @@ struct Send: AsyncParsableCommand {
     @Flag(help: "MQTT: the broker keeps the push and hands it to listeners that subscribe later.")
     var retain = false
 
-    @Option(name: .customLong("cacert"), help: ArgumentHelp("mqtts: trust the CAs in this PEM file instead of the system's.", valueName: "file"))
+    @Option(name: .customLong("cacert"), help: ArgumentHelp("mqtts: trust the CAs in this PEM file instead of the system's.", valueName: "file"),
+            completion: .file())
     var certificateAuthorities: String?
 
     @Option(parsing: .unconditional, help: ArgumentHelp("Give up on an HTTP or MQTT push after this many seconds. Default: 60.", valueName: "seconds"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import VODAppListen
 import VODAppSamples
 
 struct Serve: AsyncParsableCommand {
@@ -42,7 +43,7 @@ struct Serve: AsyncParsableCommand {
         do {
             server = try await SampleServer.start(port: port, rate: rate, linkRate: linkRate)
         } catch {
-            throw CommandFailure("cannot serve on 127.0.0.1:\(port): \(error)", status: .unavailable)
+            throw CommandFailure("cannot serve on 127.0.0.1:\(port): \(ListenerError.bindFailure(error, option: "--port"))", status: .unavailable)
         }
         // Unbuffered: whoever reads the payload from a file or pipe needs it now, not when the
         // server stops.

@@ -11,10 +11,11 @@ struct Handle: AsyncParsableCommand {
         discussion: """
         PAYLOAD is a JSON file, or - for standard input:
           {"aps": {"content-available": 1},
-           "playlist": {"<key>": {"title": "…", "subtitle": "…", "url": "https://…"}}}
+           "playlist": {"<key>": {"title": "...", "subtitle": "...", "url": "https://..."}}}
 
-        Exit codes: 0 every valid item is in DIR or was too large; 75 an item failed or timed \
-        out and may pass later (try again); 69 items failed for good ("final": a 404, a live \
+        Exit codes: 0 every valid item is in DIR, was too large, or was removed (and is not \
+        fetched again); 75 an item failed or timed out and may pass later, or was deferred (a \
+        metered connection, power saver): try again; 69 items failed for good ("final": a 404, a live \
         stream; delivering again will not help); 64 bad command line; 65 invalid payload; 66 payload unreadable; \
         73 DIR unusable; 130/143 stopped by SIGINT/SIGTERM (what was cut is resumed next time).
 
@@ -23,7 +24,7 @@ struct Handle: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: ArgumentHelp("The payload: a JSON file, or - for standard input.", valueName: "payload"))
+    @Argument(help: ArgumentHelp("The payload: a JSON file, or - for standard input.", valueName: "payload"), completion: .file())
     var payload: String
 
     @OptionGroup var handling: HandlingOptions

@@ -40,7 +40,8 @@ struct HandlingOptions: ParsableArguments {
 
     @Option(name: .customLong("cacert"),
             help: ArgumentHelp("Trust the certificates in this PEM file for https instead of the system's (a self-signed media server).",
-                               valueName: "file"))
+                               valueName: "file"),
+            completion: .file())
     var certificateAuthorities: String?
 
     @Option(name: .customLong("header"),
@@ -54,7 +55,8 @@ struct HandlingOptions: ParsableArguments {
     var headerHosts: [String] = []
 
     @Option(help: ArgumentHelp("A cookie file in the Netscape format (curl's, or a browser exporter's); its cookies go to each item's own origin only.",
-                               valueName: "file"))
+                               valueName: "file"),
+            completion: .file())
     var cookies: String?
 
     @Option(help: ArgumentHelp("The User-Agent of media requests.", valueName: "string"))
@@ -62,7 +64,8 @@ struct HandlingOptions: ParsableArguments {
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("After each delivery, remove vodapp's files older than this many days (by when vodapp wrote them; 0 keeps only those of the last minutes).",
-                               valueName: "n"))
+                               valueName: "n"),
+            transform: OptionValue.wholeNumber(of: "days", in: 0...36_500))
     var keepDays: Int?
 
     @Option(parsing: .unconditional,
@@ -112,7 +115,9 @@ struct HandlingOptions: ParsableArguments {
         }
         for header in headers {
             if let problem = RequestHeader.problem(with: header) {
-                throw ValidationError("--header '\(RequestHeader.shownName(of: header))': \(problem)")
+                // The value is never shown (it may be a token), only which header this is.
+                let which = header.contains(":") ? "--header '\(RequestHeader.shownName(of: header))'" : "a --header without a colon"
+                throw ValidationError("\(which): \(problem)")
             }
         }
         if !headerHosts.isEmpty, headers.isEmpty {
@@ -135,9 +140,6 @@ struct HandlingOptions: ParsableArguments {
         }
         if let limitRate, limitRate < 1024 {
             throw ValidationError("--limit-rate must be at least 1K (1024 bytes a second), not \(limitRate)")
-        }
-        if let keepDays, keepDays < 0 || keepDays > 36_500 {
-            throw ValidationError("--keep-days must be a number of days between 0 and 36500, not \(keepDays)")
         }
         guard !(quiet && verbose) else {
             throw ValidationError("--quiet and --verbose cannot be used together")

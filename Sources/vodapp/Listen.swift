@@ -24,7 +24,7 @@ struct Listen: AsyncParsableCommand {
 
         UDP: one datagram carries one payload, as the SimulatorRemoteNotifications library \
         expected, so this works:
-          echo -n '{"aps":{"content-available":1},"playlist":{…}}' | nc -4u -w1 localhost 9930
+          echo -n '{"aps":{"content-available":1},"playlist":{...}}' | nc -4u -w1 localhost 9930
 
         HTTP: POST /push with the payload as the body answers 202 {"delivery": "<id>"}; \
         POST /push?wait=1 answers 200 with the report once the delivery ends; an invalid payload \
@@ -86,11 +86,13 @@ struct Listen: AsyncParsableCommand {
     var mqttClientID: String?
 
     @Option(name: .customLong("mqtt-password-file"),
-            help: ArgumentHelp("Read the broker password from this file's first line. Default: $VODAPP_MQTT_PASSWORD, else the URL's.", valueName: "file"))
+            help: ArgumentHelp("Read the broker password from this file's first line. Default: $VODAPP_MQTT_PASSWORD, else the URL's.", valueName: "file"),
+            completion: .file())
     var mqttPasswordFile: String?
 
     @Option(name: .customLong("mqtt-cacert"),
-            help: ArgumentHelp("Trust the CAs in this PEM file for mqtts:// instead of the system's. Default: --cacert's file, if given.", valueName: "file"))
+            help: ArgumentHelp("Trust the CAs in this PEM file for mqtts:// instead of the system's. Default: --cacert's file, if given.", valueName: "file"),
+            completion: .file())
     var mqttCACert: String?
 
     @Option(help: ArgumentHelp("With --mqtt: GET a payload from this URL once on every (re)connection to the broker, for pushes the broker did not keep.",

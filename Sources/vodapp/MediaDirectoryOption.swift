@@ -5,7 +5,8 @@ import VODAppDelivery
 
 /// `--dir`, as every command that works on DIR takes it.
 struct MediaDirectoryOption: ParsableArguments {
-    @Option(help: ArgumentHelp("Where media goes. Default: $VODAPP_DIR, else the XDG videos folder + /VODApp.", valueName: "dir"))
+    @Option(help: ArgumentHelp("Where media goes. Default: $VODAPP_DIR, else the XDG videos folder + /VODApp.", valueName: "dir"),
+            completion: .directory)
     var dir: String?
 
     func validate() throws {

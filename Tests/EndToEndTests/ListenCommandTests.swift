@@ -313,11 +313,11 @@ import VODAppSamples
         let first = try await ListenerUnderTest(dir: scratch.path)
         let run = try await VODAppRunner().run(["listen", "--no-udp", "--http", "127.0.0.1:\(first.httpPort)", "--dir", scratch.path])
         #expect(run.exitCode == 69)
-        #expect(run.stderr == "vodapp: cannot listen on http 127.0.0.1:\(first.httpPort): Address already in use, by another vodapp listen "
+        #expect(run.stderr == "vodapp: cannot listen on http 127.0.0.1:\(first.httpPort): Address already in use, by another vodapp "
                 + "or another program; stop it, or choose another port with --http (or --no-http)\n", "\(run.stderr)")
         let udp = try await VODAppRunner().run(["listen", "--no-http", "--udp", "127.0.0.1:\(first.udpPort)", "--dir", scratch.path])
         #expect(udp.exitCode == 69)
-        #expect(udp.stderr == "vodapp: cannot listen on udp 127.0.0.1:\(first.udpPort): Address already in use, by another vodapp listen "
+        #expect(udp.stderr == "vodapp: cannot listen on udp 127.0.0.1:\(first.udpPort): Address already in use, by another vodapp "
                 + "or another program; stop it, or choose another port with --udp (or --no-udp)\n", "\(udp.stderr)")
         _ = try await first.stop()
     }

@@ -81,6 +81,22 @@ import TestSupport
         }
     }
 
+    /// A captive portal or a login page answers 200 with HTML: the network's state, polled
+    /// again later (75), not an invalid payload (65); a JSON payload that is wrong stays 65.
+    @Test func aWebPageInsteadOfThePayloadIsATemporaryFailure() async throws {
+        let scratch = try ScratchDirectory()
+        let nginx = try await NginxServer()
+        try "<!DOCTYPE html>\n<html><body><form>Sign in to the Wi-Fi</form></body></html>\n"
+            .write(toFile: nginx.root + "/portal.html", atomically: true, encoding: .utf8)
+        try #"{"aps":{"content-available":0},"playlist":{}}"#.write(toFile: nginx.root + "/wrong.json", atomically: true, encoding: .utf8)
+        let page = try await runner.run(["poll", nginx.url("/portal.html"), "--dir", scratch.path, "--no-notify"])
+        #expect(page.exitCode == 75)
+        #expect(page.stderr == "vodapp: \(nginx.url("/portal.html")) answered a web page, not a payload: a login page or a captive portal? (it will be polled again)\n", "\(page.stderr)")
+        let wrong = try await runner.run(["poll", nginx.url("/wrong.json"), "--dir", scratch.path, "--no-notify"])
+        #expect(wrong.exitCode == 65, "\(wrong.stderr)")
+        nginx.stop()
+    }
+
     @Test func statusListsWhatIsInDIRWhatIsPartialAndWhatFailed() async throws {
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
