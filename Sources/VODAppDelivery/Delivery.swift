@@ -139,6 +139,17 @@ public struct Delivery: Sendable {
             return true
         }
         ledger?.record(noticed, until: early)
+        // An item of no declared length that passed the limit as it arrived costs the whole
+        // limit to find out again (20 MiB by default, on every push and poll): not asked again
+        // while the limit is no larger than the bytes it already sent.
+        missing.removeAll { target in
+            guard let record = known[target.item.key], record.state == .tooLarge, record.total == nil,
+                  record.url == target.item.urlString, let seen = record.bytes, seen > options.maximumSize else { return false }
+            settled[target.item.key] = target.report(.tooLarge, error: "larger than the \(options.maximumSize)-byte limit: it sent "
+                                                     + "\(seen) bytes with no declared length when last offered; not fetched again "
+                                                     + "unless --max-size is above that")
+            return true
+        }
         // One descriptor for every lock this delivery takes, however long the playlist.
         let locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
 

@@ -37,6 +37,12 @@ extension StoredItem {
             fileID = report.status == .downloaded ? report.path.flatMap(MediaDirectory.fileID(at:)) : known?.fileID
         case .tooLarge:
             state = .tooLarge
+            // What is known of its size: the declared one, or (a body of no declared length, cut
+            // when it passed the limit) more than the limit: `total` stays nil then.
+            if case .tooLarge(let declared) = outcome.result {
+                total = declared
+                bytes = declared ?? outcome.bodyBytesReceived
+            }
         case .removed:
             state = .removed
         case .deferred:

@@ -70,6 +70,36 @@ import TestSupport
         }
     }
 
+    /// An item with no declared length costs the whole limit to find too large: it is not asked
+    /// again at the same limit (the new-user trial saw 20 MiB a push), and is with a larger one.
+    /// One with a Content-Length costs only its headers, and is asked again.
+    @Test func anOversizedItemOfNoDeclaredLengthIsNotFetchedAgainAtTheSameLimit() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = try write(PayloadBuilder.json([
+                (key: "chunked", title: "Chunked", url: server.url("/chunked/300000.mp4")),
+                (key: "declared", title: "Declared", url: server.url("/bytes/300000.mp4")),
+            ]), in: scratch)
+            func requests(_ prefix: String) -> Int { server.requests.filter { $0.target.hasPrefix(prefix) }.count }
+            let first = try await runner.run([payload, "--dir", dir, "--json", "--no-notify", "--max-size", "100K"])
+            #expect(first.exitCode == 0)
+            #expect(first.items.map { $0["status"] as? String } == ["tooLarge", "tooLarge"])
+
+            let second = try await runner.run([payload, "--dir", dir, "--json", "--no-notify", "--max-size", "100K"])
+            #expect(second.exitCode == 0)
+            #expect(second.items.map { $0["status"] as? String } == ["tooLarge", "tooLarge"])
+            #expect((second.item("chunked")?["error"] as? String)?.contains("not fetched again unless --max-size is above that") == true,
+                    "\(second.stdout)")
+            #expect(requests("/chunked/") == 1)
+            #expect(requests("/bytes/") == 2)
+
+            let larger = try await runner.run([payload, "--dir", dir, "--json", "--no-notify", "--max-size", "1M"])
+            #expect(larger.items.map { $0["status"] as? String } == ["downloaded", "downloaded"], "\(larger.stdout)")
+            #expect(requests("/chunked/") == 2)
+        }
+    }
+
     @Test func fourProcessesAtOnceFetchEachItemExactlyOnce() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
