@@ -4,6 +4,7 @@ import VODAppBase
 import VODAppDelivery
 import VODAppListen
 import VODAppMediaDirectory
+import VODAppMQTT
 import VODAppNotify
 import VODAppSamples
 
@@ -13,6 +14,8 @@ import VODAppSamples
 public struct PushDemo: Sendable {
     public enum Via: String, CaseIterable, Sendable {
         case udp, http
+        /// Through an MQTT broker the demo starts (Debian's mosquitto, when installed).
+        case mqtt
     }
 
     public let options: DeliveryOptions
@@ -48,18 +51,33 @@ public struct PushDemo: Sendable {
             throw .cannotServe("\(error)")
         }
         say("Serving the sample playlist on \(server.baseURL)\(rate.map { " at \($0) bytes/s" } ?? "")")
-        let outcome = await deliver(SampleCatalogue.payload(baseURL: server.baseURL), say: say)
+        var broker: DemoBroker?
+        if via == .mqtt {
+            do {
+                broker = try await DemoBroker.start()
+            } catch {
+                await server.shutdown()
+                throw .cannotListen(error.description)
+            }
+            say("Started an MQTT broker (mosquitto) on 127.0.0.1:\(broker?.port ?? 0)")
+        }
+        let outcome = await deliver(SampleCatalogue.payload(baseURL: server.baseURL), broker: broker, say: say)
+        broker?.stop()
         await server.shutdown()
         return try outcome.get()
     }
 
-    private func deliver(_ payload: String, say: @escaping @Sendable (String) -> Void) async -> Result<DeliveryReport, DemoError> {
+    private func deliver(_ payload: String, broker: DemoBroker?,
+                         say: @escaping @Sendable (String) -> Void) async -> Result<DeliveryReport, DemoError> {
         let loopback = ListenAddress(host: "127.0.0.1", port: 0)
-        let listener = Listener(
-            configuration: ListenerConfiguration(udp: via == .udp ? loopback : nil, http: via == .http ? loopback : nil,
-                                                 delivery: options),
-            notifier: notifier, logger: logger, attention: attention
-        )
+        var configuration = ListenerConfiguration(udp: via == .udp ? loopback : nil, http: via == .http ? loopback : nil,
+                                                  delivery: options)
+        if let broker, let url = try? BrokerURL("mqtt://127.0.0.1:\(broker.port)/vodapp/demo", for: .subscribe) {
+            // A session of its own each time: the demo's broker lives for the demo only.
+            configuration.mqtt = BrokerSubscription.Settings(
+                broker: url, clientID: "vodapp-demo-" + String(UInt32.random(in: 0...UInt32.max), radix: 16))
+        }
+        let listener = Listener(configuration: configuration, notifier: notifier, logger: logger, attention: attention)
         let (events, sink) = AsyncStream.makeStream(of: Event.self)
         // Stopped as a signal would stop it, not cancelled: a cancelled HTTP server logs its
         // shutdown as errors on a run that went well.

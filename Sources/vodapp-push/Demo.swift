@@ -11,8 +11,9 @@ struct Demo: AsyncParsableCommand {
         abstract: "Run the whole path offline: sample media, a push, the delivery, the notification.",
         discussion: """
         Starts the sample media server and a listener on free loopback ports, sends the VODApp \
-        sample playlist as a push (a UDP datagram, as the simulator library did, or an HTTP \
-        POST), and waits for the delivery: three videos arrive, two are dropped as too large. \
+        sample playlist as a push (a UDP datagram, as the simulator library did, an HTTP POST, or \
+        an MQTT publication through a mosquitto broker it starts, when mosquitto is installed), \
+        and waits for the delivery: three videos arrive, two are dropped as too large. \
         Then it prints where the files are, what the notification said, and the playlist that \
         plays the three real clips in mpv or VLC.
 
@@ -21,6 +22,7 @@ struct Demo: AsyncParsableCommand {
         Examples:
           vodapp-push demo
           vodapp-push demo --via http --dir /tmp/videos
+          vodapp-push demo --via mqtt
         """
     )
 

@@ -47,11 +47,23 @@ import VODAppSamples
         #expect(notifications.notifyCalls.first?.contains("3 new videos to watch offline") == true)
     }
 
+    /// Through a real broker the demo starts and stops: mosquitto, from Debian's package.
+    @Test func theDemoOverMQTTGoesThroughABrokerItStartsAndStops() async throws {
+        let scratch = try ScratchDirectory()
+        let run = try await push.run(["demo", "--dir", scratch.path, "--via", "mqtt", "--no-notify"])
+        #expect(run.exitCode == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Started an MQTT broker (mosquitto) on 127.0.0.1:"))
+        #expect(run.stdout.contains("Sent the push: 743 bytes of JSON to mqtt://127.0.0.1:"), "\(run.stdout)")
+        #expect(run.stdout.contains("newData: 3 downloaded, 2 too large"))
+        let port = try #require(run.stdout.firstMatch(of: /MQTT broker \(mosquitto\) on 127\.0\.0\.1:([0-9]+)/).flatMap { Int($0.1) })
+        #expect(!acceptsConnections(port: port), "the demo's broker outlived it")
+    }
+
     /// `--via` is a typed choice, parsed once: a wrong value is a usage error naming the choices.
     @Test func anUnknownTransportIsAUsageErrorNamingTheChoices() async throws {
         let run = try await push.run(["demo", "--via", "smoke"])
         #expect(run.exitCode == 64)
-        #expect(run.stderr == "vodapp-push: The value 'smoke' is invalid for '--via <transport>'. Please provide one of 'udp' and 'http'. "
+        #expect(run.stderr == "vodapp-push: The value 'smoke' is invalid for '--via <transport>'. Please provide one of 'udp', 'http' or 'mqtt'. "
                 + "(see 'vodapp-push demo --help')\n", "\(run.stderr)")
     }
 
