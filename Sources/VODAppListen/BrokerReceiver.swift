@@ -51,10 +51,16 @@ final class BrokerReceiver: Service, Sendable {
         spool.removeLeftovers()
         // What a stop, a crash or a power cut left undelivered, before anything new.
         submitSpooled()
+        // Stopped on a graceful shutdown and on cancellation alike: its thread would otherwise
+        // outlive the listener. A clean DISCONNECT: the broker keeps the session and queues what
+        // comes next.
         try await withGracefulShutdownHandler {
-            try await subscription.run { [self] event in handle(event) }
+            try await withTaskCancellationHandler {
+                try await subscription.run { [self] event in handle(event) }
+            } onCancel: { [subscription] in
+                subscription.stop()
+            }
         } onGracefulShutdown: { [subscription] in
-            // A clean DISCONNECT: the broker keeps the session and queues what comes next.
             subscription.stop()
         }
     }
