@@ -72,7 +72,13 @@ public enum CommandLineTool {
                       line[start.upperBound..<end].hasSuffix("--help") else { return nil }
                 return String(line[start.upperBound..<end])
             }.first ?? "\(name) --help"
-        return "\(name): \(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message) (see '\(help)')"
+        let line = "\(name): \(message.hasPrefix("Error: ") ? String(message.dropFirst(7)) : message) (see '\(help)')"
+        return redactingPasswords(line)
+    }
+
+    /// ArgumentParser repeats a refused value whole: a broker URL's password is not shown.
+    static func redactingPasswords(_ line: String) -> String {
+        line.replacing(/(?i)(mqtts?:\/\/[^\s\/@:']*):[^\s@']*@/) { "\($0.output.1):***@" }
     }
 
     /// Whether `word` is `command` with at most two letters changed, added, dropped or swapped.

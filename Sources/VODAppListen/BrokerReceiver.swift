@@ -21,6 +21,7 @@ final class BrokerReceiver: Service, Sendable {
     private let poll: PayloadPoll?
     private let pollTimeout: Duration
     private let stop: StopRequest?
+    private let logger: Logger
     private let attention: Attention
     private let warnings: WarningLimiter
     private let onFirstSubscription: @Sendable () -> Void
@@ -28,15 +29,27 @@ final class BrokerReceiver: Service, Sendable {
     private let announced = NIOLockedValueBox(false)
     /// Spool entries queued or running: replaying the spool skips them.
     private let inFlight = NIOLockedValueBox<Set<PushSpool.Entry>>([])
+    /// The pushes kept and not yet delivered, by a hash of their bytes: a broker that sends a
+    /// message again (a QoS 1 re-send, a QoS 2 release twice) while its first copy is still
+    /// being delivered does not start a second delivery of it.
+    private let held = NIOLockedValueBox<[UInt64: PushSpool.Entry]>([:])
+    /// How long a push whose delivery could not use DIR waits before it is tried again: a DIR
+    /// that went wrong does not mend in a moment, and trying at once would spin.
+    static let unusableDirectoryRetry: Duration = .seconds(30)
 
     init(settings: BrokerSubscription.Settings, directory: String, queue: DeliveryQueue, poll: PayloadPoll?, pollTimeout: Duration,
          stop: StopRequest?, logger: Logger, attention: Attention, warnings: WarningLimiter, onFirstSubscription: @escaping @Sendable () -> Void) {
-        subscription = BrokerSubscription(settings, logger: logger)
         spool = PushSpool(directory: directory)
+        var settings = settings
+        if let former = spool.subscribedFilter(clientID: settings.clientID), former != settings.broker.topic {
+            settings.formerFilters.append(former)
+        }
+        subscription = BrokerSubscription(settings, logger: logger)
         self.queue = queue
         self.poll = poll
         self.pollTimeout = pollTimeout
         self.stop = stop
+        self.logger = logger
         self.attention = attention
         self.warnings = warnings
         self.onFirstSubscription = onFirstSubscription
@@ -73,7 +86,10 @@ final class BrokerReceiver: Service, Sendable {
                 defer { announced = true }
                 return !announced
             }
-            if first { onFirstSubscription() }
+            if first {
+                spool.recordSubscription(clientID: subscription.settings.clientID, filter: broker.topic)
+                onFirstSubscription()
+            }
             attention.note("subscribed to \(broker)", metadata: [
                 "session": "\(sessionPresent ? "kept by the broker" : "new")", "clientID": "\(subscription.settings.clientID)",
             ])
@@ -102,9 +118,15 @@ final class BrokerReceiver: Service, Sendable {
                           metadata: ["from": "\(origin)", "bytes": "\(message.payload.count)"])
             return
         }
+        let digest = FNV1a.hash(String(decoding: message.payload, as: UTF8.self))
+        if let first = held.withLockedValue({ $0[digest] }) {
+            logger.debug("the same push is already being delivered", metadata: ["from": "\(origin)", "spooled": "\(first.name)"])
+            return
+        }
         let entry: PushSpool.Entry
         do {
             entry = try spool.keep(message.payload)
+            held.withLockedValue { $0[digest] = entry }
         } catch {
             // Delivered all the same, only not safe from a crash before its end.
             warnings.warn("spool", "\(error); delivering the push without keeping it", metadata: ["from": "\(origin)"])
@@ -139,15 +161,24 @@ final class BrokerReceiver: Service, Sendable {
     }
 
     private func finished(_ entry: PushSpool.Entry, _ outcome: DeliveryTicket.Outcome) {
-        inFlight.withLockedValue { _ = $0.remove(entry) }
         // A delivery a stop cut is delivered again at the next start, and resumes what it kept;
-        // one that could not use DIR is tried again too. Items that failed are the store's to
-        // retry at the next push, as for any receiver.
-        if stop?.reason == nil, case .success = outcome {
+        // one that could not use DIR is tried again later. Items that failed are the store's to
+        // retry at the next push, as for any receiver. The file goes before the entry leaves
+        // `inFlight`: a replay of the spool in between would queue it again.
+        let delivered = stop?.reason == nil && (try? outcome.get()) != nil
+        if delivered {
             spool.remove(entry)
+            held.withLockedValue { held in held = held.filter { $0.value != entry } }
         }
-        if stop?.reason == nil {
+        inFlight.withLockedValue { _ = $0.remove(entry) }
+        guard stop?.reason == nil else { return }
+        if delivered {
             submitSpooled()
+        } else {
+            Task {
+                try? await Task.sleep(for: Self.unusableDirectoryRetry)
+                if self.stop?.reason == nil { self.submitSpooled() }
+            }
         }
     }
 
@@ -158,6 +189,7 @@ final class BrokerReceiver: Service, Sendable {
                 spool.remove(entry)
                 continue
             }
+            held.withLockedValue { $0[FNV1a.hash(String(decoding: data, as: UTF8.self))] = entry }
             guard submit(payload, kept: entry, from: .mqtt(topic: "spool")) else { break }
         }
     }

@@ -23,6 +23,14 @@ public struct Listener: Sendable {
         /// A broker subscription, up once the broker acknowledged it.
         case mqtt(String)
 
+        var order: Int {
+            switch self {
+            case .udp: 0
+            case .http: 1
+            case .mqtt: 2
+            }
+        }
+
         public var description: String {
             switch self {
             case .udp(let address): "udp://\(address)"
@@ -172,7 +180,8 @@ public struct Listener: Sendable {
         func add(_ endpoint: Endpoint) {
             let all = state.withLockedValue { endpoints -> [Endpoint]? in
                 endpoints.append(endpoint)
-                return endpoints.count == expected ? endpoints : nil
+                // In one order, whichever came up first: UDP, HTTP, MQTT.
+                return endpoints.count == expected ? endpoints.sorted { $0.order < $1.order } : nil
             }
             if let all { onReady(all) }
         }

@@ -44,6 +44,13 @@ struct PushSpool: Sendable {
     /// Creates the spool folder if needed; refuses one that is a link (it could steer pushes to
     /// files outside DIR).
     func prepare() throws(Failure) {
+        // DIR's work area itself must not be a link either (planted while the listener runs,
+        // it would send the spool outside DIR).
+        var area = stat()
+        let workArea = (path as NSString).deletingLastPathComponent
+        guard lstat(workArea, &area) == 0, (area.st_mode & S_IFMT) == S_IFDIR else {
+            throw .unwritable("\(workArea) is not a directory of DIR's own")
+        }
         if mkdir(path, 0o700) != 0, errno != EEXIST {
             throw .unwritable("\(path): \(Errno(rawValue: errno).description)")
         }
@@ -89,7 +96,13 @@ struct PushSpool: Sendable {
     /// The pushes kept, oldest first.
     func entries() -> [Entry] {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
-        return names.filter { !$0.hasPrefix(".") && $0.hasSuffix(".json") }.map(Entry.init(name:)).sorted()
+        return names.filter { name in
+            guard !name.hasPrefix("."), name.hasSuffix(".json") else { return false }
+            // Only regular files count (and fill it): a directory planted under a push's name is
+            // none.
+            var info = stat()
+            return lstat("\(path)/\(name)", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        }.map(Entry.init(name:)).sorted()
     }
 
     /// The push's bytes, or nil when the file is gone or is not vodapp's (a link, a FIFO).
@@ -104,6 +117,31 @@ struct PushSpool: Sendable {
         for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
             unlink("\(path)/\(name)")
         }
+    }
+
+    /// Where the last subscription's client id and filter are kept: `DIR/.vodapp/mqtt-subscription`.
+    private var subscriptionRecord: String {
+        (path as NSString).deletingLastPathComponent + "/mqtt-subscription"
+    }
+
+    /// The filter the last listener of DIR subscribed to under `clientID`, if it was another id's
+    /// or none, nil.
+    func subscribedFilter(clientID: String) -> String? {
+        guard let bytes = try? SafeFile.contents(of: subscriptionRecord, limit: 64 * 1024),
+              let text = String(validating: bytes, as: UTF8.self) else { return nil }
+        let fields = text.split(separator: "\n", omittingEmptySubsequences: false)
+        guard fields.count >= 2, fields[0] == clientID, !fields[1].isEmpty else { return nil }
+        return String(fields[1])
+    }
+
+    /// Records the filter subscribed to, for the next start (`subscribedFilter`).
+    func recordSubscription(clientID: String, filter: String) {
+        let temporary = subscriptionRecord + ".new"
+        guard let fd = try? SafeFile.create(temporary) else { return }
+        let file = FileDescriptor(rawValue: fd)
+        let written = (try? file.writeAll(Array("\(clientID)\n\(filter)\n".utf8))) != nil
+        try? file.close()
+        if written { rename(temporary, subscriptionRecord) } else { unlink(temporary) }
     }
 
     func remove(_ entry: Entry) {

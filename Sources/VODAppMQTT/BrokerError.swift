@@ -14,8 +14,11 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     case clientIDRejected(broker: String, clientID: String)
     /// The broker refused the subscription (a SUBACK of 0x80): its ACL does not allow the topic.
     case subscriptionRefused(broker: String, topic: String)
-    /// The broker could not be reached or dropped the connection; later may work.
+    /// The broker could not be reached; later may work.
     case unreachable(broker: String, reason: String)
+    /// The broker closed a connection it had taken (restarting, or another client took the
+    /// session with the same client id); later may work.
+    case connectionLost(broker: String)
     /// The broker did not acknowledge a publication in time.
     case notAcknowledged(broker: String, waited: Duration)
     /// Settings libmosquitto refused before any connection (an unreadable CA file, say).
@@ -24,7 +27,7 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether waiting and connecting again can succeed with the same settings.
     public var isTransient: Bool {
         switch self {
-        case .unreachable, .notAcknowledged: true
+        case .unreachable, .connectionLost, .notAcknowledged: true
         default: false
         }
     }
@@ -34,13 +37,15 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
         case .credentialsRefused(let broker, let reason):
             "\(broker) refused the credentials (\(reason)): check the user name and the password"
         case .notTrusted(let broker, let reason):
-            "\(broker)'s certificate is not trusted (\(reason)): give its CA with --mqtt-cacert FILE, or check the host name"
+            "\(broker)'s certificate is not trusted (\(reason)): give the CA that signed it (vodapp listen --mqtt-cacert FILE, vodapp-push send --cacert FILE), or check the host name"
         case .clientIDRejected(let broker, let clientID):
             "\(broker) refused the client id '\(clientID)': choose another with --mqtt-client-id"
         case .subscriptionRefused(let broker, let topic):
             "\(broker) refused the subscription to '\(topic)': the broker's ACL does not let this user read it"
         case .unreachable(let broker, let reason):
             "cannot reach \(broker): \(reason)"
+        case .connectionLost(let broker):
+            "\(broker) closed the connection"
         case .notAcknowledged(let broker, let waited):
             "\(broker) did not acknowledge the message within \(Int(waited.inSeconds.rounded(.up))) s"
         case .invalidSettings(let reason):

@@ -43,6 +43,9 @@ public struct BrokerPublisher: Sendable {
             return error
         }
         let deadline = ContinuousClock.now + timeout
+        // A broker that takes the connection and never answers it is not waited for as long as
+        // an acknowledgement may take.
+        let answerBy = ContinuousClock.now + min(timeout, .seconds(10))
         let started = client.connect()
         guard started == MosquittoClient.success else { return client.failure(started) }
         var publication: Int32?
@@ -59,6 +62,11 @@ public struct BrokerPublisher: Sendable {
                 return nil
             }
             guard code == MosquittoClient.success else { return client.failure(code) }
+            if publication == nil, let refused = client.pendingSocketError() { return refused }
+            if publication == nil, ContinuousClock.now > answerBy {
+                client.disconnect()
+                return .unreachable(broker: broker.server, reason: "no answer within \(Int(min(timeout, .seconds(10)).inSeconds.rounded())) s")
+            }
         }
         if publication == nil {
             return .unreachable(broker: broker.server, reason: "no answer within \(Int(timeout.inSeconds.rounded())) s")

@@ -37,9 +37,14 @@ public final class BrokerSubscription: Sendable {
         /// How long a connection may take to be answered before it counts as failed.
         public var connectTimeout: Duration
         public var keepAlive: Duration
+        /// Filters an earlier run subscribed to under the same client id and this one does not:
+        /// the broker keeps a persistent session's subscriptions, so a device moved to another
+        /// topic would go on receiving the old one's pushes unless it unsubscribes.
+        public var formerFilters: [String]
 
         public init(broker: BrokerURL, clientID: String, caFile: String? = nil, backoff: ReconnectBackoff = .standard,
-                    connectTimeout: Duration = .seconds(10), keepAlive: Duration = .seconds(60)) {
+                    connectTimeout: Duration = .seconds(10), keepAlive: Duration = .seconds(60), formerFilters: [String] = []) {
+            self.formerFilters = formerFilters
             self.broker = broker
             self.clientID = clientID
             self.caFile = caFile
@@ -138,7 +143,7 @@ public final class BrokerSubscription: Sendable {
             // certificate is no reason to try again.
             return .fatalOrLost(client.failure(started))
         }
-        let answerBy = ContinuousClock.now + settings.connectTimeout
+        var answerBy = ContinuousClock.now + settings.connectTimeout
         var connected = false
         var subscription: (messageID: Int32, sessionPresent: Bool)?
         while true {
@@ -150,9 +155,13 @@ public final class BrokerSubscription: Sendable {
             if let connack = client.takeConnack() {
                 guard connack.code == 0 else { return .fatalOrLost(client.refusal(connack.code)) }
                 connected = true
+                answerBy = ContinuousClock.now + settings.connectTimeout
                 // Every time, even when the session is present: a changed filter must take
                 // effect, and the retained message it brings again is fetched nothing twice by
                 // the store's rules.
+                for filter in settings.formerFilters where filter != settings.broker.topic {
+                    _ = client.unsubscribe(filter)
+                }
                 let subscribed = client.subscribe(settings.broker.topic)
                 guard subscribed.code == MosquittoClient.success else {
                     return .lost(client.failure(subscribed.code), hadConnected: true)
@@ -173,6 +182,17 @@ public final class BrokerSubscription: Sendable {
             }
             guard code == MosquittoClient.success else {
                 return .fatalOrLost(client.failure(code), hadConnected: connected)
+            }
+            if !connected, let refused = client.pendingSocketError() {
+                client.disconnect()
+                return .lost(refused, hadConnected: false)
+            }
+            if subscription != nil, ContinuousClock.now > answerBy {
+                // Connected, and the subscription never acknowledged: as good as no answer.
+                client.disconnect()
+                let waited = Int(settings.connectTimeout.inSeconds.rounded())
+                return .lost(.unreachable(broker: settings.broker.server, reason: "the subscription was not acknowledged within \(waited) s"),
+                             hadConnected: false)
             }
             if !connected, ContinuousClock.now > answerBy {
                 client.disconnect()

@@ -43,6 +43,11 @@ public struct BrokerURL: Sendable, Equatable, CustomStringConvertible {
         var authority = rest[..<slash]
         let topicText = rest[rest.index(after: slash)...]
 
+        // mqtt://user:pa/ss@host/t is host "user", port "pa" and topic "ss@host/t": the password
+        // would be shown and logged as a port or a topic. A '/' in a password is written %2F.
+        if !authority.contains("@"), topicText.contains("@"), authority.contains(":") || topicText.contains(":") {
+            throw .slashInPassword
+        }
         if let at = authority.lastIndex(of: "@") {
             let userInfo = authority[..<at]
             authority = authority[authority.index(after: at)...]
@@ -79,7 +84,8 @@ public struct BrokerURL: Sendable, Equatable, CustomStringConvertible {
         else { throw .badHost(String(hostText)) }
         host = String(hostText)
         if let portText {
-            guard let port = Int(portText), (1...65535).contains(port) else { throw .badPort(String(portText)) }
+            guard portText.allSatisfy(\.isASCII), portText.allSatisfy(\.isNumber), !portText.hasPrefix("0"),
+                  let port = Int(portText), (1...65535).contains(port) else { throw .badPort(String(portText)) }
             self.port = port
         } else {
             port = usesTLS ? Self.tlsPort : Self.plainPort
@@ -155,6 +161,7 @@ public enum BrokerURLError: Error, Sendable, Equatable, CustomStringConvertible 
     case badEscape(part: String)
     case badFilter(String)
     case badTopic(String)
+    case slashInPassword
 
     public var description: String {
         switch self {
@@ -167,6 +174,8 @@ public enum BrokerURLError: Error, Sendable, Equatable, CustomStringConvertible 
         case .badFilter(let topic):
             "'\(topic)' is not a topic filter: '+' and '#' must stand alone between slashes, and '#' only at the end"
         case .badTopic(let topic): "'\(topic)' is not a topic to publish to: it must not hold '+' or '#'"
+        case .slashInPassword:
+            "the broker URL has an '@' after its first '/': a '/' in the password must be written %2F (or give the password with --mqtt-password-file or VODAPP_MQTT_PASSWORD)"
         }
     }
 }

@@ -134,6 +134,22 @@ final class MosquittoClient {
         mosquitto_loop(handle, Int32(max(timeout.milliseconds, 1)), 1)
     }
 
+    /// Whether the connection in progress has already failed: its socket reports an error or a
+    /// hang-up. Over TLS, libmosquitto 2.0.11 does not notice a refused connection: it goes on
+    /// writing the handshake to the dead socket in a busy loop (EPIPE each time) until the
+    /// connect timeout.
+    func pendingSocketError() -> BrokerError? {
+        let fd = mosquitto_socket(handle)
+        guard fd >= 0 else { return nil }
+        var watched = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+        guard poll(&watched, 1, 0) == 1, watched.revents & Int16(POLLERR | POLLHUP) != 0 else { return nil }
+        var code: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        _ = getsockopt(fd, SOL_SOCKET, SO_ERROR, &code, &length)
+        let reason = code != 0 ? String(cString: strerror(code)) : "the connection was refused or closed before the broker answered"
+        return .unreachable(broker: settings.broker.server, reason: reason)
+    }
+
     func takeConnack() -> (code: Int32, sessionPresent: Bool)? {
         defer { heard.connack = nil }
         return heard.connack
@@ -152,6 +168,11 @@ final class MosquittoClient {
         var messageID: Int32 = 0
         let code = mosquitto_subscribe(handle, &messageID, filter, 1)
         return (code, messageID)
+    }
+
+    /// Drops a filter from the session (one the device subscribed to before, under the same id).
+    func unsubscribe(_ filter: String) -> Int32 {
+        mosquitto_unsubscribe(handle, nil, filter)
     }
 
     /// Publishes at QoS 1; the message id names the PUBACK.
@@ -174,7 +195,8 @@ final class MosquittoClient {
     /// Why a loop step or a connect failed, in words, with trust failures told apart.
     func failure(_ code: Int32) -> BrokerError {
         let broker = settings.broker.server
-        let library = String(cString: mosquitto_strerror(code))
+        // libmosquitto's sentences end with a period; ours go on after them.
+        let library = String(String(cString: mosquitto_strerror(code)).trimmingSuffix("."))
         let detail = heard.lastError.map(Self.openSSLReason) ?? library
         if code == Int32(MOSQ_ERR_TLS.rawValue) || code == Int32(MOSQ_ERR_TLS_HANDSHAKE.rawValue) || heard.lastError?.contains("OpenSSL") == true {
             if detail.contains("certificate verify failed") || detail.contains("self-signed") || detail.contains("unable to get local issuer") {
@@ -188,13 +210,16 @@ final class MosquittoClient {
         if code == Int32(MOSQ_ERR_EAI.rawValue) {
             return .unreachable(broker: broker, reason: "the host name does not resolve")
         }
+        if code == Int32(MOSQ_ERR_CONN_LOST.rawValue) || code == Int32(MOSQ_ERR_NO_CONN.rawValue) {
+            return .connectionLost(broker: broker)
+        }
         return .unreachable(broker: broker, reason: library)
     }
 
     /// What a CONNACK's refusal means, as a `BrokerError`.
     func refusal(_ code: Int32) -> BrokerError {
         let broker = settings.broker.server
-        let reason = String(cString: mosquitto_connack_string(code))
+        let reason = String(String(cString: mosquitto_connack_string(code)).trimmingSuffix("."))
         switch code {
         case Int32(CONNACK_REFUSED_BAD_USERNAME_PASSWORD.rawValue), Int32(CONNACK_REFUSED_NOT_AUTHORIZED.rawValue):
             return .credentialsRefused(broker: broker, reason: reason)
@@ -210,5 +235,11 @@ final class MosquittoClient {
     private static func openSSLReason(_ line: String) -> String {
         guard let last = line.range(of: "::", options: .backwards) else { return line }
         return String(line[last.upperBound...])
+    }
+}
+
+extension String {
+    fileprivate func trimmingSuffix(_ suffix: Character) -> Substring {
+        last == suffix ? dropLast() : Substring(self)
     }
 }

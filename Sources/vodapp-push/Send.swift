@@ -35,7 +35,7 @@ struct Send: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The payload: a JSON or .apns file, or - for standard input.", valueName: "payload"), completion: .file())
     var payload: String = "-"
 
-    @Option(help: ArgumentHelp("udp://HOST:PORT, an http(s) URL, or mqtt[s]://HOST[:PORT]/TOPIC. Default: \(PushDestination.defaultUDP).", valueName: "destination"),
+    @Option(help: ArgumentHelp("udp://HOST:PORT, an http(s) URL, or mqtt[s]://[USER@]HOST[:PORT]/TOPIC. Default: \(PushDestination.defaultUDP).", valueName: "destination"),
             transform: OptionValue.pushDestination)
     var to: PushDestination = PushDestination.defaultUDP
 
@@ -58,9 +58,15 @@ struct Send: AsyncParsableCommand {
 
     func validate() throws {
         guard case .mqtt(let broker) = to else {
-            if retain { throw ValidationError("--retain is for MQTT destinations (--to mqtt://…)") }
+            if retain { throw ValidationError("--retain is for MQTT destinations (--to mqtt://...)") }
             if certificateAuthorities != nil { throw ValidationError("--cacert is for mqtts:// destinations") }
             return
+        }
+        if let certificateAuthorities {
+            guard broker.usesTLS else { throw ValidationError("--cacert is for mqtts:// destinations; \(broker) is plain MQTT") }
+            guard FileManager.default.isReadableFile(atPath: certificateAuthorities) else {
+                throw ValidationError("--cacert \(certificateAuthorities): no readable file there")
+            }
         }
         if broker.user == nil, Environment.value("VODAPP_MQTT_PASSWORD") != nil {
             throw ValidationError("VODAPP_MQTT_PASSWORD is set, and the broker URL names no user: write it as mqtt://USER@\(broker.server)/\(broker.topic)")

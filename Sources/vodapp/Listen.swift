@@ -75,10 +75,13 @@ struct Listen: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Require HTTP pushes signed with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
     var secret: String?
 
-    @Option(help: ArgumentHelp("Receive pushes from this MQTT broker and topic filter, mqtt[s]://[user[:password]@]host[:port]/filter (QoS 1, a persistent session).",
+    @Option(name: .customLong("mqtt"), help: ArgumentHelp("Receive pushes from this MQTT broker and topic filter, mqtt[s]://[user[:password]@]host[:port]/filter (QoS 1, a persistent session).",
                                valueName: "url"),
             transform: OptionValue.brokerSubscription)
-    var mqtt: BrokerURL?
+    var mqttURLs: [BrokerURL] = []
+
+    /// One subscription per listener: a second `--mqtt` is refused, not dropped.
+    private var mqtt: BrokerURL? { mqttURLs.first }
 
     @Option(name: .customLong("mqtt-client-id"),
             help: ArgumentHelp("The broker session's client id. Default: vodapp- and a hash of /etc/machine-id and DIR, the same at every start.",
@@ -118,6 +121,9 @@ struct Listen: AsyncParsableCommand {
         guard !(noUdp && noHttp && mqtt == nil) else {
             throw ValidationError("--no-udp and --no-http leave nothing to listen on: add --mqtt URL, or drop one of them")
         }
+        if mqttURLs.count > 1 {
+            throw ValidationError("--mqtt is given \(mqttURLs.count) times: one subscription per listener (a topic filter with + or # covers several topics)")
+        }
         if mqtt == nil {
             for (given, option) in [(mqttClientID != nil, "--mqtt-client-id"), (mqttPasswordFile != nil, "--mqtt-password-file"),
                                     (mqttCACert != nil, "--mqtt-cacert"), (poll != nil, "--poll"), (token != nil, "--token")] where given {
@@ -129,6 +135,7 @@ struct Listen: AsyncParsableCommand {
         }
         if let mqttPasswordFile {
             try HandlingOptions.requireReadableFile(mqttPasswordFile, for: "--mqtt-password-file")
+            _ = try Self.password(in: mqttPasswordFile)
         }
         if let mqttCACert {
             try HandlingOptions.requireReadableFile(mqttCACert, for: "--mqtt-cacert")
@@ -173,12 +180,27 @@ struct Listen: AsyncParsableCommand {
         throw ExitCode(signals.exitCode ?? 0)
     }
 
+    /// The first line of a password file: at most 4 KiB of it is read (the file could be anything
+    /// a typo named), and it must be UTF-8 and not empty.
+    static func password(in path: String) throws -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            throw ValidationError("--mqtt-password-file \(path): cannot be read")
+        }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4096)) ?? Data()
+        guard let text = String(data: head, encoding: .utf8) else {
+            throw ValidationError("--mqtt-password-file \(path): its first line is not UTF-8 text")
+        }
+        let line = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        guard !line.isEmpty else { throw ValidationError("--mqtt-password-file \(path): its first line is empty") }
+        return line
+    }
+
     /// The subscription's settings, the password from the file or the environment before the URL's.
     private func brokerSettings(directory: String) throws -> BrokerSubscription.Settings? {
         guard var broker = mqtt else { return nil }
         if let mqttPasswordFile {
-            let text = try String(contentsOfFile: mqttPasswordFile, encoding: .utf8)
-            broker = broker.with(password: text.split(whereSeparator: \.isNewline).first.map(String.init) ?? "")
+            broker = broker.with(password: try Self.password(in: mqttPasswordFile))
         } else if let password = Environment.value("VODAPP_MQTT_PASSWORD") {
             broker = broker.with(password: password)
         }

@@ -120,22 +120,31 @@ import VODAppSamples
         }
     }
 
+    /// Published twice at once, the second copy finds the first still being delivered and is
+    /// dropped (as a broker's re-send would be); published again later, it is delivered and
+    /// fetches nothing.
     @Test func theSamePushPublishedTwiceFetchesNothingTwice() async throws {
         let scratch = try ScratchDirectory()
         let broker = try await MosquittoBroker()
-        try await withSampleServer { server in
+        // 200 kB/s: the first delivery is still running when the second copy arrives.
+        try await withSampleServer(rate: 200_000) { server in
             let media = scratch.child("media")
             let listener = try await subscribedListener(media, on: broker)
-            let body = payload(on: server)
+            let body = payload(on: server, sizes: [100_000, 200_000])
             for _ in 0..<2 {
                 let send = try await publish(body, to: broker.url(topic: Self.topic), in: scratch)
                 #expect(send.exitCode == 0, "\(send.stderr)")
             }
+            let first = try #require(try await listener.waitForDeliveries(1).first)
+            #expect(items(first).compactMap { $0["status"] as? String } == ["downloaded", "downloaded"])
+            try await Task.sleep(for: .seconds(1))
+            #expect(listener.deliveries.count == 1, "\(listener.process.stdout)")
+
+            let again = try await publish(body, to: broker.url(topic: Self.topic), in: scratch)
+            #expect(again.exitCode == 0, "\(again.stderr)")
             let deliveries = try await listener.waitForDeliveries(2)
-            let statuses = deliveries.map { items($0).compactMap { $0["status"] as? String }.sorted() }
-            #expect(statuses.contains(["downloaded", "downloaded"]))
-            #expect(statuses.contains(["alreadyPresent", "alreadyPresent"]))
-            #expect(mediaRequests(server).sorted() == ["/bytes/1000.mp4", "/bytes/2000.mp4"])
+            #expect(items(deliveries[1]).compactMap { $0["status"] as? String } == ["alreadyPresent", "alreadyPresent"])
+            #expect(mediaRequests(server).sorted() == ["/bytes/100000.mp4", "/bytes/200000.mp4"])
             #expect(try await listener.stop() == 143)
         }
     }
@@ -161,6 +170,42 @@ import VODAppSamples
             #expect(mediaRequests(server).sorted() == ["/bytes/1000.mp4", "/bytes/2000.mp4"])
             #expect(try await second.stop() == 143)
         }
+    }
+
+    /// The broker keeps a persistent session's subscriptions: a device moved to another topic
+    /// (the same DIR, the same client id) must not go on receiving the old one's pushes.
+    @Test func aDeviceMovedToAnotherTopicNoLongerReceivesTheOldOne() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            let old = try await ListenerUnderTest(dir: media, arguments: ["--no-udp", "--no-http", "--mqtt", broker.url(topic: "vodapp/old")])
+            #expect(try await old.stop() == 143)
+            let moved = try await ListenerUnderTest(dir: media, arguments: ["--no-udp", "--no-http", "--mqtt", broker.url(topic: "vodapp/new")])
+            let stale = try await publish(payload(on: server, sizes: [1000]), to: broker.url(topic: "vodapp/old"), in: scratch)
+            #expect(stale.exitCode == 0, "\(stale.stderr)")
+            let current = try await publish(payload(on: server, sizes: [2000]), to: broker.url(topic: "vodapp/new"), in: scratch)
+            #expect(current.exitCode == 0, "\(current.stderr)")
+            let delivery = try #require(try await moved.waitForDeliveries(1).first)
+            #expect(delivery["from"] as? String == "mqtt vodapp/new")
+            try await Task.sleep(for: .seconds(1))
+            #expect(moved.deliveries.count == 1, "\(moved.process.stdout)")
+            #expect(mediaRequests(server) == ["/bytes/2000.mp4"])
+            #expect(try await moved.stop() == 143)
+        }
+    }
+
+    /// A refused URL is repeated by the argument parser: never with its password.
+    @Test func aBadBrokerURLIsOneLineWithoutItsPassword() async throws {
+        let listen = try await VODAppRunner().run(["listen", "--mqtt", "mqtt://kiosk:hunter2@127.0.0.1:99999/t"])
+        #expect(listen.exitCode == 64)
+        #expect(listen.stderr.contains("mqtt://kiosk:***@127.0.0.1:99999/t") && !listen.stderr.contains("hunter2"), "\(listen.stderr)")
+        let slash = try await VODAppRunner().run(["listen", "--mqtt", "mqtt://kiosk:hun/ter2@127.0.0.1/t"])
+        #expect(slash.exitCode == 64)
+        #expect(slash.stderr.contains("written %2F") && !slash.stderr.contains("hun"), "\(slash.stderr)")
+        let send = try await VODAppRunner(tool: "vodapp-push").run(["send", "-", "--to", "mqtt://pub:hunter2@127.0.0.1/t/#"])
+        #expect(send.exitCode == 64)
+        #expect(!send.stderr.contains("hunter2"), "\(send.stderr)")
     }
 
     @Test func wrongCredentialsEndTheListenerWith77AndNeverShowThePassword() async throws {
