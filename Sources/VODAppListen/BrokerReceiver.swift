@@ -25,6 +25,9 @@ final class BrokerReceiver: Service, Sendable {
     private let attention: Attention
     private let warnings: WarningLimiter
     private let onFirstSubscription: @Sendable () -> Void
+    /// Connections the broker closed soon after taking them, in a row, and when the last
+    /// subscription came: the mark of another client taking the session under the same id.
+    private let churn = NIOLockedValueBox<(subscribedAt: ContinuousClock.Instant?, quickLosses: Int)>((nil, 0))
     /// Whether the first subscription was reported as the receiver being up.
     private let announced = NIOLockedValueBox(false)
     /// Spool entries queued or running: replaying the spool skips them.
@@ -82,6 +85,11 @@ final class BrokerReceiver: Service, Sendable {
         let broker = subscription.settings.broker
         switch event {
         case .subscribed(let sessionPresent):
+            churn.withLockedValue { $0.subscribedAt = .now }
+            // The notice first: whoever waits for the listening line may read the log next.
+            attention.note("subscribed to \(broker)", metadata: [
+                "session": "\(sessionPresent ? "kept by the broker" : "new")", "clientID": "\(subscription.settings.clientID)",
+            ])
             let first = announced.withLockedValue { announced in
                 defer { announced = true }
                 return !announced
@@ -90,15 +98,25 @@ final class BrokerReceiver: Service, Sendable {
                 spool.recordSubscription(clientID: subscription.settings.clientID, filter: broker.topic)
                 onFirstSubscription()
             }
-            attention.note("subscribed to \(broker)", metadata: [
-                "session": "\(sessionPresent ? "kept by the broker" : "new")", "clientID": "\(subscription.settings.clientID)",
-            ])
             if let poll {
                 Task { await self.pollOnce(poll) }
             }
         case .disconnected(let error, let retryIn):
             warnings.warn("broker connection", "\(error); connecting again in \(Self.seconds(retryIn))",
                           metadata: ["broker": "\(broker)"])
+            let quickLosses = churn.withLockedValue { churn -> Int in
+                guard case .connectionLost = error, let at = churn.subscribedAt, ContinuousClock.now - at < .seconds(5) else {
+                    churn.quickLosses = 0
+                    return 0
+                }
+                churn.quickLosses += 1
+                return churn.quickLosses
+            }
+            if quickLosses == 3 {
+                attention.warn("\(broker.server) keeps closing the connection soon after taking it: another client using the client id "
+                               + "'\(subscription.settings.clientID)' (a second listener, a machine cloned with its /etc/machine-id) is the "
+                               + "usual cause; give each its own with --mqtt-client-id")
+            }
         case .message(let message):
             accept(message)
         }

@@ -54,6 +54,9 @@ public final class BrokerSubscription: Sendable {
         }
     }
 
+    /// How long a connection must have lasted for its loss to start the backoff from 1 s again.
+    static let stableAfter: Duration = .seconds(30)
+
     /// How long one loop step may block: the longest a stop waits for the loop to notice it.
     static let step: Duration = .milliseconds(250)
 
@@ -98,12 +101,14 @@ public final class BrokerSubscription: Sendable {
 
     private enum SessionEnd {
         case stopped
-        case lost(BrokerError, hadConnected: Bool)
+        /// `stable`: the connection had lasted long enough (`stableAfter`) for the backoff to
+        /// start again from its first step.
+        case lost(BrokerError, stable: Bool)
         case fatal(BrokerError)
 
         /// What a person must fix ends the subscription; the rest is tried again.
-        static func fatalOrLost(_ error: BrokerError, hadConnected: Bool = false) -> Self {
-            error.isTransient ? .lost(error, hadConnected: hadConnected) : .fatal(error)
+        static func fatalOrLost(_ error: BrokerError, stable: Bool = false) -> Self {
+            error.isTransient ? .lost(error, stable: stable) : .fatal(error)
         }
     }
 
@@ -124,8 +129,8 @@ public final class BrokerSubscription: Sendable {
                 return nil
             case .fatal(let error):
                 return error
-            case .lost(let error, let hadConnected):
-                if hadConnected { attempt = 0 }
+            case .lost(let error, let stable):
+                if stable { attempt = 0 }
                 let wait = settings.backoff.delay(after: attempt)
                 attempt += 1
                 onEvent(.disconnected(error, retryIn: wait))
@@ -145,6 +150,7 @@ public final class BrokerSubscription: Sendable {
         }
         var answerBy = ContinuousClock.now + settings.connectTimeout
         var connected = false
+        var connectedAt: ContinuousClock.Instant?
         var subscription: (messageID: Int32, sessionPresent: Bool)?
         while true {
             if isStopped {
@@ -155,6 +161,7 @@ public final class BrokerSubscription: Sendable {
             if let connack = client.takeConnack() {
                 guard connack.code == 0 else { return .fatalOrLost(client.refusal(connack.code)) }
                 connected = true
+                connectedAt = .now
                 answerBy = ContinuousClock.now + settings.connectTimeout
                 // Every time, even when the session is present: a changed filter must take
                 // effect, and the retained message it brings again is fetched nothing twice by
@@ -164,7 +171,7 @@ public final class BrokerSubscription: Sendable {
                 }
                 let subscribed = client.subscribe(settings.broker.topic)
                 guard subscribed.code == MosquittoClient.success else {
-                    return .lost(client.failure(subscribed.code), hadConnected: true)
+                    return .lost(client.failure(subscribed.code), stable: false)
                 }
                 subscription = (subscribed.messageID, connack.sessionPresent)
                 logger.debug("connected to the broker", metadata: [
@@ -181,23 +188,26 @@ public final class BrokerSubscription: Sendable {
                 onEvent(.subscribed(sessionPresent: pending.sessionPresent))
             }
             guard code == MosquittoClient.success else {
-                return .fatalOrLost(client.failure(code), hadConnected: connected)
+                // A broker that drops the connection right after taking it (another client with
+                // the same id, a broker in a crash loop) is not met at once every time.
+                let stable = connectedAt.map { ContinuousClock.now - $0 >= Self.stableAfter } ?? false
+                return .fatalOrLost(client.failure(code), stable: stable)
             }
             if !connected, let refused = client.pendingSocketError() {
                 client.disconnect()
-                return .lost(refused, hadConnected: false)
+                return .lost(refused, stable: false)
             }
             if subscription != nil, ContinuousClock.now > answerBy {
                 // Connected, and the subscription never acknowledged: as good as no answer.
                 client.disconnect()
                 let waited = Int(settings.connectTimeout.inSeconds.rounded())
                 return .lost(.unreachable(broker: settings.broker.server, reason: "the subscription was not acknowledged within \(waited) s"),
-                             hadConnected: false)
+                             stable: false)
             }
             if !connected, ContinuousClock.now > answerBy {
                 client.disconnect()
                 let waited = Int(settings.connectTimeout.inSeconds.rounded())
-                return .lost(.unreachable(broker: settings.broker.server, reason: "no answer within \(waited) s"), hadConnected: false)
+                return .lost(.unreachable(broker: settings.broker.server, reason: "no answer within \(waited) s"), stable: false)
             }
         }
     }

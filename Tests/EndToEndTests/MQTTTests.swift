@@ -231,7 +231,7 @@ import VODAppSamples
         let listener = try await ListenerUnderTest(dir: scratch.child("media"), arguments: [
             "--no-udp", "--no-http", "--mqtt", broker.url(topic: Self.filter, password: nil), "--mqtt-password-file", passwordFile,
         ])
-        #expect(listener.process.stderr.contains("subscribed to"))
+        try await waitForSubscription(listener, count: 1)
         #expect(!listener.process.stderr.contains(MosquittoBroker.password))
         #expect(try await listener.stop() == 143)
     }
@@ -249,7 +249,7 @@ import VODAppSamples
             let listener = try await ListenerUnderTest(dir: media, arguments: [
                 "--no-udp", "--no-http", "--mqtt", url, "--mqtt-cacert", broker.caPath,
             ])
-            #expect(listener.process.stderr.contains("subscribed to"))
+            try await waitForSubscription(listener, count: 1)
             let refused = try await publish(payload(on: server), to: broker.tlsURL(topic: Self.topic), in: scratch)
             #expect(refused.exitCode == 69)
             #expect(refused.stderr.contains("certificate is not trusted"))
