@@ -3,8 +3,8 @@ import NIOConcurrencyHelpers
 import VODAppBase
 
 /// Keeps a flood of one kind of warning (garbage datagrams, unsigned posts) from flooding what
-/// the person running the listener sees (its `Attention`): the first few of each kind in a window are written, the rest counted, and the count is
-/// written as one line when the next window begins. 20 s of UDP garbage wrote 229,936 lines
+/// the person running the listener sees (its `Attention`): the first few of each kind in a window
+/// are written, the rest counted, and the count is written as one line when the window ends. 20 s of UDP garbage wrote 229,936 lines
 /// before; now it writes a handful and a summary every 10 s.
 package final class WarningLimiter: Sendable {
     private struct Window {
@@ -28,7 +28,7 @@ package final class WarningLimiter: Sendable {
     /// Writes `message` as a warning unless `kind` has had its share of this window.
     package func warn(_ kind: String, _ message: @autoclosure () -> String, metadata: @autoclosure () -> Logger.Metadata = [:]) {
         let now = ContinuousClock.now
-        let (write, summary) = windows.withLockedValue { windows -> (Bool, Int) in
+        let (write, summary, flushAt) = windows.withLockedValue { windows -> (Bool, Int, ContinuousClock.Instant?) in
             var window = windows[kind] ?? Window(started: now)
             var summary = 0
             if window.started.duration(to: now) >= length {
@@ -38,13 +38,38 @@ package final class WarningLimiter: Sendable {
             let write = window.written < perWindow
             if write { window.written += 1 } else { window.suppressed += 1 }
             windows[kind] = window
-            return (write, summary)
+            // The first one held back: its window's count is written when the window ends, even
+            // if no warning of the kind comes after it (a flood that stopped).
+            return (write, summary, !write && window.suppressed == 1 ? window.started : nil)
         }
         if summary > 0 {
-            attention.warn("\(summary) more \(kind) were not logged one by one in the last \(length)")
+            report(summary, of: kind)
         }
         if write {
             attention.warn(message(), metadata: metadata())
         }
+        if let flushAt {
+            Task { [self, length] in
+                try? await Task.sleep(until: flushAt + length, clock: .continuous)
+                flush(kind, windowStarted: flushAt)
+            }
+        }
+    }
+
+    /// Writes the count of `kind`'s window that began at `windowStarted`, if it is still owed.
+    private func flush(_ kind: String, windowStarted: ContinuousClock.Instant) {
+        let owed = windows.withLockedValue { windows -> Int in
+            guard var window = windows[kind], window.started == windowStarted else { return 0 }
+            defer {
+                window.suppressed = 0
+                windows[kind] = window
+            }
+            return window.suppressed
+        }
+        if owed > 0 { report(owed, of: kind) }
+    }
+
+    private func report(_ count: Int, of kind: String) {
+        attention.warn("\(count) more \(kind) were not logged one by one in the last \(length)")
     }
 }
