@@ -95,6 +95,43 @@ package enum SafeFile {
         return try open(path, O_WRONLY | O_CREAT | O_EXCL)
     }
 
+    /// Puts `bytes` at `path` in one rename, written and synced first at `temporary` (a name of
+    /// vodapp's own beside it), so that a reader never finds half of them and a crash leaves the
+    /// old file or the new one. What was at `temporary` goes; it is removed on failure too.
+    package static func replace(_ path: String, with bytes: [UInt8], writingFirst temporary: String) throws(Failure) {
+        let fd = try create(temporary)
+        let written = bytes.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        let failure = written ? (fsync(fd) == 0 ? nil : errno) : errno
+        close(fd)
+        if let failure {
+            unlink(temporary)
+            throw .system(path: temporary, operation: "write", errno: failure)
+        }
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw .system(path: path, operation: "rename \(temporary) to", errno: code)
+        }
+    }
+
+    /// Makes the names in the directory at `path` durable (renames into it, creations): an fsync
+    /// of the directory itself.
+    package static func syncDirectory(_ path: String) {
+        let fd = Foundation.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return }
+        fsync(fd)
+        close(fd)
+    }
+
     /// The bytes of a file of vodapp's own, at most `limit` of them.
     package static func contents(of path: String, limit: Int) throws(Failure) -> [UInt8] {
         let file = FileDescriptor(rawValue: try open(path, O_RDONLY))

@@ -23,6 +23,13 @@ extension Delivery {
             }
         }
 
+        var path: String {
+            switch kind {
+            case .file(let file): file.path
+            case .partial(let partial): partial.paths[0]
+            }
+        }
+
         var modified: Date {
             switch kind {
             case .file(let file): file.modified
@@ -68,13 +75,11 @@ extension Delivery {
             held.append(item.key)
             return Candidate(item: item, kind: .partial(partial))
         }
-        let keptFiles = Set(reports.values.compactMap(\.path).map { ($0 as NSString).lastPathComponent })
-        // Placed recently by the store's record, which no touch of the file can move.
+        // This delivery's files are named in its report (in the same DIR, so by the same path);
+        // and placed recently by the store's record, which no touch of the file can move.
+        let kept = Set(reports.values.compactMap(\.path))
         var candidates = partials.sorted { $0.modified < $1.modified }
-            + files.filter {
-                guard case .file(let file) = $0.kind else { return false }
-                return !keptFiles.contains((file.path as NSString).lastPathComponent) && $0.item.updatedAt < recent
-            }.sorted { $0.modified < $1.modified }
+            + files.filter { !kept.contains($0.path) && $0.item.updatedAt < recent }.sorted { $0.modified < $1.modified }
         var chosen: [(candidate: Candidate, reason: String)] = []
         func removeOldest(_ reason: String) -> Int64? {
             guard !candidates.isEmpty else { return nil }
@@ -128,7 +133,7 @@ extension Delivery {
                     attention.warn("cannot remove the partial body of \(item.key) for retention: \(failure)")
                     continue
                 }
-                removed.append(RemovedFile(key: item.key, title: item.title, path: partial.paths[0], bytes: partial.bytes,
+                removed.append(RemovedFile(key: item.key, title: item.title, path: candidate.path, bytes: partial.bytes,
                                            reason: "a partial body, \(reason)", partial: true))
                 records.append(item.partialDiscarded(because: "its partial body was removed by retention: \(reason)"))
             }

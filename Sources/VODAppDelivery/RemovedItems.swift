@@ -20,7 +20,7 @@ public enum RemovedItems {
         var seen = Set<String>()
         let keys = keys.filter { seen.insert($0).inserted }
         do {
-            guard try StateStoreError.storeExists(in: directory) else {
+            guard try StateStore.exists(in: directory) else {
                 return Forgotten(forgotten: [], notRemoved: keys)
             }
             let store = try StateStore(directory: directory)

@@ -28,7 +28,7 @@ public struct StatusReport: Sendable, Encodable {
 
     private init(reading directory: String, deliveries count: Int) throws {
         self.directory = directory
-        guard try StateStoreError.storeExists(in: directory) else {
+        guard try StateStore.exists(in: directory) else {
             items = []
             deliveries = []
             return

@@ -18,6 +18,7 @@ final class BrokerReceiver: Service, Sendable {
     let subscription: BrokerSubscription
     private let queue: DeliveryQueue
     private let spool: PushSpool
+    private let record: SubscriptionRecord
     private let poll: PayloadPoll?
     private let pollTimeout: Duration
     private let stop: StopRequest?
@@ -43,8 +44,9 @@ final class BrokerReceiver: Service, Sendable {
     init(settings: BrokerSubscription.Settings, directory: String, queue: DeliveryQueue, poll: PayloadPoll?, pollTimeout: Duration,
          stop: StopRequest?, logger: Logger, attention: Attention, warnings: WarningLimiter, onFirstSubscription: @escaping @Sendable () -> Void) {
         spool = PushSpool(directory: directory)
+        record = SubscriptionRecord(directory: directory)
         var settings = settings
-        if let former = spool.subscribedFilter(clientID: settings.clientID), former != settings.broker.topic {
+        if let former = record.filter(clientID: settings.clientID), former != settings.broker.topic {
             settings.formerFilters.append(former)
         }
         subscription = BrokerSubscription(settings, logger: logger)
@@ -95,7 +97,7 @@ final class BrokerReceiver: Service, Sendable {
                 return !announced
             }
             if first {
-                spool.recordSubscription(clientID: subscription.settings.clientID, filter: broker.topic)
+                record.record(clientID: subscription.settings.clientID, filter: broker.topic)
                 onFirstSubscription()
             }
             if let poll {

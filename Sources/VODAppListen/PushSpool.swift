@@ -66,30 +66,13 @@ struct PushSpool: Sendable {
         guard entries().count < Self.limit else { throw .full(limit: Self.limit) }
         let milliseconds = UInt64(Date().timeIntervalSince1970 * 1000)
         let name = String(format: "%013llu-%016llx.json", milliseconds, UInt64.random(in: 0...UInt64.max))
-        let temporary = "\(path)/.\(name).tmp"
-        let fd: Int32
         do {
-            fd = try SafeFile.create(temporary)
+            // Synced before it counts as kept: the broker has been told the push arrived.
+            try SafeFile.replace("\(path)/\(name)", with: Array(payload), writingFirst: "\(path)/.\(name).tmp")
         } catch {
             throw .unwritable(error.description)
         }
-        let file = FileDescriptor(rawValue: fd)
-        do {
-            _ = try payload.withUnsafeBytes { try file.writeAll($0) }
-            // Durable before it counts as kept: the broker has been told the push arrived.
-            guard fsync(fd) == 0 else { throw Errno(rawValue: errno) }
-            try file.close()
-        } catch {
-            try? file.close()
-            unlink(temporary)
-            throw .unwritable("\(temporary): \(error)")
-        }
-        guard rename(temporary, "\(path)/\(name)") == 0 else {
-            let reason = Errno(rawValue: errno).description
-            unlink(temporary)
-            throw .unwritable("\(path)/\(name): \(reason)")
-        }
-        syncFolder()
+        SafeFile.syncDirectory(path)
         return Entry(name: name)
     }
 
@@ -119,39 +102,7 @@ struct PushSpool: Sendable {
         }
     }
 
-    /// Where the last subscription's client id and filter are kept: `DIR/.vodapp/mqtt-subscription`.
-    private var subscriptionRecord: String {
-        (path as NSString).deletingLastPathComponent + "/mqtt-subscription"
-    }
-
-    /// The filter the last listener of DIR subscribed to under `clientID`, if it was another id's
-    /// or none, nil.
-    func subscribedFilter(clientID: String) -> String? {
-        guard let bytes = try? SafeFile.contents(of: subscriptionRecord, limit: 64 * 1024),
-              let text = String(validating: bytes, as: UTF8.self) else { return nil }
-        let fields = text.split(separator: "\n", omittingEmptySubsequences: false)
-        guard fields.count >= 2, fields[0] == clientID, !fields[1].isEmpty else { return nil }
-        return String(fields[1])
-    }
-
-    /// Records the filter subscribed to, for the next start (`subscribedFilter`).
-    func recordSubscription(clientID: String, filter: String) {
-        let temporary = subscriptionRecord + ".new"
-        guard let fd = try? SafeFile.create(temporary) else { return }
-        let file = FileDescriptor(rawValue: fd)
-        let written = (try? file.writeAll(Array("\(clientID)\n\(filter)\n".utf8))) != nil
-        try? file.close()
-        if written { rename(temporary, subscriptionRecord) } else { unlink(temporary) }
-    }
-
     func remove(_ entry: Entry) {
         unlink("\(path)/\(entry.name)")
-    }
-
-    private func syncFolder() {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
     }
 }

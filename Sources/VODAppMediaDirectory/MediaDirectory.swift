@@ -228,9 +228,6 @@ package struct MediaDirectory: Sendable {
 
     /// Makes the new names durable: one fsync of DIR after all renames.
     package func sync() {
-        let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        fsync(fd)
-        close(fd)
+        SafeFile.syncDirectory(path)
     }
 }

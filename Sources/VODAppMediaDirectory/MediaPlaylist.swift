@@ -83,22 +83,11 @@ package struct MediaPlaylist: Equatable {
     /// so that a player never reads half a playlist.
     /// - Returns: nil, or why it could not be written.
     package func write(to path: String, workPath: String) -> String? {
-        let bytes = Array(text.utf8)
-        let temporary = workPath + "/playlist.m3u8.new"
-        let out: Int32
         do {
-            out = try SafeFile.create(temporary)
+            try SafeFile.replace(path, with: Array(text.utf8), writingFirst: workPath + "/playlist.m3u8.new")
+            return nil
         } catch {
             return error.description
         }
-        let written = bytes.withUnsafeBytes { Glibc.write(out, $0.baseAddress, $0.count) }
-        let synced = fsync(out) == 0
-        close(out)
-        guard written == bytes.count, synced, rename(temporary, path) == 0 else {
-            let reason = written == bytes.count && synced ? Errno(rawValue: errno).description : "cannot write \(temporary)"
-            unlink(temporary)
-            return reason
-        }
-        return nil
     }
 }

@@ -75,6 +75,18 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// Whether `directory` has a store: false only when there is none; a store that cannot be
+    /// looked at (a work area or DIR the user may not read) is an error, not an empty history.
+    public static func exists(in directory: String) throws -> Bool {
+        var info = stat()
+        if lstat(directory + "/.vodapp/state.sqlite", &info) == 0 { return true }
+        let failure = errno
+        guard failure == ENOENT else { throw StoreAccessError(path: directory + "/.vodapp/state.sqlite", errno: failure) }
+        // ENOENT: none, unless DIR itself cannot be listed (then its .vodapp is unknown).
+        guard access(directory, R_OK | X_OK) == 0 else { throw StoreAccessError(path: directory, errno: errno) }
+        return false
+    }
+
     private static let openStores = NIOLockedValueBox<[String: StateStore]>([:])
 
     /// The store of `directory`, opened once per process: a listener's deliveries share one

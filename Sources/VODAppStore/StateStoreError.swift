@@ -30,26 +30,4 @@ extension StateStoreError {
             return line.count > 200 ? String(line.prefix(200)) + "…" : line
         }
     }
-
-    /// Whether `directory` has a store: false only when there is none; a store that cannot be
-    /// looked at (a work area or DIR the user may not read) is an error, not an empty history.
-    public static func storeExists(in directory: String) throws -> Bool {
-        var info = stat()
-        if lstat(directory + "/.vodapp/state.sqlite", &info) == 0 { return true }
-        let failure = errno
-        guard failure == ENOENT else { throw StoreAccessError(path: directory + "/.vodapp/state.sqlite", errno: failure) }
-        // ENOENT: none, unless DIR itself cannot be listed (then its .vodapp is unknown).
-        guard access(directory, R_OK | X_OK) == 0 else { throw StoreAccessError(path: directory, errno: errno) }
-        return false
-    }
-}
-
-/// A store, or DIR, this process may not look into.
-public struct StoreAccessError: Error, Sendable, CustomStringConvertible {
-    public let path: String
-    public let errno: Int32
-
-    public var description: String {
-        "\(path): \(String(cString: strerror(errno)))"
-    }
 }
