@@ -60,7 +60,10 @@ extension Delivery {
         let directory = plan.directory
         let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
         let files: [Candidate] = ledger.items(in: .fetched, until: deadline).compactMap { item in
+            // A name vodapp gives this key (`Title [key].ext`, `key.ext`): a record naming another
+            // file of DIR's (a forged row) claims nothing.
             guard let path = item.path, let bytes = item.bytes,
+                  MediaFileName.isName((path as NSString).lastPathComponent, of: item.key),
                   let file = directory.placedFile(named: (path as NSString).lastPathComponent, bytes: bytes,
                                                  placedAt: item.updatedAt, fileID: item.fileID)
             else { return nil }
@@ -69,9 +72,14 @@ extension Delivery {
         // A partial is touched only under its item's lock, which no delivery may hold meanwhile.
         var held: [String] = []
         defer { held.forEach(locks.release) }
+        // Every kept partial counts, as every placed file does; only those of earlier deliveries,
+        // not written lately, may go.
+        var partialBytes: Int64 = 0
         let partials: [Candidate] = ledger.items(in: .partial, until: deadline).compactMap { item in
-            guard reports[item.key] == nil, item.updatedAt < recent, let partial = directory.keptPartial(key: item.key),
-                  partial.modified < recent, locks.takeUnheld(item.key) else { return nil }
+            guard let partial = directory.keptPartial(key: item.key) else { return nil }
+            partialBytes += partial.bytes
+            guard reports[item.key] == nil, item.updatedAt < recent, partial.modified < recent,
+                  locks.takeUnheld(item.key) else { return nil }
             held.append(item.key)
             return Candidate(item: item, kind: .partial(partial))
         }
@@ -95,7 +103,7 @@ extension Delivery {
             candidates.removeAll { $0.modified < cutoff }
         }
         if let limit = policy.maximumTotal {
-            let all = files.reduce(Int64(0)) { $0 + $1.bytes } + partials.reduce(Int64(0)) { $0 + $1.bytes }
+            let all = files.reduce(Int64(0)) { $0 + $1.bytes } + partialBytes
             var total = all - chosen.reduce(Int64(0)) { $0 + $1.candidate.bytes }
             while total > limit, let bytes = removeOldest("to keep vodapp's files within \(ByteSize.format(limit)) (--max-total)") {
                 total -= bytes

@@ -64,8 +64,10 @@ extension MediaDirectory {
             bytes += Int64(info.size)
             modified = max(modified, Self.date(info.st_mtim))
         }
+        // Only files of one link count: a hard link planted at the name is not vodapp's bytes, and
+        // removing that name would free nothing.
         let body = temporaryPath(key: key)
-        if let info = try? Stat(FilePath(body), followTargetSymlink: false), info.type == .regular {
+        if let info = try? Stat(FilePath(body), followTargetSymlink: false), info.type == .regular, info.linkCount == 1 {
             paths.append(body)
             count(info)
         }
@@ -73,7 +75,8 @@ extension MediaDirectory {
         if let info = try? Stat(FilePath(folder), followTargetSymlink: false), info.type == .directory {
             paths.append(folder)
             for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-                if let info = try? Stat(FilePath(folder + "/" + name), followTargetSymlink: false), info.type == .regular {
+                if let info = try? Stat(FilePath(folder + "/" + name), followTargetSymlink: false), info.type == .regular,
+                   info.linkCount == 1 {
                     count(info)
                 }
             }

@@ -85,6 +85,11 @@ public struct MediaFileName: Sendable, Equatable {
         shape(of: name).flatMap { $0.belongs(withURLExtension: urlExtension) ? $0.key : nil }
     }
 
+    /// Whether `name` is one vodapp gives the item `key` (`Title [key].ext` or `key.ext`).
+    package static func isName(_ name: String, of key: String) -> Bool {
+        shape(of: name)?.key == key
+    }
+
     /// A name taken apart: the key it carries, the style it has, and its plain extension
     /// (lowercased), whatever that extension is.
     struct Shape {

@@ -207,6 +207,37 @@ import VODAppSamples
         }
     }
 
+    /// A record forged into the store (the attacker trial) naming a file of DIR's that is not
+    /// the name vodapp gives its key claims nothing, whatever size and identity it copies.
+    @Test func aForgedRecordCannotClaimAFileOfDIRsUnderAnotherName() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            _ = try await deliver(["a"], from: server, into: dir)
+            let mine = dir + "/home video.mp4"
+            try Data(repeating: 9, count: 5000).write(to: URL(fileURLWithPath: mine))
+            try age(mine, days: 30)
+            let id = try #require(try FileManager.default.attributesOfItem(atPath: mine)[.systemFileNumber] as? Int)
+            let device = try #require(try FileManager.default.attributesOfItem(atPath: mine)[.systemNumber] as? Int)
+            let script = """
+                import sqlite3, sys, datetime
+                # Placed, it says, ten days ago: after the file's own time, as a real record would be.
+                when = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(days=10)).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("INSERT INTO item (key, title, url, state, path, bytes, attempts, updatedAt, fileID) "
+                           "VALUES ('evil', 'Evil', 'http://x/', 'fetched', ?, 5000, 0, ?, ?)",
+                           (sys.argv[2], when, sys.argv[3]))
+                db.commit()
+                """
+            let forged = try await runTool("python3", ["-c", script, dir + "/.vodapp/state.sqlite", mine, "\(device):\(id)"])
+            #expect(forged.exitCode == 0, "\(forged.stderr)")
+            let run = try await deliver(["b"], from: server, into: dir, ["--keep-days", "0", "--max-total", "1"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(!removed(run).contains("evil"), "\(run.stdout)")
+            #expect(ScratchDirectory.contents(mine) == [UInt8](repeating: 9, count: 5000))
+        }
+    }
+
     /// Partial bodies kept for resuming count against the limits, and go before any finished
     /// file: a stream of pushes naming new items on a server that never finishes them cannot
     /// fill the disk under --max-total.
