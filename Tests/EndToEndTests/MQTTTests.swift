@@ -106,7 +106,8 @@ import VODAppSamples
 
             try await broker.start()
             try await waitForSubscription(listener, count: 1, timeout: .seconds(30))
-            #expect(listener.process.stdout.contains("listening"))
+            // The notice on stderr comes just before the listening line on stdout.
+            try await listener.process.wait(for: "the listening line") { listener.process.stdout.contains("listening") }
             let send = try await publish(payload(on: server), to: broker.url(topic: Self.topic), in: scratch)
             #expect(send.exitCode == 0, "\(send.stderr)")
             try await listener.waitForDeliveries(1)
