@@ -111,6 +111,7 @@ let package = Package(
                 "VODAppTransfer",
                 "VODAppPayload",
                 "CFileShims",
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ]

@@ -65,7 +65,8 @@ extension Delivery {
             guard let path = item.path, let bytes = item.bytes,
                   MediaFileName.isName((path as NSString).lastPathComponent, of: item.key),
                   let file = directory.placedFile(named: (path as NSString).lastPathComponent, bytes: bytes,
-                                                 placedAt: item.updatedAt, fileID: item.fileID)
+                                                 placedAt: item.updatedAt, fileID: item.fileID,
+                                                 fingerprint: item.fingerprint)
             else { return nil }
             return Candidate(item: item, kind: .file(file))
         }

@@ -32,9 +32,15 @@ extension StoredItem {
             path = report.path
             bytes = report.bytes
             error = nil
-            // The identity of the file this run placed; a file found already there keeps the one
-            // it was placed with (nil when vodapp never recorded placing it).
-            fileID = report.status == .downloaded ? report.path.flatMap(MediaDirectory.fileID(at:)) : known?.fileID
+            // The identity and fingerprint of the file this run placed; a file found already there
+            // keeps those it was placed with (nil when vodapp never recorded placing it).
+            if report.status == .downloaded {
+                fileID = report.path.flatMap(MediaDirectory.fileID(at:))
+                fingerprint = report.path.flatMap(FileFingerprint.of(path:))
+            } else {
+                fileID = known?.fileID
+                fingerprint = known?.fingerprint
+            }
         case .tooLarge:
             state = .tooLarge
             // What is known of its size: the declared one, or (a body of no declared length, cut

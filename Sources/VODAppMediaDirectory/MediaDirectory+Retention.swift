@@ -18,11 +18,14 @@ extension MediaDirectory {
     /// recorded when it was placed (`fileID`). A file moved or copied to the name keeps its own
     /// times, and may have the size, but not the inode. Where no identity was recorded, or the
     /// file system numbers inodes afresh at each mount (exFAT), the status-change time stands in
-    /// for it: Linux sets it on the rename that brought a file to the name.
+    /// for it: Linux sets it on the rename that brought a file to the name. Last, its bytes: a
+    /// file written over in place keeps the inode, and `cp -p` or `touch -d` can give it the
+    /// size and an old time, but not the `fingerprint` taken when it was placed.
     ///
     /// Only the name counts, not the record's whole path: DIR may be reached through a symbolic
     /// link, moved or copied, and its files with it.
-    package func placedFile(named name: String, bytes: Int64, placedAt: Date, fileID: String?) -> PlacedFile? {
+    package func placedFile(named name: String, bytes: Int64, placedAt: Date, fileID: String?,
+                            fingerprint: String?) -> PlacedFile? {
         guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else { return nil }
         let path = self.path + "/" + name
         guard let info = try? Stat(FilePath(path), followTargetSymlink: false),
@@ -34,6 +37,7 @@ extension MediaDirectory {
         let latest = placedAt.addingTimeInterval(1)
         guard modified <= latest else { return nil }
         guard fileID == Self.fileID(of: info) || Self.date(info.st_ctim) <= latest else { return nil }
+        if let fingerprint, FileFingerprint.of(path: path) != fingerprint { return nil }
         return PlacedFile(path: path, bytes: bytes, modified: modified)
     }
 

@@ -152,6 +152,11 @@ public final class StateStore: Sendable {
                 table.add(column: "fileID", .text)
             }
         }
+        migrator.registerMigration("v5: the placed file's fingerprint") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "fingerprint", .text)
+            }
+        }
         return migrator
     }
 

@@ -23,7 +23,9 @@ extension StateStoreError {
             return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error.resultCode)")"
         case let error as StateStoreError:
             return error.description
-        case is RowDecodingError:
+        // A column of a type it should not have is GRDB's; a value no case of ours has (a state
+        // of "bogus") is Swift's decoding error.
+        case is RowDecodingError, is DecodingError:
             return "it holds a record vodapp cannot read (was it edited by hand?); move .vodapp/state.sqlite aside to start afresh"
         default:
             let line = "\(error)".split(whereSeparator: \.isNewline).first.map(String.init) ?? ""

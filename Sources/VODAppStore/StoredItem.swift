@@ -47,11 +47,15 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// For `fetched`: the placed file's device and inode (`dev:ino`), so that a file moved to its
     /// name later is told from it whatever its times and size.
     public var fileID: String? = nil
+    /// For `fetched`: a digest of a sample of the placed file's bytes, so that a file written
+    /// over in place (same inode) is told from it whatever its times and size.
+    public var fingerprint: String? = nil
     public var updatedAt: Date
 
     package init(key: String, title: String?, url: String, state: State, path: String? = nil, bytes: Int64? = nil,
                  etag: String? = nil, lastModified: String? = nil, error: String? = nil, attempts: Int,
-                 nextAttemptAt: Date? = nil, final: Bool = false, total: Int64? = nil, fileID: String? = nil, updatedAt: Date) {
+                 nextAttemptAt: Date? = nil, final: Bool = false, total: Int64? = nil, fileID: String? = nil, fingerprint: String? = nil,
+                 updatedAt: Date) {
         self.key = key
         self.title = title
         self.url = url
@@ -66,6 +70,7 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
         self.final = final
         self.total = total
         self.fileID = fileID
+        self.fingerprint = fingerprint
         self.updatedAt = updatedAt
     }
 }

@@ -207,6 +207,35 @@ import VODAppSamples
         }
     }
 
+    /// A file written over in place (`cp` onto the name keeps the inode) with the same size and
+    /// an older time (`cp -p`, `touch -d`: the attacker trial) is the user's, not vodapp's: every
+    /// check of its metadata passes, its bytes do not.
+    @Test func aFileWrittenOverInPlaceWithItsSizeAndAnOlderTimeIsKept() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            _ = try await deliver(["a", "b"], from: server, into: dir)
+            for key in ["a", "b"] { try await placedEarlier(key, in: dir, days: 10) }
+            let a = ScratchDirectory.media(dir, "a")
+            let size = try #require(try FileManager.default.attributesOfItem(atPath: a)[.size] as? Int)
+            func inode() throws -> Int? { try FileManager.default.attributesOfItem(atPath: a)[.systemFileNumber] as? Int }
+            let placed = try inode()
+            // What `cp mine a` does: the same file, truncated and written.
+            let mine = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+            let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: a))
+            try handle.truncate(atOffset: 0)
+            try handle.write(contentsOf: mine)
+            try handle.close()
+            try age(a, days: 400)
+            #expect(try inode() == placed)
+
+            let run = try await deliver(["c"], from: server, into: dir, ["--max-total", "1"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(removed(run) == ["b"], "\(run.stdout)")
+            #expect(ScratchDirectory.contents(a).map { Data($0) == mine } == true, "the user's file is gone or changed")
+        }
+    }
+
     /// A record forged into the store (the attacker trial) naming a file of DIR's that is not
     /// the name vodapp gives its key claims nothing, whatever size and identity it copies.
     @Test func aForgedRecordCannotClaimAFileOfDIRsUnderAnotherName() async throws {
@@ -347,12 +376,16 @@ import VODAppSamples
             #expect(run.stderr == "vodapp: cannot read the state of \(dir): \(dir)/.vodapp/state.sqlite: Permission denied\n")
             #expect(run.stdout.isEmpty)
         }
-        // A record edited by hand: one line, not the record and its SQL.
-        let edit = try await runTool("python3", ["-c", "import sqlite3; d = sqlite3.connect('\(dir)/.vodapp/state.sqlite'); d.execute(\"UPDATE item SET updatedAt = 'garbage'\"); d.commit()"])
-        #expect(edit.exitCode == 0, "\(edit.stderr)")
-        let status = try await runner.run(["status", "--dir", dir])
-        #expect(status.exitCode == 66)
-        #expect(status.stderr.split(separator: "\n").count == 1 && status.stderr.contains("a record vodapp cannot read"), "\(status.stderr)")
+        // A record edited by hand: one line, not the record and its SQL (a date GRDB cannot
+        // read) nor Swift's decoding error (a state vodapp has no name for).
+        for change in ["updatedAt = 'garbage'", "updatedAt = '2026-01-01 00:00:00.000', state = 'bogus'"] {
+            let edit = try await runTool("python3", ["-c", "import sqlite3; d = sqlite3.connect('\(dir)/.vodapp/state.sqlite'); d.execute(\"UPDATE item SET \(change)\"); d.commit()"])
+            #expect(edit.exitCode == 0, "\(edit.stderr)")
+            let status = try await runner.run(["status", "--dir", dir])
+            #expect(status.exitCode == 66)
+            #expect(status.stderr.split(separator: "\n").count == 1 && status.stderr.contains("a record vodapp cannot read"),
+                    "\(change): \(status.stderr)")
+        }
     }
 
     /// `status` on `dir`, whose item a was deleted by hand and b is there, changes no name, size
