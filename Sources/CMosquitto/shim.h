@@ -6,5 +6,8 @@
    return codes. */
 #include <mosquitto.h>
 #include <mqtt_protocol.h>
+/* glibc's heap figures (mallinfo2) and malloc_trim, which Swift's Glibc module leaves out: what a
+   broker sends, libmosquitto keeps on the heap, where nothing else can see how much it holds. */
+#include <malloc.h>
 
 #endif

@@ -49,6 +49,8 @@ final class BrokerReceiver: Service, Sendable {
         if let former = record.filter(clientID: settings.clientID), former != settings.broker.topic {
             settings.formerFilters.append(former)
         }
+        // No push is larger: a larger message is dropped by its size, never copied.
+        settings.maximumPayload = Payload.maximumSize
         subscription = BrokerSubscription(settings, logger: logger)
         self.queue = queue
         self.poll = poll
@@ -128,6 +130,12 @@ final class BrokerReceiver: Service, Sendable {
     /// write of a few kilobytes, a place in the queue.
     private func accept(_ message: BrokerMessage) {
         let origin = DeliverySource.mqtt(topic: message.topic)
+        guard !message.isOversized else {
+            warnings.warn("invalid broker messages",
+                          "dropped a message of \(ByteSize.format(Int64(message.size))): a push is at most \(ByteSize.format(Int64(Payload.maximumSize)))",
+                          metadata: ["from": "\(origin)", "bytes": "\(message.size)"])
+            return
+        }
         // An empty retained message is how a retained push is cleared from the broker.
         guard !message.payload.isEmpty else { return }
         let payload: Payload
@@ -145,7 +153,7 @@ final class BrokerReceiver: Service, Sendable {
         }
         let entry: PushSpool.Entry
         do {
-            entry = try spool.keep(message.payload)
+            entry = try spool.keep(message.payload, topic: message.topic)
             held.withLockedValue { $0[digest] = entry }
         } catch {
             // Delivered all the same, only not safe from a crash before its end.
@@ -205,12 +213,12 @@ final class BrokerReceiver: Service, Sendable {
     /// Queues every kept push that is not queued yet, oldest first, while the queue takes them.
     private func submitSpooled() {
         for entry in spool.entries() where !inFlight.withLockedValue({ $0.contains(entry) }) {
-            guard let data = spool.payload(of: entry, limit: Payload.maximumSize), let payload = try? Payload(data: data) else {
+            guard let kept = spool.push(of: entry, limit: Payload.maximumSize), let payload = try? Payload(data: kept.payload) else {
                 spool.remove(entry)
                 continue
             }
-            held.withLockedValue { $0[FNV1a.hash(String(decoding: data, as: UTF8.self))] = entry }
-            guard submit(payload, kept: entry, from: .mqtt(topic: "spool")) else { break }
+            held.withLockedValue { $0[FNV1a.hash(String(decoding: kept.payload, as: UTF8.self))] = entry }
+            guard submit(payload, kept: entry, from: .mqtt(topic: kept.topic ?? "(kept from an earlier run)")) else { break }
         }
     }
 

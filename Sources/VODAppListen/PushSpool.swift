@@ -11,6 +11,11 @@ import VODAppMediaDirectory
 /// A push is written here (synced, then renamed into place) before it is queued, and removed
 /// when its delivery has run to its end; a push whose delivery a stop cut, or that a crash or a
 /// power cut interrupted, is still here at the next start, and is delivered then.
+///
+/// A file holds the push as it came, after a first line naming the topic it came on
+/// (`#topic ` and the topic percent-encoded), so that a push delivered at the next start still
+/// says where it came from. A payload is JSON and never starts with `#`: a file without the line
+/// (written before it existed) is the push alone.
 struct PushSpool: Sendable {
     /// A push in the spool: its file's name, which sorts in arrival order.
     struct Entry: Sendable, Hashable, Comparable {
@@ -60,15 +65,28 @@ struct PushSpool: Sendable {
         }
     }
 
-    /// Writes `payload` durably and returns its entry.
-    func keep(_ payload: Data) throws(Failure) -> Entry {
+    /// A push as kept: its bytes, and the topic it came on when the file says.
+    struct Kept {
+        let payload: Data
+        let topic: String?
+    }
+
+    private static let topicLine = Array("#topic ".utf8)
+
+    /// The longest topic line: MQTT's longest topic (65,535 bytes), every byte percent-encoded.
+    private static let topicLineLimit = topicLine.count + 3 * 65_535 + 1
+
+    /// Writes `payload` durably, after the line naming `topic`, and returns its entry.
+    func keep(_ payload: Data, topic: String) throws(Failure) -> Entry {
         try prepare()
         guard entries().count < Self.limit else { throw .full(limit: Self.limit) }
         let milliseconds = UInt64(Date().timeIntervalSince1970 * 1000)
         let name = String(format: "%013llu-%016llx.json", milliseconds, UInt64.random(in: 0...UInt64.max))
         do {
             // Synced before it counts as kept: the broker has been told the push arrived.
-            try SafeFile.replace("\(path)/\(name)", with: Array(payload), writingFirst: "\(path)/.\(name).tmp")
+            let encoded = topic.addingPercentEncoding(withAllowedCharacters: Self.plainTopicCharacters) ?? ""
+            let bytes = Self.topicLine + Array(encoded.utf8) + [UInt8(ascii: "\n")] + Array(payload)
+            try SafeFile.replace("\(path)/\(name)", with: bytes, writingFirst: "\(path)/.\(name).tmp")
         } catch {
             throw .unwritable(error.description)
         }
@@ -88,9 +106,23 @@ struct PushSpool: Sendable {
         }.map(Entry.init(name:)).sorted()
     }
 
-    /// The push's bytes, or nil when the file is gone or is not vodapp's (a link, a FIFO).
-    func payload(of entry: Entry, limit: Int) -> Data? {
-        (try? SafeFile.contents(of: "\(path)/\(entry.name)", limit: limit)).map { Data($0) }
+    /// What a topic keeps unencoded: letters, digits and the usual separators, never a newline.
+    private static let plainTopicCharacters = CharacterSet(charactersIn:
+        "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/-_.+#")
+
+    /// The push kept under `entry` (its payload at most `limit` bytes), or nil when the file is
+    /// gone, too large, or not vodapp's (a link, a FIFO).
+    func push(of entry: Entry, limit: Int) -> Kept? {
+        guard let bytes = try? SafeFile.contents(of: "\(path)/\(entry.name)", limit: limit + Self.topicLineLimit)
+        else { return nil }
+        guard bytes.starts(with: Self.topicLine) else {
+            return bytes.count <= limit ? Kept(payload: Data(bytes), topic: nil) : nil
+        }
+        guard let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
+        let payload = bytes[(end + 1)...]
+        guard payload.count <= limit else { return nil }
+        let topic = String(decoding: bytes[Self.topicLine.count..<end], as: UTF8.self).removingPercentEncoding
+        return Kept(payload: Data(payload), topic: topic)
     }
 
     /// Removes the half-written files of a write a crash interrupted (never renamed into place,

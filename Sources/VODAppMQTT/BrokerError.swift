@@ -19,6 +19,10 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The broker closed a connection it had taken (restarting, or another client took the
     /// session with the same client id); later may work.
     case connectionLost(broker: String)
+    /// The broker made libmosquitto hold more than the subscription allows (`heldBytes` beyond
+    /// what the process held when the connection began): QoS 2 messages it never releases,
+    /// acknowledgements it never reads. The connection and all it held are dropped; later may work.
+    case overwhelmed(broker: String, heldBytes: Int)
     /// The broker did not acknowledge a publication in time.
     case notAcknowledged(broker: String, waited: Duration)
     /// Settings libmosquitto refused before any connection (an unreadable CA file, say).
@@ -27,7 +31,7 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether waiting and connecting again can succeed with the same settings.
     public var isTransient: Bool {
         switch self {
-        case .unreachable, .connectionLost, .notAcknowledged: true
+        case .unreachable, .connectionLost, .overwhelmed, .notAcknowledged: true
         default: false
         }
     }
@@ -46,6 +50,8 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
             "cannot reach \(broker): \(reason)"
         case .connectionLost(let broker):
             "\(broker) closed the connection"
+        case .overwhelmed(let broker, let heldBytes):
+            "\(broker) made vodapp hold \(heldBytes >> 20) MiB it never lets go of (QoS 2 messages never released, or acknowledgements never read): dropped the connection and what it held"
         case .notAcknowledged(let broker, let waited):
             "\(broker) did not acknowledge the message within \(Int(waited.inSeconds.rounded(.up))) s"
         case .invalidSettings(let reason):

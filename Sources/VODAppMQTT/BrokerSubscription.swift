@@ -41,10 +41,20 @@ public final class BrokerSubscription: Sendable {
         /// the broker keeps a persistent session's subscriptions, so a device moved to another
         /// topic would go on receiving the old one's pushes unless it unsubscribes.
         public var formerFilters: [String]
+        /// The largest payload handed on whole; a larger one comes as its size only.
+        public var maximumPayload: Int
+        /// How much the heap may grow during one connection before the broker counts as holding
+        /// the process hostage (`BrokerError.overwhelmed`). The default lets one message of
+        /// MQTT's largest size (256 MiB, which libmosquitto allocates whole before reading it)
+        /// through, with room to spare.
+        public var heapCeiling: Int
 
         public init(broker: BrokerURL, clientID: String, caFile: String? = nil, backoff: ReconnectBackoff = .standard,
-                    connectTimeout: Duration = .seconds(10), keepAlive: Duration = .seconds(60), formerFilters: [String] = []) {
+                    connectTimeout: Duration = .seconds(10), keepAlive: Duration = .seconds(60), formerFilters: [String] = [],
+                    maximumPayload: Int = .max, heapCeiling: Int = BrokerSubscription.standardHeapCeiling) {
             self.formerFilters = formerFilters
+            self.maximumPayload = maximumPayload
+            self.heapCeiling = heapCeiling
             self.broker = broker
             self.clientID = clientID
             self.caFile = caFile
@@ -54,11 +64,17 @@ public final class BrokerSubscription: Sendable {
         }
     }
 
+    /// See `Settings.heapCeiling`.
+    public static let standardHeapCeiling = 320 << 20
+
     /// How long a connection must have lasted for its loss to start the backoff from 1 s again.
     static let stableAfter: Duration = .seconds(30)
 
     /// How long one loop step may block: the longest a stop waits for the loop to notice it.
     static let step: Duration = .milliseconds(250)
+
+    /// How often the heap is measured while connected.
+    static let heapCheckInterval: Duration = .milliseconds(100)
 
     public let settings: Settings
     private let logger: Logger
@@ -113,23 +129,35 @@ public final class BrokerSubscription: Sendable {
     }
 
     private func runOnCurrentThread(_ onEvent: @escaping @Sendable (Event) -> Void) -> BrokerError? {
-        let client: MosquittoClient
-        do {
-            client = try MosquittoClient(
-                .init(broker: settings.broker, clientID: settings.clientID, cleanSession: false,
-                      caFile: settings.caFile, keepAlive: settings.keepAlive),
-                logger: logger, onMessage: { onEvent(.message($0)) })
-        } catch {
-            return error
-        }
+        var client: MosquittoClient?
         var attempt = 0
         while !isStopped {
-            switch session(client, onEvent) {
+            let current: MosquittoClient
+            if let client {
+                current = client
+            } else {
+                do {
+                    current = try MosquittoClient(
+                        .init(broker: settings.broker, clientID: settings.clientID, cleanSession: false,
+                              caFile: settings.caFile, keepAlive: settings.keepAlive, maximumPayload: settings.maximumPayload),
+                        logger: logger, onMessage: { onEvent(.message($0)) })
+                } catch {
+                    return error
+                }
+                client = current
+            }
+            switch session(current, onEvent) {
             case .stopped:
                 return nil
             case .fatal(let error):
                 return error
             case .lost(let error, let stable):
+                if case .overwhelmed = error {
+                    // Only destroying the client frees what it held (libmosquitto keeps unreleased
+                    // QoS 2 messages across reconnects); glibc then gives the memory back.
+                    client = nil
+                    HeapUsage.giveBack()
+                }
                 if stable { attempt = 0 }
                 let wait = settings.backoff.delay(after: attempt)
                 attempt += 1
@@ -152,6 +180,10 @@ public final class BrokerSubscription: Sendable {
         var connected = false
         var connectedAt: ContinuousClock.Instant?
         var subscription: (messageID: Int32, sessionPresent: Bool)?
+        // What the process held before this connection: growth beyond it is what the broker made
+        // libmosquitto keep (deliveries run beside it, but hold little: bodies go to disk).
+        let heapAtStart = HeapUsage.inUse()
+        var heapCheckedAt = ContinuousClock.now
         while true {
             if isStopped {
                 if connected { client.disconnect() }
@@ -192,6 +224,14 @@ public final class BrokerSubscription: Sendable {
                 // the same id, a broker in a crash loop) is not met at once every time.
                 let stable = connectedAt.map { ContinuousClock.now - $0 >= Self.stableAfter } ?? false
                 return .fatalOrLost(client.failure(code), stable: stable)
+            }
+            if ContinuousClock.now - heapCheckedAt >= Self.heapCheckInterval {
+                heapCheckedAt = .now
+                let held = HeapUsage.inUse() - heapAtStart
+                if held > settings.heapCeiling {
+                    // No DISCONNECT: a broker that reads nothing would not take it.
+                    return .lost(.overwhelmed(broker: settings.broker.server, heldBytes: held), stable: false)
+                }
             }
             if !connected, let refused = client.pendingSocketError() {
                 client.disconnect()

@@ -18,6 +18,8 @@ final class MosquittoClient {
         /// A PEM file of CAs to trust instead of the system's, for `mqtts`.
         var caFile: String?
         var keepAlive: Duration
+        /// The largest payload handed on; a larger one is reported by its size only.
+        var maximumPayload: Int = .max
     }
 
     /// What the callbacks heard since the loop last looked.
@@ -29,9 +31,11 @@ final class MosquittoClient {
         var lastError: String?
         var onMessage: (BrokerMessage) -> Void = { _ in }
         let logger: Logger
+        let maximumPayload: Int
 
-        init(logger: Logger) {
+        init(logger: Logger, maximumPayload: Int) {
             self.logger = logger
+            self.maximumPayload = maximumPayload
         }
     }
 
@@ -49,7 +53,7 @@ final class MosquittoClient {
     init(_ settings: Settings, logger: Logger, onMessage: @escaping (BrokerMessage) -> Void = { _ in }) throws(BrokerError) {
         _ = Self.library
         self.settings = settings
-        heard = Heard(logger: logger)
+        heard = Heard(logger: logger, maximumPayload: settings.maximumPayload)
         heard.onMessage = onMessage
         guard let handle = mosquitto_new(settings.clientID, settings.cleanSession, Unmanaged.passUnretained(heard).toOpaque()) else {
             throw .invalidSettings("libmosquitto could not make a client (client id '\(settings.clientID)')")
@@ -99,8 +103,9 @@ final class MosquittoClient {
             guard let context, let message else { return }
             let heard = Unmanaged<Heard>.fromOpaque(context).takeUnretainedValue()
             let topic = message.pointee.topic.map { String(cString: $0) } ?? ""
-            let bytes = message.pointee.payload.map { Data(bytes: $0, count: Int(max(message.pointee.payloadlen, 0))) } ?? Data()
-            heard.onMessage(BrokerMessage(topic: topic, payload: bytes, retained: message.pointee.retain))
+            let size = Int(max(message.pointee.payloadlen, 0))
+            let bytes = size <= heard.maximumPayload ? message.pointee.payload.map { Data(bytes: $0, count: size) } ?? Data() : Data()
+            heard.onMessage(BrokerMessage(topic: topic, payload: bytes, size: size, retained: message.pointee.retain))
         }
         mosquitto_log_callback_set(handle) { _, context, level, line in
             guard let context, let line else { return }

@@ -288,6 +288,50 @@ import VODAppSamples
         nginx.stop()
     }
 
+    /// A message larger than any push is dropped by its size, with one line saying so, and the
+    /// push after it is delivered.
+    @Test func aMessageLargerThanAnyPushIsDroppedAndThePushAfterItDelivered() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            let listener = try await subscribedListener(media, on: broker)
+            let large = scratch.child("large.json")
+            _ = FileManager.default.createFile(atPath: large, contents: Data(repeating: UInt8(ascii: " "), count: 3 << 20))
+            let sent = try await runTool("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-u", MosquittoBroker.user,
+                                                           "-P", MosquittoBroker.password, "-q", "1", "-t", Self.topic, "-f", large])
+            #expect(sent.exitCode == 0, "\(sent.stderr)")
+            let send = try await publish(payload(on: server), to: broker.url(topic: Self.topic), in: scratch)
+            #expect(send.exitCode == 0, "\(send.stderr)")
+            let delivery = try #require(try await listener.waitForDeliveries(1).first)
+            #expect(items(delivery).map { $0["status"] as? String } == ["downloaded", "downloaded"])
+            #expect(listener.process.stderr.contains("dropped a message of 3.0 MiB: a push is at most 1.0 MiB"),
+                    "\(listener.process.stderr)")
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
+    /// A broker that floods QoS 2 messages and never releases them (compromised, or broken)
+    /// would have libmosquitto hold every one: the listener drops the connection and all it held
+    /// once the heap has grown past its ceiling, says so, and connects again after its backoff.
+    @Test func aBrokerThatNeverReleasesWhatItSendsCannotExhaustTheListenersMemory() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try HostileBroker()
+        let listener = try await ListenerUnderTest(
+            dir: scratch.child("media"),
+            arguments: ["--no-udp", "--no-http", "--mqtt", "mqtt://127.0.0.1:\(broker.port)/\(Self.filter)"], ready: false)
+        try await listener.process.wait(for: "the listener to connect again", timeout: .seconds(60)) {
+            broker.connections >= 2 || !listener.process.isRunning
+        }
+        #expect(listener.process.isRunning, "\(listener.process.stderr)")
+        #expect(listener.process.stderr.contains("never lets go of"), "\(listener.process.stderr)")
+        // The ceiling (320 MiB of growth) and what the listener holds anyway, with room for the
+        // allocator; without the ceiling it grows for as long as the flood lasts.
+        let peak = try #require(listener.process.peakResidentBytes)
+        #expect(peak < 640 << 20, "peak resident memory \(peak >> 20) MiB")
+        #expect(try await listener.stop() == 143)
+    }
+
     @Test func sigtermWithADeliveryInFlightStopsWithin2SAndTheNextStartFinishesIt() async throws {
         let scratch = try ScratchDirectory()
         let broker = try await MosquittoBroker()
@@ -311,7 +355,8 @@ import VODAppSamples
 
             let again = try await subscribedListener(media, on: broker)
             let delivery = try #require(try await again.waitForDeliveries(1, timeout: .seconds(40)).first)
-            #expect(delivery["from"] as? String == "mqtt spool")
+            // The topic it came on, kept with it in the spool.
+            #expect(delivery["from"] as? String == "mqtt \(Self.topic)")
             #expect(items(delivery).first?["status"] as? String == "downloaded")
             #expect(holdsSampleBytes(ScratchDirectory.media(media, "item0"), count: 800_000))
             // The second request resumed where the first stopped.

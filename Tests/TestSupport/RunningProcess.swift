@@ -87,9 +87,14 @@ public final class RunningProcess: Sendable {
     public var endedAt: ContinuousClock.Instant? { record.exit.withLockedValue { $0?.endedAt } }
 
     /// The process's resident memory now, in bytes (VmRSS in /proc), or nil once it is gone.
-    public var residentBytes: Int? {
+    public var residentBytes: Int? { memoryFigure("VmRSS") }
+
+    /// The most resident memory the process has had, in bytes (VmHWM), or nil once it is gone.
+    public var peakResidentBytes: Int? { memoryFigure("VmHWM") }
+
+    private func memoryFigure(_ name: String) -> Int? {
         guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix(name + ":") }),
               let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Int($0) }) else { return nil }
         return kilobytes * 1024
     }

@@ -52,7 +52,7 @@ public func httpGet(port: Int, path: String, timeout: Int = 1) throws -> (status
     return (status, body)
 }
 
-private func loopback(port: Int) -> sockaddr_in {
+func loopback(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -113,4 +113,24 @@ public func acceptsConnections(port: Int) -> Bool {
             connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
         }
     }
+}
+
+/// A TCP socket listening on 127.0.0.1 at a port the kernel chose, with `backlog`.
+/// - Returns: the descriptor and the port.
+public func listenOnLoopback(backlog: Int32) throws -> (descriptor: Int32, port: Int) {
+    let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard listener >= 0 else { throw POSIXError(.EIO) }
+    var address = loopback(port: 0)
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(listener, pointer, length) == 0 && listen(listener, backlog) == 0 && getsockname(listener, pointer, &length) == 0
+        }
+    }
+    guard bound else {
+        let failure = POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
+        close(listener)
+        throw failure
+    }
+    return (listener, Int(UInt16(bigEndian: address.sin_port)))
 }

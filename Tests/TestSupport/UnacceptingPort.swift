@@ -9,21 +9,8 @@ public final class UnacceptingPort: Sendable {
     private let descriptors: [Int32]
 
     public init() throws {
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard listener >= 0 else { throw POSIXError(.EIO) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(listener, pointer, length) == 0 && listen(listener, 0) == 0 && getsockname(listener, pointer, &length) == 0
-            }
-        }
-        guard bound else {
-            close(listener)
-            throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO)
-        }
+        let (listener, port) = try listenOnLoopback(backlog: 0)
+        var address = loopback(port: port)
         let fillers = (0..<3).map { _ in
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
             _ = withUnsafePointer(to: &address) {
@@ -34,7 +21,7 @@ public final class UnacceptingPort: Sendable {
         // The handshake of the one connection the queue holds completes in microseconds on
         // loopback; after it, the queue is full.
         usleep(100_000)
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = port
         descriptors = [listener] + fillers
     }
 

@@ -1,0 +1,116 @@
+import Foundation
+import NIOConcurrencyHelpers
+
+/// An MQTT "broker" on loopback that does what no real one does, to see what a subscriber holds
+/// for it: it answers CONNECT and SUBSCRIBE as mosquitto would, then floods the connection with
+/// QoS 2 PUBLISH packets and never sends the PUBREL that would let the client release them.
+/// mosquitto cannot be made to misbehave this way; a compromised or buggy broker can.
+public final class HostileBroker: Sendable {
+    public let port: Int
+    private let listener: Int32
+    private let state = NIOLockedValueBox(State())
+
+    private struct State {
+        var connections = 0
+        var bytesSent = 0
+        var stopped = false
+    }
+
+    /// How many clients connected so far.
+    public var connections: Int { state.withLockedValue { $0.connections } }
+
+    /// - Parameter messageBytes: each flooding message's payload size.
+    public init(messageBytes: Int = 1 << 20) throws {
+        let (listener, port) = try listenOnLoopback(backlog: 8)
+        self.port = port
+        self.listener = listener
+        let state = state
+        let thread = Thread {
+            while true {
+                let client = accept(listener, nil, nil)
+                guard client >= 0 else { return }
+                state.withLockedValue { $0.connections += 1 }
+                Thread { Self.serve(client, messageBytes: messageBytes, state: state) }.start()
+            }
+        }
+        thread.name = "hostile-broker"
+        thread.start()
+    }
+
+    deinit {
+        state.withLockedValue { $0.stopped = true }
+        shutdown(listener, Int32(SHUT_RDWR))
+        close(listener)
+    }
+
+    /// One connection: CONNACK, SUBACK, then QoS 2 messages until the client goes away.
+    private static func serve(_ fd: Int32, messageBytes: Int, state: NIOLockedValueBox<State>) {
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        guard let connect = readPacket(fd), connect.type == 1 else { return }
+        guard write(fd, [0x20, 0x02, 0x00, 0x00]) else { return }
+        guard let subscribe = readPacket(fd), subscribe.type == 8, subscribe.body.count >= 2 else { return }
+        guard write(fd, [0x90, 0x03, subscribe.body[0], subscribe.body[1], 0x01]) else { return }
+        let topic = Array("vodapp/devices/hostile/push".utf8)
+        var messageID: UInt16 = 1
+        while !state.withLockedValue({ $0.stopped }) {
+            // PUBLISH, QoS 2: topic, packet id, payload.
+            var packet: [UInt8] = [0x34]
+            packet += remainingLength(2 + topic.count + 2 + messageBytes)
+            packet += [UInt8(topic.count >> 8), UInt8(topic.count & 0xFF)] + topic
+            packet += [UInt8(messageID >> 8), UInt8(messageID & 0xFF)]
+            packet += [UInt8](repeating: UInt8(ascii: "x"), count: messageBytes)
+            guard write(fd, packet) else { return }
+            state.withLockedValue { $0.bytesSent += packet.count }
+            messageID = messageID == .max ? 1 : messageID + 1
+        }
+    }
+
+    private static func remainingLength(_ value: Int) -> [UInt8] {
+        var value = value
+        var bytes: [UInt8] = []
+        repeat {
+            var byte = UInt8(value % 128)
+            value /= 128
+            if value > 0 { byte |= 0x80 }
+            bytes.append(byte)
+        } while value > 0
+        return bytes
+    }
+
+    private static func readPacket(_ fd: Int32) -> (type: UInt8, body: [UInt8])? {
+        guard let first = read(fd, count: 1)?.first else { return nil }
+        var length = 0
+        var multiplier = 1
+        for _ in 0..<4 {
+            guard let byte = read(fd, count: 1)?.first else { return nil }
+            length += Int(byte & 0x7F) * multiplier
+            multiplier *= 128
+            if byte & 0x80 == 0 { break }
+        }
+        guard let body = read(fd, count: length) else { return nil }
+        return (first >> 4, body)
+    }
+
+    private static func read(_ fd: Int32, count: Int) -> [UInt8]? {
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, count - done) }
+            guard got > 0 else { return nil }
+            done += got
+        }
+        return bytes
+    }
+
+    private static func write(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var done = 0
+        while done < bytes.count {
+            let sent = bytes.withUnsafeBytes { send(fd, $0.baseAddress! + done, bytes.count - done, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { return false }
+            done += sent
+        }
+        return true
+    }
+}
