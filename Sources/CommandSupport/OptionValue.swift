@@ -30,10 +30,11 @@ public enum OptionValue {
         }
     }
 
-    /// A byte count, optionally with K, M or G for KiB, MiB or GiB (`20M`).
+    /// A byte count, optionally with K, M or G for KiB, MiB or GiB (`20M`), or KB, MB, GB for
+    /// powers of 1000.
     @Sendable public static func byteCount(_ text: String) throws -> Int64 {
         guard let bytes = ByteSize.parse(text) else {
-            throw ValidationError("must be a byte count, optionally with K, M or G")
+            throw ValidationError("must be a byte count, optionally with K, M or G (KiB, MiB, GiB) or KB, MB, GB (powers of 1000)")
         }
         return bytes
     }

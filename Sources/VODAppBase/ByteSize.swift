@@ -1,18 +1,24 @@
 import Foundation
 
 /// Sizes as people write them on a command line: `20971520`, `20M`, `512K`, `1G`, `1.5M`.
-/// K, M and G are binary multiples (KiB, MiB, GiB), as in the contract; a trailing `B` or `iB`
-/// is accepted.
+/// As in GNU coreutils (`df`, `dd`, `sort -S`): K, M, G and T, alone or with `iB`, are binary
+/// multiples (KiB, MiB, GiB, as in the contract), and KB, MB, GB and TB decimal ones (a
+/// thousand, a million, …); a trailing `B` after a number is bytes.
 public enum ByteSize {
     /// The byte count, or nil when `text` is not a size.
     public static func parse(_ text: String) -> Int64? {
         var digits = text.trimmingCharacters(in: .whitespaces).uppercased()
-        for suffix in ["IB", "B"] where digits.hasSuffix(suffix) && digits.count > suffix.count {
-            digits.removeLast(suffix.count)
+        var base: Double = 1024
+        if digits.hasSuffix("IB"), digits.count > 2 {
+            digits.removeLast(2)
+        } else if digits.hasSuffix("B"), digits.count > 1 {
+            digits.removeLast()
+            // "KB", "MB": a unit before the B makes it decimal; "100B" is just bytes.
+            if let unit = digits.last, unit.isLetter { base = 1000 }
         }
         var multiplier: Double = 1
         if let unit = digits.last, let power = ["K": 1, "M": 2, "G": 3, "T": 4][String(unit)] {
-            multiplier = pow(1024, Double(power))
+            multiplier = pow(base, Double(power))
             digits.removeLast()
         }
         // A fraction needs a unit: "1.5" bytes is no size, and rounding it to 1 would drop

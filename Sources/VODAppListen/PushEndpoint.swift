@@ -34,6 +34,16 @@ public enum PushEndpoint {
             let load = queue.load
             return json(.ok, Health(status: "ok", waiting: load.waiting, running: load.running))
         }
+        // The other methods on a path that exists: 405 and what it takes, not "not found".
+        for (path, allowed) in [("push", HTTPRequest.Method.post), ("health", .get)] {
+            for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where method != allowed {
+                router.on(RouterPath(path), method: method) { _, _ in
+                    var response = json(.methodNotAllowed, Failure(error: "/\(path) takes \(allowed.rawValue) only"))
+                    response.headers[.allow] = allowed.rawValue
+                    return response
+                }
+            }
+        }
         router.post("push") { request, context in
             let peer = context.remoteAddress.map(Self.describe) ?? "unknown peer"
             // These answers come from the headers alone, before a byte of the body is read: a peer

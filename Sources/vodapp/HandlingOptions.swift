@@ -22,7 +22,7 @@ struct HandlingOptions: ParsableArguments {
             transform: OptionValue.seconds(atMost: 86_400))
     var budget: Duration?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Drop items strictly larger than this: bytes, or K/M/G for KiB/MiB/GiB. Default: 20M.", valueName: "size"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("Drop items strictly larger than this: bytes, or K/M/G for KiB/MiB/GiB (KB/MB/GB: powers of 1000). Default: 20M.", valueName: "size"),
             transform: OptionValue.byteCount)
     var maxSize: Int64?
 

@@ -147,6 +147,21 @@ import VODAppSamples
         }
     }
 
+    /// Another method on a path the listener has is 405 with the one it takes (`Allow`), not 404.
+    @Test func theWrongMethodOnAKnownPathIs405WithAllow() async throws {
+        let scratch = try ScratchDirectory()
+        let listener = try await ListenerUnderTest(dir: scratch.path)
+        let get = String(decoding: try exchangeRaw(Data("GET /push HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+                                                   withPort: listener.httpPort), as: UTF8.self).lowercased()
+        #expect(get.hasPrefix("http/1.1 405"), "\(get)")
+        #expect(get.contains("allow: post"), "\(get)")
+        let delete = String(decoding: try exchangeRaw(Data("DELETE /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
+                                                      withPort: listener.httpPort), as: UTF8.self).lowercased()
+        #expect(delete.hasPrefix("http/1.1 405") && delete.contains("allow: get"), "\(delete)")
+        #expect(try httpGet(port: listener.httpPort, path: "/nothing").status == 404)
+        #expect(try await listener.stop() == 143)
+    }
+
     /// A flood of garbage costs a few log lines, not a line each (WarningLimiterTests: and a count).
     @Test func aFloodOfGarbageWritesAFewLines() async throws {
         let scratch = try ScratchDirectory()
