@@ -34,7 +34,8 @@ public final class ListenerOutput: Sendable {
         case .success(let report):
             logger.notice("delivered", metadata: [
                 "delivery": "\(ticket.id)", "from": "\(ticket.origin)", "result": "\(report.result.rawValue)",
-                "downloaded": "\(report.count(.downloaded))", "elapsed": "\(report.elapsedSeconds)",
+                "downloaded": "\(report.count(.downloaded))", "deferred": "\(report.count(.deferred))",
+                "failed": "\(report.count(.failed) + report.count(.timedOut))", "elapsed": "\(report.elapsedSeconds)",
             ])
         case .failure(let error):
             logger.error("delivery failed: \(error)", metadata: ["delivery": "\(ticket.id)", "from": "\(ticket.origin)"])

@@ -11,7 +11,8 @@ public struct DeliveryLogEntry: Codable, Sendable, Equatable, FetchableRecord, M
     public var source: String
     /// The file, peer or URL.
     public var origin: String?
-    /// `newData`, `noData`, `failed`, or what stopped it (`interrupted`, `tokenRejected`).
+    /// `newData`, `noData`, `failed`, `deferred` (nothing fetched, some items deferred), or what
+    /// stopped it (`interrupted`, `tokenRejected`).
     public var result: String
     public var items: Int
     public var downloaded: Int

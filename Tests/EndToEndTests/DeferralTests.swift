@@ -45,6 +45,10 @@ import VODAppSamples
             let status = try await runner.run(["status", "--dir", scratch.path, "--json"], environment: environment)
             let items = status.report?["items"] as? [[String: Any]] ?? []
             #expect(items.map { $0["state"] as? String } == ["deferred", "deferred"], "\(status.stdout)")
+            // The delivery log says why nothing came, not "noData, 0 failed".
+            let last = (status.report?["deliveries"] as? [[String: Any]])?.first
+            #expect(last?["result"] as? String == "deferred", "\(status.stdout)")
+            #expect((last?["note"] as? String)?.hasPrefix("2 deferred: the network connection is metered") == true, "\(status.stdout)")
 
             // A connection that is not metered (NetworkManager's "guessed no"): fetched.
             try await system.setMetered(4)
