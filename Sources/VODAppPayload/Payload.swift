@@ -101,7 +101,7 @@ public struct Payload: Sendable, Equatable {
         guard case .object(let fields) = value else {
             return .invalid(reason: "item is \(value.typeName), not an object", title: nil, url: nil)
         }
-        let title: String? = if case .string(let title)? = fields["title"] { Self.displayable(title) } else { nil }
+        let title: String? = if case .string(let title)? = fields["title"] { title } else { nil }
         let urlText: String? = if case .string(let url)? = fields["url"] { url } else { nil }
         func invalid(_ reason: String) -> PlaylistItem.Validity {
             .invalid(reason: reason, title: title, url: urlText)
@@ -116,7 +116,7 @@ public struct Payload: Sendable, Equatable {
         var subtitle: String?
         switch fields["subtitle"] {
         case nil: subtitle = nil
-        case .string(let text)?: subtitle = Self.displayable(text)
+        case .string(let text)?: subtitle = text
         case let other?: return invalid("subtitle is \(other.typeName), not a string")
         }
         guard let urlText else {
@@ -127,14 +127,6 @@ public struct Payload: Sendable, Equatable {
         } catch {
             return invalid(error.description)
         }
-    }
-
-    /// A title as text to show: control characters (an escaped NUL, a terminal's escape) mean
-    /// nothing in one, and a NUL would cut it short in the store and in C strings, so each
-    /// becomes U+FFFD, everywhere the title goes.
-    private static func displayable(_ text: String) -> String {
-        guard text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else { return text }
-        return String(String.UnicodeScalarView(text.unicodeScalars.map { $0.properties.generalCategory == .control ? "\u{FFFD}" : $0 }))
     }
 
     private static func isJSONWhitespace(_ byte: UInt8) -> Bool {

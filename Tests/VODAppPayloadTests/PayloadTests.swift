@@ -23,16 +23,6 @@ import VODAppTransfer
         #expect(tulips.urlString == "https://my.domain.com/media/sample4.mp4")
     }
 
-    /// An escaped NUL or escape character in a title would cut it short in the store and steer a
-    /// terminal: each control character becomes U+FFFD.
-    @Test func controlCharactersInATitleBecomeReplacementCharacters() throws {
-        let payload = try parse(item("k1", #"{"title": "A\u0000B\u001b[31m", "subtitle": "s\u0007", "url": "http://example.com/a.mp4"}"#))
-        let only = try #require(payload.items.first)
-        #expect(only.title == "A\u{FFFD}B\u{FFFD}[31m")
-        guard case .valid(_, let subtitle, _) = only.validity else { Issue.record("\(only) is not valid"); return }
-        #expect(subtitle == "s\u{FFFD}")
-    }
-
     @Test func simctlApnsFileWithAlertAndTargetBundleIsAccepted() throws {
         let payload = try parse("""
         {"Simulator Target Bundle": "com.example.vodapp",
