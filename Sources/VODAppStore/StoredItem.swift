@@ -57,7 +57,9 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
                  nextAttemptAt: Date? = nil, final: Bool = false, total: Int64? = nil, fileID: String? = nil, fingerprint: String? = nil,
                  updatedAt: Date) {
         self.key = key
-        self.title = title
+        // SQLite's text ends at a NUL (GRDB binds a C string): a title the payload escaped one into
+        // would be kept cut short. Only that character changes; the report has the title as sent.
+        self.title = title.map { $0.contains("\0") ? $0.replacingOccurrences(of: "\0", with: "\u{FFFD}") : $0 }
         self.url = url
         self.state = state
         self.path = path

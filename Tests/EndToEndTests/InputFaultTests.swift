@@ -43,6 +43,12 @@ import TestSupport
             #expect(human.exitCode == 0)
             #expect(!human.stdout.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
             #expect(human.stdout.split(separator: "\n").count == 5, "\(human.stdout)")
+
+            // The store keeps the whole title: SQLite's text would end at the NUL, so that one
+            // character (and only it) is kept as U+FFFD.
+            let status = try await runner.run(["status", "--dir", dir, "--json"])
+            let stored = (status.report?["items"] as? [[String: Any]])?.first { $0["key"] as? String == "control" }
+            #expect(stored?["title"] as? String == "a\u{FFFD}b\u{1b}[31mred\r\nX-Injected: 1", "\(status.stdout)")
         }
     }
 

@@ -103,18 +103,24 @@ import VODAppPayload
         }
     }
 
-    /// Only `POST /push` and `GET /health` exist; anything else is a bodiless 404 and delivers
-    /// nothing, whatever it carries.
+    /// Only `POST /push` and `GET /health` exist; another path is a bodiless 404, another method
+    /// on one of those two is 405 with the method it takes (`Allow`), and neither delivers
+    /// anything, whatever it carries.
     @Test(arguments: [
-        (HTTPRequest.Method.get, "/push"), (.put, "/push"), (.delete, "/push"), (.post, "/health"),
-        (.post, "/"), (.post, "/push/more"), (.post, "/hooks/vodapp"), (.get, "/"),
+        (HTTPRequest.Method.get, "/push", String?("POST")), (.put, "/push", "POST"), (.delete, "/push", "POST"), (.post, "/health", "GET"),
+        (.post, "/", nil), (.post, "/push/more", nil), (.post, "/hooks/vodapp", nil), (.get, "/", nil),
     ])
-    func otherMethodsAndPathsAre404(method: HTTPRequest.Method, path: String) async throws {
+    func otherMethodsAre405AndOtherPaths404(method: HTTPRequest.Method, path: String, allowed: String?) async throws {
         let deliveries = HeldDeliveries()
         try await withEndpoint(deliveries: deliveries) { client, queue in
             let response = try await client.execute(uri: path, method: method, body: ByteBuffer(bytes: Self.push))
-            #expect(response.status == .notFound)
-            #expect(response.body.readableBytes == 0)
+            if let allowed {
+                #expect(response.status == .methodNotAllowed)
+                #expect(response.headers[.allow] == allowed)
+            } else {
+                #expect(response.status == .notFound)
+                #expect(response.body.readableBytes == 0)
+            }
             #expect(queue.load.waiting == 0 && queue.load.running == 0)
         }
         #expect(deliveries.started.isEmpty)
