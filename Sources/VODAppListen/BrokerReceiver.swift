@@ -31,6 +31,9 @@ final class BrokerReceiver: Service, Sendable {
     private let churn = NIOLockedValueBox<(subscribedAt: ContinuousClock.Instant?, quickLosses: Int)>((nil, 0))
     /// Whether the first subscription was reported as the receiver being up.
     private let announced = NIOLockedValueBox(false)
+    /// Whether this DIR subscribed under this client id before this run: a session the broker
+    /// then says it does not have was lost (a broker restarted without saving it, an expiry).
+    private let subscribedBefore: Bool
     /// Spool entries queued or running: replaying the spool skips them.
     private let inFlight = NIOLockedValueBox<Set<PushSpool.Entry>>([])
     /// The pushes kept and not yet delivered, by a hash of their bytes: a broker that sends a
@@ -46,7 +49,9 @@ final class BrokerReceiver: Service, Sendable {
         spool = PushSpool(directory: directory)
         record = SubscriptionRecord(directory: directory)
         var settings = settings
-        if let former = record.filter(clientID: settings.clientID), former != settings.broker.topic {
+        let former = record.filter(clientID: settings.clientID)
+        subscribedBefore = former != nil
+        if let former, former != settings.broker.topic {
             settings.formerFilters.append(former)
         }
         // No push is larger: a larger message is dropped by its size, never copied.
@@ -97,6 +102,16 @@ final class BrokerReceiver: Service, Sendable {
             let first = announced.withLockedValue { announced in
                 defer { announced = true }
                 return !announced
+            }
+            if !sessionPresent && (subscribedBefore || !first) {
+                let lost = "\(broker.server) kept no session for this device (it restarted without saving it, or the session expired): "
+                    + "pushes published while the device was away are lost there"
+                if let poll {
+                    attention.warn(lost + "; polling \(poll.url.absoluteString) for them")
+                } else {
+                    attention.warn(lost + "; --poll URL catches them (see the README's \"Behind NAT\"), and mosquitto's "
+                                   + "autosave_on_changes keeps them across a crash")
+                }
             }
             if first {
                 record.record(clientID: subscription.settings.clientID, filter: broker.topic)

@@ -123,6 +123,24 @@ import VODAppSamples
         }
     }
 
+    /// A broker that crashed before it saved the device's session (mosquitto saves at a clean
+    /// stop, and by default every 30 minutes) has lost the pushes queued for it: the listener
+    /// says so, and what catches them.
+    @Test func aSessionTheBrokerLostIsSaidWithWhatCatchesItsPushes() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        let media = scratch.child("media")
+        let first = try await subscribedListener(media, on: broker)
+        #expect(!first.process.stderr.contains("kept no session"), "\(first.process.stderr)")
+        #expect(try await first.stop() == 143)
+        broker.crash()
+        try await broker.start()
+        let again = try await subscribedListener(media, on: broker)
+        #expect(again.process.stderr.contains("kept no session for this device"), "\(again.process.stderr)")
+        #expect(again.process.stderr.contains("--poll URL catches them"), "\(again.process.stderr)")
+        #expect(try await again.stop() == 143)
+    }
+
     /// Published twice at once, the second copy finds the first still being delivered and is
     /// dropped (as a broker's re-send would be); published again later, it is delivered and
     /// fetches nothing.

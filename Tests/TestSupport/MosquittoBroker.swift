@@ -96,6 +96,16 @@ public final class MosquittoBroker: Sendable {
         running?.end()
     }
 
+    /// SIGKILL, as a crash or a power cut would end it: what it had not saved yet (with
+    /// mosquitto's default autosave, everything since it started) is lost.
+    public func crash() {
+        let running = child.withLockedValue { child in
+            defer { child = nil }
+            return child
+        }
+        running?.end(signal: SIGKILL)
+    }
+
     /// The broker's own log, for a failure message and for what it saw (`log_type all`).
     public var log: String {
         (try? String(contentsOfFile: logPath, encoding: .utf8)) ?? ""

@@ -58,15 +58,15 @@ final class WatchedChild: Sendable {
         kill(pid, 0) == 0
     }
 
-    /// SIGTERM to the server and EOF to the watchdog, then waits until the server is reaped, so
-    /// that not even a zombie is left. Blocking, since a `deinit` cannot wait otherwise; it
-    /// takes milliseconds. Idempotent.
-    func end() {
+    /// `signal` (SIGTERM unless said) to the server and EOF to the watchdog, then waits until
+    /// the server is reaped, so that not even a zombie is left. Blocking, since a `deinit` cannot
+    /// wait otherwise; it takes milliseconds. Idempotent.
+    func end(signal: Int32 = SIGTERM) {
         guard let pipe = lifeline.withLockedValue({ handle -> FileHandle? in
             defer { handle = nil }
             return handle
         }) else { return }
-        kill(pid, SIGTERM)
+        kill(pid, signal)
         try? pipe.close()
         let deadline = ContinuousClock.now + .seconds(5)
         while kill(pid, 0) == 0 && ContinuousClock.now < deadline {
