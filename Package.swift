@@ -253,6 +253,7 @@ let package = Package(
         .executableTarget(
             name: "vodapp-push",
             dependencies: [
+                "VODAppBase",
                 "VODAppTransfer",
                 "VODAppPayload",
                 "VODAppMediaDirectory",

@@ -69,6 +69,11 @@ final class MosquittoClient {
         }
         if settings.broker.usesTLS {
             if let caFile = settings.caFile {
+                // libmosquitto takes any file here, and every handshake then fails as if the
+                // network had ("no certificate or crl found"), retried for ever.
+                if let problem = CertificateFile.problem(at: caFile) {
+                    throw .invalidSettings("the CA file '\(caFile)' \(problem)")
+                }
                 guard mosquitto_tls_set(handle, caFile, nil, nil, nil, nil) == Self.success else {
                     throw .invalidSettings("cannot read the CA file '\(caFile)': give a readable PEM file")
                 }

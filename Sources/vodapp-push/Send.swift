@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import VODAppBase
 import VODAppPayload
 import VODAppPush
 
@@ -66,6 +67,9 @@ struct Send: AsyncParsableCommand {
             guard broker.usesTLS else { throw ValidationError("--cacert is for mqtts:// destinations; \(broker) is plain MQTT") }
             guard FileManager.default.isReadableFile(atPath: certificateAuthorities) else {
                 throw ValidationError("--cacert \(certificateAuthorities): no readable file there")
+            }
+            if let problem = CertificateFile.problem(at: certificateAuthorities) {
+                throw ValidationError("--cacert \(certificateAuthorities): \(problem)")
             }
         }
         if broker.user == nil, Environment.value("VODAPP_MQTT_PASSWORD") != nil {

@@ -112,6 +112,7 @@ struct HandlingOptions: ParsableArguments {
         }
         if let certificateAuthorities {
             try Self.requireReadableFile(certificateAuthorities, for: "--cacert")
+            try Self.requireCertificates(certificateAuthorities, for: "--cacert")
         }
         for header in headers {
             if let problem = RequestHeader.problem(with: header) {
@@ -180,6 +181,11 @@ struct HandlingOptions: ParsableArguments {
         guard access(path, R_OK) == 0 else {
             throw ValidationError("\(option) \(path): \(Errno(rawValue: errno).description)")
         }
+    }
+
+    /// A file of PEM certificates, or the error that says what it is not.
+    static func requireCertificates(_ path: String, for option: String) throws {
+        if let problem = CertificateFile.problem(at: path) { throw ValidationError("\(option) \(path): \(problem)") }
     }
 
     /// A line of a Netscape cookie file that holds a cookie (`#HttpOnly_` lines do; comments do not).

@@ -139,6 +139,10 @@ struct Listen: AsyncParsableCommand {
         }
         if let mqttCACert {
             try HandlingOptions.requireReadableFile(mqttCACert, for: "--mqtt-cacert")
+            try HandlingOptions.requireCertificates(mqttCACert, for: "--mqtt-cacert")
+            if let mqtt, !mqtt.usesTLS {
+                throw ValidationError("--mqtt-cacert is for mqtts:// brokers; \(mqtt) is plain MQTT")
+            }
         }
         if let mqtt, mqtt.user == nil, mqttPasswordFile != nil || Environment.value("VODAPP_MQTT_PASSWORD") != nil {
             throw ValidationError("a broker password needs a user: write it in the URL, as mqtt://USER@\(mqtt.server)/\(mqtt.topic)")

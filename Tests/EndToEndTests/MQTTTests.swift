@@ -266,6 +266,22 @@ import VODAppSamples
             let untrusted = try await VODAppRunner().run(["listen", "--no-udp", "--no-http", "--dir", media, "--mqtt", url])
             #expect(untrusted.exitCode == 69)
             #expect(untrusted.stderr.contains("localhost:\(broker.tlsPort)'s certificate is not trusted"), "\(untrusted.stderr)")
+            // A CA file that is no PEM certificate (a payload given by mistake) is a usage error at
+            // once, not a TLS failure retried for ever; so is a CA for a plain broker.
+            let notPEM = scratch.child("payload.json")
+            _ = FileManager.default.createFile(atPath: notPEM, contents: payload(on: server))
+            let wrongFile = try await VODAppRunner().run(["listen", "--no-udp", "--no-http", "--dir", media, "--mqtt", url,
+                                                          "--mqtt-cacert", notPEM])
+            #expect(wrongFile.exitCode == 64)
+            #expect(wrongFile.stderr.contains("--mqtt-cacert \(notPEM): holds no PEM certificate"), "\(wrongFile.stderr)")
+            let plain = try await VODAppRunner().run(["listen", "--no-udp", "--no-http", "--dir", media,
+                                                      "--mqtt", broker.url(topic: Self.filter), "--mqtt-cacert", broker.caPath])
+            #expect(plain.exitCode == 64)
+            #expect(plain.stderr.contains("--mqtt-cacert is for mqtts:// brokers"), "\(plain.stderr)")
+            let sendWrongFile = try await publish(payload(on: server), to: broker.tlsURL(topic: Self.topic), in: scratch,
+                                                  extra: ["--cacert", notPEM])
+            #expect(sendWrongFile.exitCode == 64)
+            #expect(sendWrongFile.stderr.contains("holds no PEM certificate"), "\(sendWrongFile.stderr)")
 
             let listener = try await ListenerUnderTest(dir: media, arguments: [
                 "--no-udp", "--no-http", "--mqtt", url, "--mqtt-cacert", broker.caPath,
