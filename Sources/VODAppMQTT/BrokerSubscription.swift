@@ -168,6 +168,24 @@ public final class BrokerSubscription: Sendable {
         return nil
     }
 
+    /// A connection the broker closed before any answer: most often the other kind of port, TLS
+    /// spoken to a plain listener or plain MQTT to a TLS one, which only a hint tells apart from
+    /// a broker that is going down.
+    private func closedBeforeAnswer(_ error: BrokerError) -> BrokerError {
+        let port = settings.broker.port
+        let hint = settings.broker.usesTLS
+            ? "if port \(port) is a plain MQTT listener, the URL wants mqtt://"
+            : "if port \(port) is a TLS listener, the URL wants mqtts://"
+        switch error {
+        case .connectionLost(let broker):
+            return .unreachable(broker: broker, reason: "it closed the connection before answering (\(hint))")
+        case .unreachable(let broker, let reason) where reason.contains("closed before") || reason.contains("unexpected eof"):
+            return .unreachable(broker: broker, reason: "\(reason) (\(hint))")
+        default:
+            return error
+        }
+    }
+
     /// One connection, from its start to its end.
     private func session(_ client: MosquittoClient, _ onEvent: @Sendable (Event) -> Void) -> SessionEnd {
         let started = client.connect()
@@ -223,7 +241,8 @@ public final class BrokerSubscription: Sendable {
                 // A broker that drops the connection right after taking it (another client with
                 // the same id, a broker in a crash loop) is not met at once every time.
                 let stable = connectedAt.map { ContinuousClock.now - $0 >= Self.stableAfter } ?? false
-                return .fatalOrLost(client.failure(code), stable: stable)
+                let failure = client.failure(code)
+                return .fatalOrLost(connected ? failure : closedBeforeAnswer(failure), stable: stable)
             }
             if ContinuousClock.now - heapCheckedAt >= Self.heapCheckInterval {
                 heapCheckedAt = .now
@@ -235,7 +254,7 @@ public final class BrokerSubscription: Sendable {
             }
             if !connected, let refused = client.pendingSocketError() {
                 client.disconnect()
-                return .lost(refused, stable: false)
+                return .lost(closedBeforeAnswer(refused), stable: false)
             }
             if subscription != nil, ContinuousClock.now > answerBy {
                 // Connected, and the subscription never acknowledged: as good as no answer.

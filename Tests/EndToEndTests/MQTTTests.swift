@@ -299,6 +299,26 @@ import VODAppSamples
         }
     }
 
+    /// Plain MQTT to the TLS port, or TLS to the plain one: the broker just closes the
+    /// connection, and the warning says which scheme the port may want.
+    @Test func theWrongSchemeForThePortIsHinted() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        let plainToTLS = "mqtt://\(MosquittoBroker.user)@127.0.0.1:\(broker.tlsPort)/\(Self.filter)"
+        let tlsToPlain = "mqtts://\(MosquittoBroker.user)@localhost:\(broker.port)/\(Self.filter)"
+        for (url, hint) in [(plainToTLS, "if port \(broker.tlsPort) is a TLS listener, the URL wants mqtts://"),
+                            (tlsToPlain, "if port \(broker.port) is a plain MQTT listener, the URL wants mqtt://")] {
+            let listener = try await ListenerUnderTest(dir: scratch.child("media"), arguments: [
+                "--no-udp", "--no-http", "--mqtt", url, "--mqtt-cacert", broker.caPath,
+            ].filter { url.hasPrefix("mqtts") || ($0 != "--mqtt-cacert" && $0 != broker.caPath) }, ready: false)
+            try await listener.process.wait(for: "a failed connection", timeout: .seconds(15)) {
+                listener.process.stderr.contains("connecting again in") || !listener.process.isRunning
+            }
+            #expect(listener.process.stderr.contains(hint), "\(listener.process.stderr)")
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
     @Test func everyConnectionToTheBrokerPollsOnceForWhatTheBrokerDidNotKeep() async throws {
         let scratch = try ScratchDirectory()
         let broker = try await MosquittoBroker()
