@@ -77,11 +77,13 @@ public struct PayloadPoll: Sendable {
         body.first { !" \t\r\n".utf8.contains($0) } == UInt8(ascii: "<")
     }
 
-    /// Writes a rejected token into DIR's delivery log, so that `vodapp status` shows it.
-    public func recordRejection(_ failure: Failure, in options: DeliveryOptions, logger: Logger, attention: Attention) {
+    /// Writes a failed poll into DIR's delivery log, so that `vodapp status` shows it: a
+    /// rejected token as `tokenRejected`, the rest as `failed`, with the reason.
+    public func record(_ failure: Failure, in options: DeliveryOptions, logger: Logger, attention: Attention) {
         guard (try? options.prepareDirectory()) != nil,
               let ledger = DeliveryLedger(directory: options.directory, logger: logger, attention: attention) else { return }
-        ledger.log(DeliveryLogEntry(startedAt: Date(), source: "poll", origin: url.absoluteString, result: "tokenRejected",
+        let result = if case .tokenRejected = failure { "tokenRejected" } else { "failed" }
+        ledger.log(DeliveryLogEntry(startedAt: Date(), source: "poll", origin: url.absoluteString, result: result,
                                     items: 0, downloaded: 0, failed: 0, elapsedSeconds: 0, note: failure.description))
     }
 }

@@ -20,7 +20,8 @@ final class BrokerReceiver: Service, Sendable {
     private let spool: PushSpool
     private let record: SubscriptionRecord
     private let poll: PayloadPoll?
-    private let pollTimeout: Duration
+    /// The listener's delivery options: DIR, and the budget a poll on connection has.
+    private let options: DeliveryOptions
     private let stop: StopRequest?
     private let logger: Logger
     private let attention: Attention
@@ -44,10 +45,10 @@ final class BrokerReceiver: Service, Sendable {
     /// that went wrong does not mend in a moment, and trying at once would spin.
     static let unusableDirectoryRetry: Duration = .seconds(30)
 
-    init(settings: BrokerSubscription.Settings, directory: String, queue: DeliveryQueue, poll: PayloadPoll?, pollTimeout: Duration,
+    init(settings: BrokerSubscription.Settings, options: DeliveryOptions, queue: DeliveryQueue, poll: PayloadPoll?,
          stop: StopRequest?, logger: Logger, attention: Attention, warnings: WarningLimiter, onFirstSubscription: @escaping @Sendable () -> Void) {
-        spool = PushSpool(directory: directory)
-        record = SubscriptionRecord(directory: directory)
+        spool = PushSpool(directory: options.directory)
+        record = SubscriptionRecord(directory: options.directory)
         var settings = settings
         let former = record.filter(clientID: settings.clientID)
         subscribedBefore = former != nil
@@ -59,7 +60,7 @@ final class BrokerReceiver: Service, Sendable {
         subscription = BrokerSubscription(settings, logger: logger)
         self.queue = queue
         self.poll = poll
-        self.pollTimeout = pollTimeout
+        self.options = options
         self.stop = stop
         self.logger = logger
         self.attention = attention
@@ -239,11 +240,20 @@ final class BrokerReceiver: Service, Sendable {
 
     private func pollOnce(_ poll: PayloadPoll) async {
         let origin = DeliverySource.poll(url: poll.url.absoluteString)
+        let payload: Payload
         do {
-            let payload = try await poll.fetch(timeout: pollTimeout)
-            _ = try queue.submit(payload, from: origin)
+            payload = try await poll.fetch(timeout: options.budget)
         } catch {
             warnings.warn("polls on connection", "the poll after connecting failed: \(error)", metadata: ["from": "\(origin)"])
+            // In the delivery log too, where `vodapp status` shows it.
+            poll.record(error, in: options, logger: logger, attention: attention)
+            return
+        }
+        do {
+            _ = try queue.submit(payload, from: origin)
+        } catch {
+            warnings.warn("polls on connection", "the poll after connecting found a push and could not queue it: \(error)",
+                          metadata: ["from": "\(origin)"])
         }
     }
 

@@ -112,8 +112,8 @@ public struct Listener: Sendable {
         }
         if let mqtt = configuration.mqtt {
             services.append(BrokerReceiver(
-                settings: mqtt, directory: options.directory, queue: queue, poll: configuration.pollOnConnect,
-                pollTimeout: options.budget, stop: stop, logger: logger, attention: attention, warnings: warnings
+                settings: mqtt, options: options, queue: queue, poll: configuration.pollOnConnect,
+                stop: stop, logger: logger, attention: attention, warnings: warnings
             ) {
                 readiness.add(.mqtt(mqtt.broker.description))
             })

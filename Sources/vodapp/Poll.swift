@@ -46,7 +46,7 @@ struct Poll: AsyncParsableCommand {
         do {
             payload = try await poll.fetch(timeout: ContinuousClock.now.duration(to: budget.transferDeadline))
         } catch {
-            if case .tokenRejected = error { poll.recordRejection(error, in: options, logger: logger, attention: .logged(to: logger)) }
+            poll.record(error, in: options, logger: logger, attention: .logged(to: logger))
             throw error
         }
 

@@ -78,6 +78,10 @@ import TestSupport
             let run = try await runner.run(["poll", server.url("/redirect?to=\(elsewhere)"), "--dir", scratch.path, "--no-notify"])
             #expect(run.exitCode == 75)
             #expect(run.stderr == "vodapp: \(elsewhere) answered HTTP 404\n", "\(run.stderr)")
+            // And `status` has it among the deliveries, with why.
+            let status = try await runner.run(["status", "--dir", scratch.path])
+            #expect(status.stdout.contains("poll \(server.url("/redirect?to=\(elsewhere)")): failed, 0 items"), "\(status.stdout)")
+            #expect(status.stdout.contains("(\(elsewhere) answered HTTP 404)"), "\(status.stdout)")
         }
     }
 
