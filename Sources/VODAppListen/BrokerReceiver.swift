@@ -148,7 +148,7 @@ final class BrokerReceiver: Service, Sendable {
         let origin = DeliverySource.mqtt(topic: message.topic)
         guard !message.isOversized else {
             warnings.warn("invalid broker messages",
-                          "dropped a message of \(ByteSize.format(Int64(message.size))): a push is at most \(ByteSize.format(Int64(Payload.maximumSize)))",
+                          "dropped a message of \(message.size) bytes: a push is at most \(Payload.maximumSize) bytes (1 MiB)",
                           metadata: ["from": "\(origin)", "bytes": "\(message.size)"])
             return
         }
@@ -184,9 +184,10 @@ final class BrokerReceiver: Service, Sendable {
         submit(payload, kept: entry, from: origin)
     }
 
-    /// Queues a kept push; false when the queue refused it (it stays in the spool).
+    /// Queues a kept push; false when the queue refused it (it stays in the spool). A refusal is
+    /// said for a push just received, not again for each later try of one already said.
     @discardableResult
-    private func submit(_ payload: Payload, kept entry: PushSpool.Entry, from origin: DeliverySource) -> Bool {
+    private func submit(_ payload: Payload, kept entry: PushSpool.Entry, from origin: DeliverySource, isNew: Bool = true) -> Bool {
         guard inFlight.withLockedValue({ $0.insert(entry).inserted }) else { return true }
         let ticket: DeliveryTicket
         do {
@@ -194,7 +195,9 @@ final class BrokerReceiver: Service, Sendable {
         } catch {
             inFlight.withLockedValue { _ = $0.remove(entry) }
             // It stays in the spool, and is queued again when a delivery ends or at the next start.
-            warnings.warn("queued broker pushes", "kept a push for later: \(error)", metadata: ["from": "\(origin)"])
+            if isNew {
+                warnings.warn("queued broker pushes", "kept a push for later: \(error)", metadata: ["from": "\(origin)"])
+            }
             return false
         }
         Task {
@@ -234,7 +237,7 @@ final class BrokerReceiver: Service, Sendable {
                 continue
             }
             held.withLockedValue { $0[FNV1a.hash(String(decoding: kept.payload, as: UTF8.self))] = entry }
-            guard submit(payload, kept: entry, from: .mqtt(topic: kept.topic ?? "(kept from an earlier run)")) else { break }
+            guard submit(payload, kept: entry, from: .mqtt(topic: kept.topic ?? "(kept from an earlier run)"), isNew: false) else { break }
         }
     }
 

@@ -232,7 +232,10 @@ final class MosquittoClient {
         let reason = String(String(cString: mosquitto_connack_string(code)).trimmingSuffix("."))
         switch code {
         case Int32(CONNACK_REFUSED_BAD_USERNAME_PASSWORD.rawValue), Int32(CONNACK_REFUSED_NOT_AUTHORIZED.rawValue):
-            return .credentialsRefused(broker: broker, reason: reason)
+            // A password never given is the likelier fix than a wrong one.
+            let unsent = settings.broker.password == nil
+                ? (settings.broker.user == nil ? "; no user name and no password were sent" : "; no password was sent") : ""
+            return .credentialsRefused(broker: broker, reason: reason + unsent)
         case Int32(CONNACK_REFUSED_IDENTIFIER_REJECTED.rawValue):
             return .clientIDRejected(broker: broker, clientID: settings.clientID)
         default:
