@@ -8,7 +8,7 @@ extension DesktopNotification {
     public init(alert: PushAlert) {
         let summary = alert.title ?? alert.body ?? ""
         let lines = alert.title == nil ? [alert.subtitle] : [alert.subtitle, alert.body]
-        self.init(summary: Self.displayable(summary),
+        self.init(summary: Self.plain(summary),
                   body: lines.compactMap { $0 }.map { Self.displayable($0, limit: Self.alertBodyLimit) }.joined(separator: "\n"),
                   isUrgent: false)
         category = Self.alertCategory

@@ -32,12 +32,19 @@ public struct DesktopNotification: Sendable, Equatable {
         self.isUrgent = isUrgent
     }
 
-    /// Titles come from the network: control characters are replaced, and notification servers
-    /// read `<`, `>` and `&` as markup, so they are escaped.
+    /// Text from the network for a notification's body: control characters are replaced, and
+    /// notification servers read `<`, `>` and `&` in a body as markup, so they are escaped.
     package static func displayable(_ title: String, limit: Int = 120) -> String {
-        UntrustedText.sanitized(title, limit: limit, replacingControlsWith: " ")
+        plain(title, limit: limit)
             .replacingOccurrences(of: "&", with: "&amp;")
             .replacingOccurrences(of: "<", with: "&lt;")
             .replacingOccurrences(of: ">", with: "&gt;")
+    }
+
+    /// Text from the network for a notification's summary, which the specification makes plain
+    /// text (no server reads markup there, so `&amp;` would show as such): only control
+    /// characters are replaced.
+    package static func plain(_ text: String, limit: Int = 120) -> String {
+        UntrustedText.sanitized(text, limit: limit, replacingControlsWith: " ")
     }
 }
