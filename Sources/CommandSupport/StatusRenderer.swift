@@ -31,7 +31,7 @@ public enum StatusRenderer {
                 : item.nextAttemptAt.map { ", next try after \(when($0))" } ?? ""
             return "\(name(item)): \(printable(item.error ?? "?")) (attempt \(item.attempts)\(next))"
         }
-        section("Deferred, fetched by a delivery on a better connection", .deferred) { item in
+        section("Deferred (a metered connection or power saver), fetched by a delivery when neither holds them back", .deferred) { item in
             "\(name(item)): \(printable(item.error ?? "deferred")), \(when(item.updatedAt))"
         }
         section("Too large", .tooLarge) { "\(name($0)): \(printable($0.error ?? ""))" }

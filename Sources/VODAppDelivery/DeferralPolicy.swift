@@ -14,12 +14,16 @@ public struct DeferralPolicy: Sendable, Equatable {
     public enum Reason: Sendable, Equatable {
         case metered
         case powerSaver
+        /// Both at once: naming one alone would send the user to an option that fetches nothing.
+        case meteredAndPowerSaver
 
         /// What the report's `error` says.
         var explanation: String {
             switch self {
             case .metered: "deferred: the network connection is metered (--on-metered fetch fetches anyway)"
             case .powerSaver: "deferred: power saver is on (--on-power-saver fetch fetches anyway)"
+            case .meteredAndPowerSaver:
+                "deferred: the network connection is metered and power saver is on (--on-metered fetch --on-power-saver fetch fetches anyway)"
             }
         }
 
@@ -28,6 +32,7 @@ public struct DeferralPolicy: Sendable, Equatable {
             switch self {
             case .metered: "a connection that is not metered"
             case .powerSaver: "power saver to be off"
+            case .meteredAndPowerSaver: "a connection that is not metered and power saver to be off"
             }
         }
     }
@@ -45,8 +50,11 @@ public struct DeferralPolicy: Sendable, Equatable {
 
     /// Why a delivery under `conditions` defers its items; nil when it fetches them.
     func reason(under conditions: DeviceConditions) -> Reason? {
-        if conditions.metered && onMetered == .defer { return .metered }
-        if conditions.powerSaver && onPowerSaver == .defer { return .powerSaver }
-        return nil
+        switch (conditions.metered && onMetered == .defer, conditions.powerSaver && onPowerSaver == .defer) {
+        case (true, true): .meteredAndPowerSaver
+        case (true, false): .metered
+        case (false, true): .powerSaver
+        case (false, false): nil
+        }
     }
 }

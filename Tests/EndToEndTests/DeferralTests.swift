@@ -95,6 +95,27 @@ import VODAppSamples
         }
     }
 
+    /// Metered and power saver at once: both are named, with both options, and one option alone
+    /// still defers for the other.
+    @Test func meteredAndPowerSaverAtOnceNameBoth() async throws {
+        let system = try await SystemBus()
+        try await system.startPowerProfiles("power-saver")
+        try await system.startNetworkManager(metered: 1)
+        let scratch = try ScratchDirectory()
+        let environment = VODAppRunner.environment(systemBus: system.address)
+        try await withSampleServer { server in
+            let both = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: payload(server), environment: environment)
+            #expect(both.exitCode == 75)
+            #expect((both.item("item0")?["error"] as? String)
+                    == "deferred: the network connection is metered and power saver is on (--on-metered fetch --on-power-saver fetch fetches anyway)")
+            let one = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--on-metered", "fetch"],
+                                           stdin: payload(server), environment: environment)
+            #expect(one.exitCode == 75)
+            #expect((one.item("item0")?["error"] as? String) == "deferred: power saver is on (--on-power-saver fetch fetches anyway)")
+            #expect(server.requests.isEmpty)
+        }
+    }
+
     @Test func aBalancedProfileAndAnUnmeteredConnectionDeferNothing() async throws {
         let system = try await SystemBus()
         try await system.startPowerProfiles("balanced")
