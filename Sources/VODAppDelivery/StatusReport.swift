@@ -46,7 +46,18 @@ public struct StatusReport: Sendable, Encodable {
                 // The store says what was placed; DIR says what is there. A file the user removed
                 // is shown as removed, as the next delivery naming it will record it, and one put
                 // back is shown in DIR.
-                item = item.asFound(in: media)
+                let found = item.asFound(in: media)
+                if item.state == .fetched, found.state == .removed {
+                    // When the user removed it is unknown (status is the first to see it gone,
+                    // and "now" would change at every call): the time shown is the last one
+                    // known, when it was placed, and said to be that.
+                    let placedAt = item.updatedAt
+                    item = found
+                    item.error = StoredItem.removedByUser + " since it was placed"
+                    item.updatedAt = placedAt
+                } else {
+                    item = found
+                }
             case .failed, .tooLarge, .deferred:
                 break
             }
