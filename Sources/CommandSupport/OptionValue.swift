@@ -41,7 +41,12 @@ public enum OptionValue {
 
     /// `HOST:PORT`, or `[IPv6]:PORT`, to bind a receiver to.
     @Sendable public static func listenAddress(_ text: String) throws -> ListenAddress {
-        guard let address = ListenAddress(text) else { throw ValidationError("must be HOST:PORT") }
+        guard let address = ListenAddress(text) else {
+            if let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), !(0...65_535).contains(port) {
+                throw ValidationError("the port must be from 0 to 65535, not \(port)")
+            }
+            throw ValidationError("must be HOST:PORT")
+        }
         return address
     }
 

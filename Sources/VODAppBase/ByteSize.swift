@@ -30,6 +30,13 @@ public enum ByteSize {
         return Int64(bytes)
     }
 
+    /// Two sizes compared in one sentence ("has X free, under Y"): in the short form, unless it
+    /// would show different sizes as the same, then in bytes.
+    public static func format(_ first: Int64, against second: Int64) -> (String, String) {
+        let short = (format(first), format(second))
+        return short.0 == short.1 && first != second ? ("\(first) bytes", "\(second) bytes") : short
+    }
+
     /// A short human form: `512 B`, `1.5 KiB`, `20.0 MiB`.
     public static func format(_ bytes: Int64) -> String {
         let units = ["B", "KiB", "MiB", "GiB", "TiB"]

@@ -119,7 +119,8 @@ extension Delivery {
                 free += bytes
             }
             if free < minimum {
-                attention.warn("\(directory.path) has \(ByteSize.format(free)) free, under --min-free \(ByteSize.format(minimum)), "
+                let (shownFree, shownMinimum) = ByteSize.format(free, against: minimum)
+                attention.warn("\(directory.path) has \(shownFree) free, under --min-free \(shownMinimum), "
                                + "and no older file of vodapp's is left to remove: the rest is taken by this delivery's files, "
                                + "those placed in the last minutes, and other files")
             }

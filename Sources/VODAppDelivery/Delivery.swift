@@ -181,9 +181,10 @@ public struct Delivery: Sendable {
                 room = TransferRequest.Room(bytes: ByteAllowance(free - minimum),
                                             refusal: "not fetched: it would leave less than --min-free \(ByteSize.format(minimum)) free in \(directory.path)")
             } else {
+                let (shownFree, shownMinimum) = ByteSize.format(free, against: minimum)
                 for target in mine {
-                    settled[target.item.key] = target.report(.failed, error: "not started: \(directory.path) has \(ByteSize.format(free)) free, "
-                                                             + "not more than --min-free \(ByteSize.format(minimum))")
+                    settled[target.item.key] = target.report(.failed, error: "not started: \(directory.path) has \(shownFree) free, "
+                                                             + "not more than --min-free \(shownMinimum)")
                     locks?.release(target.item.key)
                 }
                 mine = []

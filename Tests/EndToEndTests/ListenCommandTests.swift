@@ -336,4 +336,11 @@ import VODAppSamples
                 + "or another program; stop it, or choose another port with --udp (or --no-udp)\n", "\(udp.stderr)")
         _ = try await first.stop()
     }
+
+    /// A port out of range is named as such, not as an address of the wrong form.
+    @Test func aPortOutOfRangeSaysSo() async throws {
+        let run = try await VODAppRunner().run(["listen", "--udp", "127.0.0.1:99999"])
+        #expect(run.exitCode == 64)
+        #expect(run.stderr.contains("invalid for '--udp <host:port>': the port must be from 0 to 65535, not 99999"), "\(run.stderr)")
+    }
 }

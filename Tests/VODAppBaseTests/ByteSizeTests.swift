@@ -20,4 +20,11 @@ import VODAppBase
     func nonsenseIsNotASize(text: String) {
         #expect(ByteSize.parse(text) == nil)
     }
+
+    /// Two sizes in one sentence are never shown the same when they differ.
+    @Test func twoSizesThatDifferAreNeverShownAlike() {
+        #expect(ByteSize.format(80_740_000_000, against: 80_740_500_000) == ("80740000000 bytes", "80740500000 bytes"))
+        #expect(ByteSize.format(1 << 20, against: 2 << 20) == ("1.0 MiB", "2.0 MiB"))
+        #expect(ByteSize.format(1 << 20, against: 1 << 20) == ("1.0 MiB", "1.0 MiB"))
+    }
 }
