@@ -58,6 +58,7 @@ extension Delivery {
         }
         defer { locks.release(".retention") }
         let directory = plan.directory
+        directory.restoreSetAside()
         let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
         let files: [Candidate] = ledger.items(in: .fetched, until: deadline).compactMap { item in
             // A name vodapp gives this key (`Title [key].ext`, `key.ext`): a record naming another
@@ -132,7 +133,14 @@ extension Delivery {
             let item = candidate.item
             switch candidate.kind {
             case .file(let file):
-                if let failure = directory.remove(file) {
+                switch directory.remove(file) {
+                case .removed:
+                    break
+                case .kept(let why):
+                    // The user's now, whatever its name: kept, and no longer counted as vodapp's.
+                    attention.warn("kept \(file.path), which retention would have removed: \(why)")
+                    continue
+                case .failed(let failure):
                     attention.warn("cannot remove \(file.path) for retention: \(failure)")
                     continue
                 }

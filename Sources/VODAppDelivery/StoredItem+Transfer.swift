@@ -32,8 +32,10 @@ extension StoredItem {
             path = report.path
             bytes = report.bytes
             error = nil
-            // The identity and fingerprint of the file this run placed; a file found already there
-            // keeps those it was placed with (nil when vodapp never recorded placing it).
+            // The identity and fingerprint of the file this run placed. A file found already
+            // there keeps those vodapp recorded placing it with; one it never recorded placing
+            // (a file that appeared at the name, perhaps the user's) gets none, and retention
+            // never removes it.
             if report.status == .downloaded {
                 fileID = report.path.flatMap(MediaDirectory.fileID(at:))
                 fingerprint = report.path.flatMap(FileFingerprint.of(path:))

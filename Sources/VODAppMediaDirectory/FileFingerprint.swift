@@ -2,42 +2,39 @@ import Crypto
 import Foundation
 import SystemPackage
 
-/// A digest of a sample of a file's bytes, taken when vodapp places the file and taken again
-/// before retention removes it. A file written over in place (`cp` onto the name keeps the inode)
-/// with the same size and an old time (`cp -p`, `touch -d`) passes every check of the file's
-/// metadata; its bytes do not. Sampling (the start, the middle and the end) keeps the cost of a
-/// check to a few hundred KiB whatever the file's size; two videos of one size agree on all three
-/// samples no more than two copies of one video do.
+/// A digest of a file's bytes, taken when vodapp places the file and taken again just before
+/// retention removes it. A file written over in place (`cp` onto the name keeps the inode, `dd
+/// conv=notrunc` changes a few bytes) with the same size and its old time restored (`cp -p`,
+/// `touch -d`) passes every check of the file's metadata; its bytes do not. All of them are read:
+/// a sample leaves the rest of the file to be changed unseen. Reading is done once when the file
+/// is placed (from the page cache, just written) and once for each file retention removes, not
+/// for every file it counts.
 package enum FileFingerprint {
-    /// The bytes read at each of the three places.
-    static let sampleBytes = 64 * 1024
+    /// The bytes read at a time.
+    static let chunkBytes = 1 << 20
 
-    /// The fingerprint of the regular file at `path` (not followed if a link), or nil if it
-    /// cannot be read.
+    /// The SHA-256 of the regular file at `path` (not followed if a link), or nil if it cannot
+    /// be read whole.
     package static func of(path: String) -> String? {
         guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec])
         else { return nil }
         defer { try? descriptor.close() }
-        guard let size = try? descriptor.seek(offset: 0, from: .end) else { return nil }
+        return of(descriptor)
+    }
+
+    /// The SHA-256 of what `descriptor` reads from its start, or nil on a read error.
+    package static func of(_ descriptor: FileDescriptor) -> String? {
         var hash = SHA256()
-        withUnsafeBytes(of: size.littleEndian) { hash.update(bufferPointer: $0) }
-        let sample = Int64(sampleBytes)
-        // Where the samples start: all of a small file once, else its start, middle and end.
-        let starts: [Int64] = size <= 3 * sample ? [0] : [0, size / 2 - sample / 2, size - sample]
-        var buffer = [UInt8](repeating: 0, count: size <= 3 * sample ? Int(size) : sampleBytes)
-        for start in starts {
-            let read: Int? = buffer.withUnsafeMutableBytes { bytes in
-                var done = 0
-                while done < bytes.count {
-                    guard let count = try? descriptor.read(fromAbsoluteOffset: start + Int64(done),
-                                                           into: UnsafeMutableRawBufferPointer(rebasing: bytes[done...])),
-                          count > 0 else { return nil }
-                    done += count
-                }
-                return done
+        var buffer = [UInt8](repeating: 0, count: chunkBytes)
+        var offset: Int64 = 0
+        while true {
+            let count: Int? = buffer.withUnsafeMutableBytes { bytes in
+                try? descriptor.read(fromAbsoluteOffset: offset, into: bytes)
             }
-            guard read != nil else { return nil }
-            hash.update(data: buffer)
+            guard let count else { return nil }
+            if count == 0 { break }
+            hash.update(data: buffer[..<count])
+            offset += Int64(count)
         }
         return hash.finalize().map { String(format: "%02x", $0) }.joined()
     }

@@ -1,3 +1,4 @@
+import CFileShims
 import Foundation
 import SystemPackage
 
@@ -9,24 +10,31 @@ extension MediaDirectory {
         package let bytes: Int64
         /// Its modification time: when vodapp wrote it (a file written since is not vodapp's).
         package let modified: Date
+        /// What it was when it was checked, for `remove` to see it is still that file.
+        let identity: String
+        /// The digest of its bytes when vodapp placed it.
+        let fingerprint: String
     }
 
-    /// The file named `name` in DIR if it is still the one vodapp placed there at `placedAt`:
-    /// not hidden, a regular file of one link (not a link planted in its place), of the size it
-    /// was placed with, not written since (a file edited or touched after it was placed has a
-    /// later modification time, whatever its size), and the same file: the device and inode
-    /// recorded when it was placed (`fileID`). A file moved or copied to the name keeps its own
-    /// times, and may have the size, but not the inode. Where no identity was recorded, or the
-    /// file system numbers inodes afresh at each mount (exFAT), the status-change time stands in
-    /// for it: Linux sets it on the rename that brought a file to the name. Last, its bytes: a
-    /// file written over in place keeps the inode, and `cp -p` or `touch -d` can give it the
-    /// size and an old time, but not the `fingerprint` taken when it was placed.
+    /// The file named `name` in DIR if, as far as its metadata tells, it is still the one vodapp
+    /// placed there at `placedAt`: not hidden, a regular file of one link (not a link planted in
+    /// its place), of the size it was placed with, not written since (a file edited or touched
+    /// after it was placed has a later modification time, whatever its size), and the same file:
+    /// the device and inode recorded when it was placed (`fileID`). A file moved or copied to the
+    /// name keeps its own times, and may have the size, but not the inode. Where the file system
+    /// numbers inodes afresh at each mount (exFAT), the status-change time stands in for it: Linux
+    /// sets it on the rename that brought a file to the name.
+    ///
+    /// A record without the `fingerprint` of the bytes placed claims no file: vodapp did not
+    /// place it (a file found at the name, `alreadyPresent`, perhaps the user's), or cannot prove
+    /// it did. The bytes themselves are checked by `remove`, for the files it removes only:
+    /// reading every file each time would read all of DIR.
     ///
     /// Only the name counts, not the record's whole path: DIR may be reached through a symbolic
     /// link, moved or copied, and its files with it.
     package func placedFile(named name: String, bytes: Int64, placedAt: Date, fileID: String?,
                             fingerprint: String?) -> PlacedFile? {
-        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else { return nil }
+        guard let fingerprint, !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else { return nil }
         let path = self.path + "/" + name
         guard let info = try? Stat(FilePath(path), followTargetSymlink: false),
               info.type == .regular, info.linkCount == 1, Int64(info.size) == bytes else { return nil }
@@ -37,8 +45,85 @@ extension MediaDirectory {
         let latest = placedAt.addingTimeInterval(1)
         guard modified <= latest else { return nil }
         guard fileID == Self.fileID(of: info) || Self.date(info.st_ctim) <= latest else { return nil }
-        if let fingerprint, FileFingerprint.of(path: path) != fingerprint { return nil }
-        return PlacedFile(path: path, bytes: bytes, modified: modified)
+        return PlacedFile(path: path, bytes: bytes, modified: modified, identity: Self.fileID(of: info), fingerprint: fingerprint)
+    }
+
+    /// What became of a file retention meant to remove.
+    package enum Removal: Equatable {
+        case removed
+        /// It is not the file vodapp placed (its bytes changed, or another file took its place
+        /// since it was checked): kept, under its name.
+        case kept(String)
+        case failed(String)
+    }
+
+    /// Removes a file `placedFile` returned, if it is still that file, bytes and all.
+    ///
+    /// Checking at the name and then unlinking the name would remove whatever a user wrote there
+    /// in between (`cat mine > name` opens the same inode). So the file is first renamed out of
+    /// the way, atomically: a write that opens the name from then on makes a file of its own,
+    /// which is not touched. The renamed file is checked through one descriptor (the same inode,
+    /// size and time, and every byte against the fingerprint), and unlinked only if it passes;
+    /// otherwise it goes back to its name.
+    package func remove(_ file: PlacedFile) -> Removal {
+        let name = (file.path as NSString).lastPathComponent
+        let aside = path + "/" + Self.asidePrefix + name
+        guard name.utf8.count + Self.asidePrefix.utf8.count <= 255 else { return .failed("its name is too long to set it aside") }
+        guard Self.moveWithoutReplacing(file.path, to: aside) else {
+            return errno == ENOENT ? .removed : .failed(Errno(rawValue: errno).description)
+        }
+        if let changed = change(in: aside, from: file) {
+            // Back under its name; if a new file has taken the name meanwhile, beside it.
+            if !Self.moveWithoutReplacing(aside, to: file.path) {
+                let beside = path + "/(kept by vodapp) " + name
+                if !Self.moveWithoutReplacing(aside, to: beside) { return .failed("\(changed); it is at \(aside)") }
+            }
+            return .kept(changed)
+        }
+        return unlink(aside) == 0 ? .removed : .failed(Errno(rawValue: errno).description)
+    }
+
+    /// What a file set aside for removal is named in DIR, before its own name: hidden, and its
+    /// name kept whole, so that one a crash left aside goes back (`restoreSetAside`).
+    static let asidePrefix = ".vodapp-removing-"
+
+    /// Puts back under their names the files a crash left set aside (between `remove`'s rename and
+    /// its unlink or restore): never removed unchecked, and never over a file that took the name.
+    package func restoreSetAside() {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
+        for name in names where name.hasPrefix(Self.asidePrefix) && name.count > Self.asidePrefix.count {
+            _ = Self.moveWithoutReplacing(path + "/" + name, to: path + "/" + name.dropFirst(Self.asidePrefix.count))
+        }
+    }
+
+    /// Renames `from` to `to` unless `to` exists. Where the file system cannot promise that in
+    /// one call (exFAT over FUSE), a look first, and a rename.
+    private static func moveWithoutReplacing(_ from: String, to: String) -> Bool {
+        if vod_rename_noreplace(from, to) == 0 { return true }
+        guard errno == EINVAL || errno == ENOSYS else { return false }
+        var info = stat()
+        guard lstat(to, &info) != 0, errno == ENOENT else { return false }
+        return rename(from, to) == 0
+    }
+
+    /// How the file at `path` differs from what `file` was checked to be, or nil when it does not.
+    private func change(in path: String, from file: PlacedFile) -> String? {
+        guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec]) else {
+            return "it cannot be read"
+        }
+        defer { try? descriptor.close() }
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 else {
+            return "it is no longer a file of its own"
+        }
+        guard "\(info.st_dev):\(info.st_ino)" == file.identity, Int64(info.st_size) == file.bytes,
+              Self.date(info.st_mtim) == file.modified else {
+            return "it changed since it was checked"
+        }
+        guard FileFingerprint.of(descriptor) == file.fingerprint else {
+            return "its bytes are not those vodapp placed"
+        }
+        return nil
     }
 
     /// `dev:ino` of the file at `path`, not following a link.
@@ -104,10 +189,6 @@ extension MediaDirectory {
         Date(timeIntervalSince1970: Double(time.tv_sec) + Double(time.tv_nsec) / 1e9)
     }
 
-    /// Removes a file `placedFile` returned. Returns why not, when it could not.
-    package func remove(_ file: PlacedFile) -> String? {
-        unlink(file.path) == 0 || errno == ENOENT ? nil : Errno(rawValue: errno).description
-    }
 
     /// The bytes an unprivileged user may still write on DIR's file system.
     package func freeBytes() -> Int64? {

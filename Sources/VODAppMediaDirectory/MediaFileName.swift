@@ -85,9 +85,12 @@ public struct MediaFileName: Sendable, Equatable {
         shape(of: name).flatMap { $0.belongs(withURLExtension: urlExtension) ? $0.key : nil }
     }
 
-    /// Whether `name` is one vodapp gives the item `key` (`Title [key].ext` or `key.ext`).
+    /// Whether `name` is one vodapp gives the item `key`: `Title [key].ext` or `key.ext`, where
+    /// `.ext` is a media type's or none (`fileExtension(url:contentType:)` gives no other), so
+    /// that a record naming `key.pdf` claims no user's file.
     package static func isName(_ name: String, of key: String) -> Bool {
-        shape(of: name)?.key == key
+        guard let shape = shape(of: name), shape.key == key else { return false }
+        return shape.fileExtension.map(mediaExtensions.contains) ?? true
     }
 
     /// A name taken apart: the key it carries, the style it has, and its plain extension

@@ -210,29 +210,75 @@ import VODAppSamples
     /// A file written over in place (`cp` onto the name keeps the inode) with the same size and
     /// an older time (`cp -p`, `touch -d`: the attacker trial) is the user's, not vodapp's: every
     /// check of its metadata passes, its bytes do not.
-    @Test func aFileWrittenOverInPlaceWithItsSizeAndAnOlderTimeIsKept() async throws {
+    @Test(arguments: [true, false])
+    func aFileWrittenOverInPlaceWithItsSizeAndAnOlderTimeIsKept(whole: Bool) async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
         try await withSampleServer { server in
             _ = try await deliver(["a", "b"], from: server, into: dir)
             for key in ["a", "b"] { try await placedEarlier(key, in: dir, days: 10) }
             let a = ScratchDirectory.media(dir, "a")
-            let size = try #require(try FileManager.default.attributesOfItem(atPath: a)[.size] as? Int)
             func inode() throws -> Int? { try FileManager.default.attributesOfItem(atPath: a)[.systemFileNumber] as? Int }
             let placed = try inode()
-            // What `cp mine a` does: the same file, truncated and written.
-            let mine = Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
             let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: a))
-            try handle.truncate(atOffset: 0)
-            try handle.write(contentsOf: mine)
+            if whole {
+                // What `cp mine a` does: the same file, truncated and written.
+                try handle.truncate(atOffset: 0)
+                try handle.write(contentsOf: Data((0..<Self.mebibyte).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) }))
+            } else {
+                // What `dd conv=notrunc` does: a few bytes changed where no sample would look.
+                try handle.seek(toOffset: 70_000)
+                try handle.write(contentsOf: Data("USERDATA".utf8))
+            }
             try handle.close()
+            let mine = try #require(FileManager.default.contents(atPath: a))
             try age(a, days: 400)
             #expect(try inode() == placed)
 
             let run = try await deliver(["c"], from: server, into: dir, ["--max-total", "1"])
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(removed(run) == ["b"], "\(run.stdout)")
-            #expect(ScratchDirectory.contents(a).map { Data($0) == mine } == true, "the user's file is gone or changed")
+            #expect(run.stderr.contains("kept \(a), which retention would have removed: its bytes are not those vodapp placed"), "\(run.stderr)")
+            #expect(FileManager.default.contents(atPath: a) == mine, "the user's file is gone or changed")
+            #expect(!ScratchDirectory.allEntries(dir).contains { $0.contains(".vodapp-removing-") })
+        }
+    }
+
+    /// A file that appears at an item's name while vodapp fetches it (the user's, the attacker
+    /// trial) is `alreadyPresent`, its record has no fingerprint of bytes vodapp placed, and it is
+    /// never retention's to remove, however old.
+    @Test func aFileThatAppearedAtTheNameDuringItsTransferIsNeverRemoved() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        // 400 kB/s: the 1 MiB body takes over 2 s, time for the user's file to land first.
+        try await withSampleServer(rate: 400_000) { server in
+            let fetch = Task { try await deliver(["a"], from: server, into: dir) }
+            try await Task.sleep(for: .milliseconds(800))
+            try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+            let mine = dir + "/A [a].mp4"
+            try Data(repeating: 7, count: 5000).write(to: URL(fileURLWithPath: mine))
+            let first = try await fetch.value
+            #expect(first.item("a")?["status"] as? String == "alreadyPresent", "\(first.stdout)")
+            try await placedEarlier("a", in: dir, days: 10, file: false)
+            try age(mine, days: 400)
+            // Every check of metadata is made to pass, as it did in the trial, where the file's
+            // status-change time came before the record (aging it here moved that time): the
+            // record is given the file's own inode. Its fingerprint is what keeps the file.
+            let info = try FileManager.default.attributesOfItem(atPath: mine)
+            let id = "\(try #require(info[.systemNumber] as? Int)):\(try #require(info[.systemFileNumber] as? Int))"
+            let script = """
+                import sqlite3, sys
+                db = sqlite3.connect(sys.argv[1])
+                print(db.execute("SELECT fingerprint FROM item WHERE key = 'a'").fetchone()[0])
+                db.execute("UPDATE item SET fileID = ? WHERE key = 'a'", (sys.argv[2],))
+                db.commit()
+                """
+            let row = try await runTool("python3", ["-c", script, dir + "/.vodapp/state.sqlite", id])
+            #expect(row.stdout == "None\n", "\(row.stdout) \(row.stderr)")
+            let run = try await deliver(["c"], from: server, into: dir, ["--keep-days", "0", "--max-total", "1"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(!removed(run).contains("a"), "\(run.stdout)")
+            #expect(FileManager.default.contents(atPath: mine) == Data(repeating: 7, count: 5000))
         }
     }
 
