@@ -282,7 +282,7 @@ let package = Package(
             name: "VODAppTransferTests",
             dependencies: ["VODAppTransfer", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT"]),
+        .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppPayload", "VODAppTransfer"]),
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(

@@ -23,6 +23,9 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// what the process held when the connection began): QoS 2 messages it never releases,
     /// acknowledgements it never reads. The connection and all it held are dropped; later may work.
     case overwhelmed(broker: String, heldBytes: Int)
+    /// The broker sent what MQTT forbids it to (`what`): a QoS 2 message on a subscription
+    /// granted QoS 1, which libmosquitto would hold until a release that need never come.
+    case protocolViolation(broker: String, what: String)
     /// The broker did not acknowledge a publication in time.
     case notAcknowledged(broker: String, waited: Duration)
     /// Settings libmosquitto refused before any connection (an unreadable CA file, say).
@@ -31,7 +34,7 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether waiting and connecting again can succeed with the same settings.
     public var isTransient: Bool {
         switch self {
-        case .unreachable, .connectionLost, .overwhelmed, .notAcknowledged: true
+        case .unreachable, .connectionLost, .overwhelmed, .protocolViolation, .notAcknowledged: true
         default: false
         }
     }
@@ -52,6 +55,8 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
             "\(broker) closed the connection"
         case .overwhelmed(let broker, let heldBytes):
             "\(broker) made vodapp hold \(heldBytes >> 20) MiB it never lets go of (QoS 2 messages never released, or acknowledgements never read): dropped the connection and what it held"
+        case .protocolViolation(let broker, let what):
+            "\(broker) broke the MQTT protocol (\(what)): dropped the connection and what it held"
         case .notAcknowledged(let broker, let waited):
             "\(broker) did not acknowledge the message within \(Int(waited.inSeconds.rounded(.up))) s"
         case .invalidSettings(let reason):

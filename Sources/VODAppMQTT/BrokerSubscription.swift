@@ -73,8 +73,9 @@ public final class BrokerSubscription: Sendable {
     /// How long one loop step may block: the longest a stop waits for the loop to notice it.
     static let step: Duration = .milliseconds(250)
 
-    /// How often the heap is measured while connected.
+    /// How often the heap is measured while connected, and every how many messages read.
     static let heapCheckInterval: Duration = .milliseconds(100)
+    static let publishesPerHeapCheck = 16
 
     public let settings: Settings
     private let logger: Logger
@@ -152,11 +153,14 @@ public final class BrokerSubscription: Sendable {
             case .fatal(let error):
                 return error
             case .lost(let error, let stable):
-                if case .overwhelmed = error {
-                    // Only destroying the client frees what it held (libmosquitto keeps unreleased
-                    // QoS 2 messages across reconnects); glibc then gives the memory back.
-                    client = nil
-                    HeapUsage.giveBack()
+                // A new client for every connection: only destroying one frees what it held, and
+                // libmosquitto keeps unreleased QoS 2 messages across reconnects, where a broker
+                // could pile them up one connection at a time. The broker keeps the session
+                // (clean session off), not the client object.
+                client = nil
+                switch error {
+                case .overwhelmed, .protocolViolation: HeapUsage.giveBack()
+                default: break
                 }
                 if stable { attempt = 0 }
                 let wait = settings.backoff.delay(after: attempt)
@@ -202,6 +206,20 @@ public final class BrokerSubscription: Sendable {
         // libmosquitto keep (deliveries run beside it, but hold little: bodies go to disk).
         let heapAtStart = HeapUsage.inUse()
         var heapCheckedAt = ContinuousClock.now
+        let broker = settings.broker.server
+        let ceiling = settings.heapCeiling
+        var publishes = 0
+        client.onPublishRead { [unowned client] qos in
+            // Subscribed at QoS 1, so a broker may send no QoS 2.
+            if qos == 2 {
+                client.cut(.protocolViolation(broker: broker, what: "a QoS 2 message on a subscription granted QoS 1"))
+                return
+            }
+            publishes += 1
+            guard publishes % Self.publishesPerHeapCheck == 0 else { return }
+            let held = HeapUsage.inUse() - heapAtStart
+            if held > ceiling { client.cut(.overwhelmed(broker: broker, heldBytes: held)) }
+        }
         while true {
             if isStopped {
                 if connected { client.disconnect() }
@@ -236,6 +254,9 @@ public final class BrokerSubscription: Sendable {
                     return .fatal(.subscriptionRefused(broker: settings.broker.server, topic: settings.broker.topic))
                 }
                 onEvent(.subscribed(sessionPresent: pending.sessionPresent))
+            }
+            if let violation = client.takeViolation() {
+                return .lost(violation, stable: false)
             }
             guard code == MosquittoClient.success else {
                 // A broker that drops the connection right after taking it (another client with

@@ -32,6 +32,11 @@ final class MosquittoClient {
         var onMessage: (BrokerMessage) -> Void = { _ in }
         let logger: Logger
         let maximumPayload: Int
+        /// Why the connection was cut from inside a loop step (`cut(_:)`), for the subscription.
+        var violation: BrokerError?
+        /// Called for every PUBLISH read, before libmosquitto handles it further: a loop step
+        /// can read thousands, and what a broker makes the client hold must be seen as it grows.
+        var onPublishRead: (_ qos: Int) -> Void = { _ in }
 
         init(logger: Logger, maximumPayload: Int) {
             self.logger = logger
@@ -119,6 +124,14 @@ final class MosquittoClient {
             if level == MOSQ_LOG_ERR || level == MOSQ_LOG_WARNING {
                 heard.lastError = text
             }
+            // libmosquitto says nothing else of a PUBLISH before it has stored it (a QoS 2 one is
+            // held until the broker releases it, which a hostile broker never does): its debug
+            // line "Client ID received PUBLISH (d0, q2, …" is the one place to see it arrive.
+            if level == MOSQ_LOG_DEBUG, let range = text.range(of: " received PUBLISH (d") {
+                let rest = text[range.upperBound...].dropFirst(1)
+                let qos = rest.hasPrefix(", q") ? rest.dropFirst(3).first?.wholeNumberValue ?? 0 : 0
+                heard.onPublishRead(qos)
+            }
             heard.logger.trace("libmosquitto: \(text)")
         }
     }
@@ -137,6 +150,27 @@ final class MosquittoClient {
                                            Int32(settings.keepAlive.inSeconds.rounded()))
         hasConnected = code == Self.success
         return code
+    }
+
+    /// Called for each PUBLISH libmosquitto reads, on the loop's thread, with its QoS.
+    func onPublishRead(_ handler: @escaping (_ qos: Int) -> Void) {
+        heard.onPublishRead = handler
+    }
+
+    /// Ends the connection from inside a loop step, for `reason`: the socket is shut down (not
+    /// closed: libmosquitto owns it), so the step reads nothing more and the loop reports the
+    /// loss; `violation` then says why.
+    func cut(_ reason: BrokerError) {
+        guard heard.violation == nil else { return }
+        heard.violation = reason
+        let fd = mosquitto_socket(handle)
+        if fd >= 0 { shutdown(fd, Int32(SHUT_RDWR)) }
+    }
+
+    /// Why `cut` ended the connection, once.
+    func takeViolation() -> BrokerError? {
+        defer { heard.violation = nil }
+        return heard.violation
     }
 
     /// Reads, writes and keeps the connection alive for at most `timeout`.

@@ -2,25 +2,31 @@ import Foundation
 import NIOConcurrencyHelpers
 
 /// An MQTT "broker" on loopback that does what no real one does, to see what a subscriber holds
-/// for it: it answers CONNECT and SUBSCRIBE as mosquitto would, then floods the connection with
-/// QoS 2 PUBLISH packets and never sends the PUBREL that would let the client release them.
-/// mosquitto cannot be made to misbehave this way; a compromised or buggy broker can.
+/// for it: it answers CONNECT and SUBSCRIBE as mosquitto would, then misbehaves (`Behaviour`).
+/// mosquitto cannot be made to; a compromised or buggy broker can.
 public final class HostileBroker: Sendable {
+    public enum Behaviour: Sendable {
+        /// QoS 2 PUBLISH packets of `messageBytes` each, as fast as the client reads, and never
+        /// the PUBREL that would let it release them.
+        case unreleasedQoS2Flood(messageBytes: Int)
+        /// One QoS 1 PUBLISH of `bytes`, then silence: a message as large as MQTT allows, which
+        /// the client reads whole before it can judge it.
+        case oneLargeMessage(bytes: Int)
+    }
+
     public let port: Int
     private let listener: Int32
     private let state = NIOLockedValueBox(State())
 
     private struct State {
         var connections = 0
-        var bytesSent = 0
         var stopped = false
     }
 
     /// How many clients connected so far.
     public var connections: Int { state.withLockedValue { $0.connections } }
 
-    /// - Parameter messageBytes: each flooding message's payload size.
-    public init(messageBytes: Int = 1 << 20) throws {
+    public init(_ behaviour: Behaviour = .unreleasedQoS2Flood(messageBytes: 1 << 20)) throws {
         let (listener, port) = try listenOnLoopback(backlog: 8)
         self.port = port
         self.listener = listener
@@ -30,7 +36,7 @@ public final class HostileBroker: Sendable {
                 let client = accept(listener, nil, nil)
                 guard client >= 0 else { return }
                 state.withLockedValue { $0.connections += 1 }
-                Thread { Self.serve(client, messageBytes: messageBytes, state: state) }.start()
+                Thread { Self.serve(client, behaviour, state: state) }.start()
             }
         }
         thread.name = "hostile-broker"
@@ -43,8 +49,8 @@ public final class HostileBroker: Sendable {
         close(listener)
     }
 
-    /// One connection: CONNACK, SUBACK, then QoS 2 messages until the client goes away.
-    private static func serve(_ fd: Int32, messageBytes: Int, state: NIOLockedValueBox<State>) {
+    /// One connection: CONNACK, SUBACK, then `behaviour` until the client goes away.
+    private static func serve(_ fd: Int32, _ behaviour: Behaviour, state: NIOLockedValueBox<State>) {
         defer { close(fd) }
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -53,17 +59,29 @@ public final class HostileBroker: Sendable {
         guard let subscribe = readPacket(fd), subscribe.type == 8, subscribe.body.count >= 2 else { return }
         guard write(fd, [0x90, 0x03, subscribe.body[0], subscribe.body[1], 0x01]) else { return }
         let topic = Array("vodapp/devices/hostile/push".utf8)
-        var messageID: UInt16 = 1
-        while !state.withLockedValue({ $0.stopped }) {
-            // PUBLISH, QoS 2: topic, packet id, payload.
-            var packet: [UInt8] = [0x34]
-            packet += remainingLength(2 + topic.count + 2 + messageBytes)
+        func publish(qos: UInt8, id: UInt16, bytes: Int) -> Bool {
+            var packet: [UInt8] = [0x30 | (qos << 1)]
+            packet += remainingLength(2 + topic.count + 2 + bytes)
             packet += [UInt8(topic.count >> 8), UInt8(topic.count & 0xFF)] + topic
-            packet += [UInt8(messageID >> 8), UInt8(messageID & 0xFF)]
-            packet += [UInt8](repeating: UInt8(ascii: "x"), count: messageBytes)
-            guard write(fd, packet) else { return }
-            state.withLockedValue { $0.bytesSent += packet.count }
-            messageID = messageID == .max ? 1 : messageID + 1
+            packet += [UInt8(id >> 8), UInt8(id & 0xFF)]
+            packet += [UInt8](repeating: UInt8(ascii: "x"), count: bytes)
+            return write(fd, packet)
+        }
+        switch behaviour {
+        case .unreleasedQoS2Flood(let messageBytes):
+            var messageID: UInt16 = 1
+            while !state.withLockedValue({ $0.stopped }) {
+                guard publish(qos: 2, id: messageID, bytes: messageBytes) else { return }
+                messageID = messageID == .max ? 1 : messageID + 1
+            }
+        case .oneLargeMessage(let bytes):
+            guard publish(qos: 1, id: 1, bytes: bytes) else { return }
+            // Silence until the client goes: a read that ends with it.
+            var byte: UInt8 = 0
+            while !state.withLockedValue({ $0.stopped }) {
+                let got = recv(fd, &byte, 1, 0)
+                if got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return }
+            }
         }
     }
 
