@@ -76,9 +76,25 @@ public enum CommandLineTool {
         return redactingPasswords(line)
     }
 
-    /// ArgumentParser repeats a refused value whole: a broker URL's password is not shown.
-    static func redactingPasswords(_ line: String) -> String {
-        line.replacing(/(?i)(mqtts?:\/\/[^\s\/@:']*):[^\s@']*@/) { "\($0.output.1):***@" }
+    /// ArgumentParser repeats a refused value whole: a broker URL's password is not shown. The
+    /// passwords are taken from the broker URLs on the command line as the parser reads them
+    /// (the user info runs to the authority's last `@`, and may hold spaces, quotes and `@`), and
+    /// each `user:password@` becomes `user:***@`; a pattern catches what is left.
+    static func redactingPasswords(_ line: String, arguments: [String] = CommandLine.arguments) -> String {
+        var line = line
+        for argument in arguments {
+            let value = argument.hasPrefix("--") ? argument.split(separator: "=", maxSplits: 1).last.map(String.init) ?? argument : argument
+            guard let scheme = value.range(of: "://"), value[..<scheme.lowerBound].lowercased().hasPrefix("mqtt") else { continue }
+            let rest = value[scheme.upperBound...]
+            // The authority ends at the first "/" after the last "@" (a password may hold "/"
+            // only escaped, and is refused otherwise).
+            guard let at = rest.lastIndex(of: "@") else { continue }
+            let userInfo = rest[..<at]
+            guard let colon = userInfo.firstIndex(of: ":"), userInfo.index(after: colon) < userInfo.endIndex else { continue }
+            let user = userInfo[..<colon]
+            line = line.replacingOccurrences(of: "\(userInfo)@", with: "\(user):***@")
+        }
+        return line.replacing(/(?i)(mqtts?:\/\/[^\s\/@:']*):[^\s@']*@/) { "\($0.output.1):***@" }
     }
 
     /// Whether `word` is `command` with at most two letters changed, added, dropped or swapped.

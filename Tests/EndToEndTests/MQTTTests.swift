@@ -227,6 +227,15 @@ import VODAppSamples
         let send = try await VODAppRunner(tool: "vodapp-push").run(["send", "-", "--to", "mqtt://pub:hunter2@127.0.0.1/t/#"])
         #expect(send.exitCode == 64)
         #expect(!send.stderr.contains("hunter2"), "\(send.stderr)")
+        // Passwords with a space, a quote or an @ (the attacker trial): not a word of them.
+        for password in ["MY SECRET", "MY'SECRET", "MY@SECRET"] {
+            for run in [try await VODAppRunner().run(["listen", "--mqtt", "mqtt://u:\(password)@host:99999/t"]),
+                        try await VODAppRunner().run(["listen", "--mqtt=mqtt://u:\(password)@host:99999/t"]),
+                        try await VODAppRunner(tool: "vodapp-push").run(["send", "-", "--to", "mqtt://u:\(password)@host:99999/t"])] {
+                #expect(run.exitCode == 64)
+                #expect(!run.stderr.contains("SECRET") && run.stderr.contains("u:***@host:99999"), "\(password): \(run.stderr)")
+            }
+        }
     }
 
     @Test func wrongCredentialsEndTheListenerWith77AndNeverShowThePassword() async throws {
