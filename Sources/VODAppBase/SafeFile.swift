@@ -86,13 +86,33 @@ package enum SafeFile {
     /// vodapp's own work area is never opened with `O_TRUNC`, which would empty the file outside
     /// DIR that a planted hard link names.
     package static func create(_ path: String) throws(Failure) -> Int32 {
-        // A directory planted at the name goes too, with what is in it (its links, not their
-        // targets): the name is vodapp's. What cannot be removed makes the exclusive open fail,
-        // which says why.
+        // A directory planted at the name goes too, with the files in it (links, not their
+        // targets): the name is vodapp's. One that holds more (folders, a mount) is moved out of
+        // the way, hidden beside it, and nothing in it is removed. What can be neither makes
+        // the exclusive open fail, which says why.
         if unlink(path) != 0, errno == EISDIR {
-            try? FileManager.default.removeItem(atPath: path)
+            removeFolder(path)
+            var info = stat()
+            if lstat(path, &info) == 0 {
+                let folder = (path as NSString).deletingLastPathComponent
+                rename(path, folder + "/.in-the-way-\(UInt64.random(in: 0...UInt64.max))")
+            }
         }
         return try open(path, O_WRONLY | O_CREAT | O_EXCL)
+    }
+
+    /// Removes the folder at `path` and the files directly in it, and nothing deeper: what
+    /// vodapp keeps in a folder of its own is files, and a folder planted in one (or a mount
+    /// inside it, which a recursive removal would empty, being unable to tell a bind mount of
+    /// the same device from a folder) is not vodapp's to empty. A folder that still holds
+    /// something stays.
+    package static func removeFolder(_ path: String) {
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
+            var info = stat()
+            let entry = path + "/" + name
+            if lstat(entry, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { unlink(entry) }
+        }
+        rmdir(path)
     }
 
     /// Puts `bytes` at `path` in one rename, written and synced first at `temporary` (a name of

@@ -1,3 +1,4 @@
+import Foundation
 import VODAppBase
 
 /// What a listener of DIR last subscribed to, and under which client id:
@@ -25,6 +26,11 @@ struct SubscriptionRecord: Sendable {
     /// Records `filter` as subscribed to under `clientID`, for the next start. A record that
     /// cannot be written costs only the unsubscription a later move of topic would make.
     func record(clientID: String, filter: String) {
+        // DIR's work area must still be a directory of its own: a link planted there since the
+        // listener started (the attacker trial) would have the record written outside DIR.
+        var area = stat()
+        let workArea = (path as NSString).deletingLastPathComponent
+        guard lstat(workArea, &area) == 0, (area.st_mode & S_IFMT) == S_IFDIR else { return }
         try? SafeFile.replace(path, with: Array("\(clientID)\n\(filter)\n".utf8), writingFirst: path + ".new")
     }
 }

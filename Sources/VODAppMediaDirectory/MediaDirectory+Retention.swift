@@ -1,6 +1,7 @@
 import CFileShims
 import Foundation
 import SystemPackage
+import VODAppBase
 
 /// What retention asks of DIR: whether a file is still the one vodapp placed, and room.
 extension MediaDirectory {
@@ -173,13 +174,17 @@ extension MediaDirectory {
         return paths.isEmpty ? nil : KeptPartial(key: key, paths: paths, bytes: bytes, modified: modified)
     }
 
-    /// Removes what `keptPartial` found (a folder with what is in it: links, never their targets).
+    /// Removes what `keptPartial` found: the body, and the segment folder with the files in it
+    /// (links, never their targets; nothing deeper, see `SafeFile.removeFolder`).
     package func remove(_ partial: KeptPartial) -> String? {
         for path in partial.paths {
-            do {
-                try FileManager.default.removeItem(atPath: path)
-            } catch {
-                return "\(error.localizedDescription)"
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            if (info.st_mode & S_IFMT) == S_IFDIR {
+                SafeFile.removeFolder(path)
+                if lstat(path, &info) == 0 { return "\(path) holds what is not vodapp's, and stays" }
+            } else if unlink(path) != 0, errno != ENOENT {
+                return Errno(rawValue: errno).description
             }
         }
         return nil

@@ -53,6 +53,7 @@ import VODAppSamples
         try await withSampleServer { server in
             try await prepare(dir, server)
             try FileManager.default.createDirectory(atPath: dir + "/.vodapp/partial/item.part/inside", withIntermediateDirectories: true)
+            _ = FileManager.default.createFile(atPath: dir + "/.vodapp/partial/item.part/inside/deeper.txt", contents: Data("deeper".utf8))
             try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp/partial/other.part", withDestinationPath: outside)
             let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"],
                                            stdin: PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/3000.mp4")),
@@ -62,6 +63,10 @@ import VODAppSamples
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "other"), count: 4000))
             #expect(ScratchDirectory.allEntries(outside) == ["keep.txt"])
             #expect(ScratchDirectory.contents(outside + "/keep.txt") == Array("theirs".utf8))
+            // What the planted folder held in folders of its own (or a mount there, which a
+            // recursive removal would empty) is moved out of the way, not removed.
+            #expect(ScratchDirectory.allEntries(dir + "/.vodapp/partial").contains { $0.hasSuffix("/inside/deeper.txt") },
+                    "\(ScratchDirectory.allEntries(dir + "/.vodapp/partial"))")
         }
     }
 

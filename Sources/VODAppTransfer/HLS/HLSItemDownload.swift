@@ -384,7 +384,7 @@ package struct HLSItemDownload: Sendable {
     }
 
     private func removeWorkArea() {
-        try? FileManager.default.removeItem(atPath: workPath)
+        SafeFile.removeFolder(workPath)
     }
 
     // MARK: - Joining
