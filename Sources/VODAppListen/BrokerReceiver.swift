@@ -32,6 +32,8 @@ final class BrokerReceiver: Service, Sendable {
     private let churn = NIOLockedValueBox<(subscribedAt: ContinuousClock.Instant?, quickLosses: Int)>((nil, 0))
     /// Whether the first subscription was reported as the receiver being up.
     private let announced = NIOLockedValueBox(false)
+    /// Whether the subscription is paused because the spool is full.
+    private let pausedForRoom = NIOLockedValueBox(false)
     /// Whether this DIR subscribed under this client id before this run: a session the broker
     /// then says it does not have was lost (a broker restarted without saving it, an expiry).
     private let subscribedBefore: Bool
@@ -171,6 +173,7 @@ final class BrokerReceiver: Service, Sendable {
         do {
             entry = try spool.keep(message.payload, topic: message.topic)
             held.withLockedValue { $0[digest] = entry }
+            pauseIfFull()
         } catch {
             // Delivered all the same, only not safe from a crash before its end.
             warnings.warn("spool", "\(error); delivering the push without keeping it", metadata: ["from": "\(origin)"])
@@ -182,6 +185,31 @@ final class BrokerReceiver: Service, Sendable {
             return
         }
         submit(payload, kept: entry, from: origin)
+    }
+
+    /// Takes no more from the broker while the spool is full: a push taken (libmosquitto has
+    /// acknowledged it) and not kept would be lost, and the broker keeps what it has not handed
+    /// over. A flood of pushes whose deliveries are slow cannot make one that comes after it lost.
+    private func pauseIfFull() {
+        let count = spool.entries().count
+        guard count >= PushSpool.pauseAt, pausedForRoom.withLockedValue({ paused in
+            defer { paused = true }
+            return !paused
+        }) else { return }
+        subscription.pause()
+        attention.warn("the spool holds \(count) undelivered pushes: taking no more from \(subscription.settings.broker.server), "
+                       + "which keeps them, until deliveries make room")
+    }
+
+    /// Takes pushes again once deliveries have made room in the spool.
+    private func resumeIfRoom() {
+        guard pausedForRoom.withLockedValue({ $0 }), spool.entries().count < PushSpool.resumeBelow,
+              pausedForRoom.withLockedValue({ paused in
+                  defer { paused = false }
+                  return paused
+              }) else { return }
+        attention.note("the spool has room again: taking pushes from \(subscription.settings.broker.server)")
+        subscription.resume()
     }
 
     /// Queues a kept push; false when the queue refused it (it stays in the spool). A refusal is
@@ -216,6 +244,7 @@ final class BrokerReceiver: Service, Sendable {
         if delivered {
             spool.remove(entry)
             held.withLockedValue { held in held = held.filter { $0.value != entry } }
+            resumeIfRoom()
         }
         inFlight.withLockedValue { _ = $0.remove(entry) }
         guard stop?.reason == nil else { return }

@@ -36,9 +36,14 @@ struct PushSpool: Sendable {
         }
     }
 
-    /// More pushes than any queue holds waiting: beyond it, a flood on the topic would fill DIR's
-    /// disk, and it is refused instead.
-    static let limit = 256
+    /// More pushes than any queue holds waiting: at it, the listener takes no more from the broker
+    /// (which keeps them) until deliveries make room, down to `resumeBelow`.
+    static let pauseAt = 256
+    static let resumeBelow = 192
+    /// What the spool holds at most: the pushes a broker hands over in the moment between the
+    /// pause and the end of the connection (its window of messages in flight) fit; beyond it, a
+    /// flood would fill DIR's disk, and it is refused instead.
+    static let limit = 320
 
     let path: String
 

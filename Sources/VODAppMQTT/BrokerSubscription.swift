@@ -80,7 +80,9 @@ public final class BrokerSubscription: Sendable {
     public let settings: Settings
     private let logger: Logger
     private let stopped = NIOLockedValueBox(false)
-    /// Wakes a wait between connection attempts when the subscription is stopped.
+    private let paused = NIOLockedValueBox(false)
+    /// Wakes a wait between connection attempts, or a pause, when the subscription is stopped or
+    /// resumed.
     private let wake = DispatchSemaphore(value: 0)
 
     public init(_ settings: Settings, logger: Logger) {
@@ -116,8 +118,30 @@ public final class BrokerSubscription: Sendable {
         stopped.withLockedValue { $0 }
     }
 
+    /// Takes no more messages for now: the connection ends cleanly (DISCONNECT), so the broker
+    /// keeps the session and queues what comes, until `resume()`. For a receiver that cannot keep
+    /// more: libmosquitto acknowledges each message before handing it over, so one taken and not
+    /// kept is lost, and one left at the broker is not.
+    public func pause() {
+        paused.withLockedValue { $0 = true }
+    }
+
+    /// Connects again after `pause()`.
+    public func resume() {
+        let was = paused.withLockedValue { paused in
+            defer { paused = false }
+            return paused
+        }
+        if was { wake.signal() }
+    }
+
+    private var isPaused: Bool {
+        paused.withLockedValue { $0 }
+    }
+
     private enum SessionEnd {
         case stopped
+        case paused
         /// `stable`: the connection had lasted long enough (`stableAfter`) for the backoff to
         /// start again from its first step.
         case lost(BrokerError, stable: Bool)
@@ -150,6 +174,11 @@ public final class BrokerSubscription: Sendable {
             switch session(current, onEvent) {
             case .stopped:
                 return nil
+            case .paused:
+                client = nil
+                while isPaused && !isStopped {
+                    _ = wake.wait(timeout: .now() + .seconds(1))
+                }
             case .fatal(let error):
                 return error
             case .lost(let error, let stable):
@@ -166,7 +195,9 @@ public final class BrokerSubscription: Sendable {
                 let wait = settings.backoff.delay(after: attempt)
                 attempt += 1
                 onEvent(.disconnected(error, retryIn: wait))
-                if wake.wait(timeout: .now() + .milliseconds(Int(wait.milliseconds))) == .success { return nil }
+                // Woken by a stop, or by a resume that finds nothing paused: the latter waits on.
+                let until = DispatchTime.now() + .milliseconds(Int(wait.milliseconds))
+                while wake.wait(timeout: until) == .success, !isStopped {}
             }
         }
         return nil
@@ -224,6 +255,10 @@ public final class BrokerSubscription: Sendable {
             if isStopped {
                 if connected { client.disconnect() }
                 return .stopped
+            }
+            if isPaused {
+                if connected { client.disconnect() }
+                return .paused
             }
             let code = client.loop(timeout: Self.step)
             if let connack = client.takeConnack() {

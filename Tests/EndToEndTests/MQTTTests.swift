@@ -383,6 +383,41 @@ import VODAppSamples
         }
     }
 
+    /// A flood of valid pushes whose items are slow (a hostile publisher) fills the spool: the
+    /// listener then takes no more from the broker, which keeps them, and a push published after
+    /// the flood is still delivered once deliveries have made room. It was acknowledged and then
+    /// dropped ("the delivery queue is full") before.
+    @Test func aFloodThatFillsTheSpoolCannotCrowdOutALaterPush() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let media = scratch.child("media")
+            let listener = try await subscribedListener(media, on: broker, arguments: ["--no-notify"])
+            // 300 pushes of one 20 kB item each at 100 kB/s: 0.2 s a delivery, 4 at a time.
+            let flood = (1...300).map { index in
+                String(decoding: PayloadBuilder.json([(key: "flood\(index)", title: "Flood \(index)",
+                                                       url: server.url("/bytes/20000.mp4?rate=100000&n=\(index)"))]), as: UTF8.self)
+                    .replacingOccurrences(of: "\n", with: "")
+            }.joined(separator: "\n") + "\n"
+            let lines = scratch.child("flood.txt")
+            try flood.write(toFile: lines, atomically: true, encoding: .utf8)
+            let sent = try await runTool("/bin/sh", ["-c", "mosquitto_pub -h 127.0.0.1 -p \(broker.port) -u \(MosquittoBroker.user) "
+                                                     + "-P '\(MosquittoBroker.password)' -q 1 -t \(Self.topic) -l < \(lines)"])
+            #expect(sent.exitCode == 0, "\(sent.stderr)")
+            let legit = try await publish(PayloadBuilder.json([(key: "legit", title: "Legit", url: server.url("/bytes/1000.mp4"))]),
+                                          to: broker.url(topic: Self.topic), in: scratch)
+            #expect(legit.exitCode == 0, "\(legit.stderr)")
+            try await listener.process.wait(for: "the later push", timeout: .seconds(120)) {
+                holdsSampleBytes(ScratchDirectory.media(media, "legit"), count: 1000)
+            }
+            #expect(listener.process.stderr.contains("undelivered pushes: taking no more from 127.0.0.1:\(broker.port)"),
+                    "\(listener.process.stderr.suffix(3000))")
+            #expect(listener.process.stderr.contains("the spool has room again"))
+            #expect(!listener.process.stderr.contains("dropped a push"), "\(listener.process.stderr.suffix(3000))")
+            #expect(try await listener.stop() == 143)
+        }
+    }
+
     /// A broker that floods QoS 2 messages and never releases them (compromised, or broken)
     /// would have libmosquitto hold every one: QoS 2 on a QoS 1 subscription breaks the protocol,
     /// so the listener drops the connection at the first, says so, and connects again after its

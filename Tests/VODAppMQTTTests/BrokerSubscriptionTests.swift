@@ -39,4 +39,46 @@ import VODAppMQTT
         #expect(held > 32 << 20)
         #expect(!events.withLockedValue { $0 }.contains { if case .message = $0 { true } else { false } })
     }
+
+    /// Paused, the subscription takes nothing (the broker keeps what is published meanwhile, for
+    /// the persistent session); resumed, it gets all of it. What a listener whose spool is full
+    /// relies on to lose no push a flood would have crowded out.
+    @Test func pausedItTakesNothingAndResumedItGetsWhatTheBrokerKept() async throws {
+        let broker = try await MosquittoBroker()
+        let logger = Logger(label: "test")
+        let subscription = BrokerSubscription(
+            .init(broker: try BrokerURL(broker.url(topic: "t/+"), for: .subscribe), clientID: "vodapp-pause-\(getpid())"),
+            logger: logger)
+        let events = NIOLockedValueBox<[BrokerSubscription.Event]>([])
+        let run = Task { try await subscription.run { event in events.withLockedValue { $0.append(event) } } }
+        func count(_ matching: (BrokerSubscription.Event) -> Bool) -> Int { events.withLockedValue { $0.filter(matching).count } }
+        func subscriptions() -> Int { count { if case .subscribed = $0 { true } else { false } } }
+        func messages() -> [String] {
+            events.withLockedValue { $0.compactMap { if case .message(let m) = $0 { String(decoding: m.payload, as: UTF8.self) } else { nil } } }
+        }
+        func waitFor(_ what: String, _ condition: () -> Bool) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !condition() {
+                guard ContinuousClock.now < deadline else { throw CancellationError() }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        let publisher = BrokerPublisher(broker: try BrokerURL(broker.url(topic: "t/1"), for: .publish))
+        try await waitFor("the subscription") { subscriptions() == 1 }
+        try await publisher.publish(Data("first".utf8), logger: logger)
+        try await waitFor("the first message") { messages() == ["first"] }
+
+        subscription.pause()
+        try await Task.sleep(for: .milliseconds(600))
+        for text in ["second", "third"] { try await publisher.publish(Data(text.utf8), logger: logger) }
+        try await Task.sleep(for: .milliseconds(600))
+        #expect(messages() == ["first"])
+
+        subscription.resume()
+        try await waitFor("the kept messages") { messages().count == 3 }
+        #expect(messages() == ["first", "second", "third"])
+        #expect(subscriptions() == 2)
+        subscription.stop()
+        try await run.value
+    }
 }
