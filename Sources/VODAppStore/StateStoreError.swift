@@ -20,7 +20,16 @@ extension StateStoreError {
     public static func oneLine(_ error: any Error) -> String {
         switch error {
         case let error as DatabaseError:
-            return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error.resultCode)")"
+            // GRDB's message may go on with the statement it ran ("… - while executing `PRAGMA …`").
+            let message = (error.message ?? "\(error.resultCode)").components(separatedBy: " - while executing").first ?? ""
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                return "it is not a store vodapp can read (\(message)); move .vodapp/state.sqlite aside to start afresh"
+            case .SQLITE_ERROR where message.hasPrefix("no such table"):
+                return "it is not a store vodapp made (\(message)); move .vodapp/state.sqlite aside to start afresh"
+            default:
+                return "SQLite error \(error.resultCode.rawValue): \(message)"
+            }
         case let error as StateStoreError:
             return error.description
         // A column of a type it should not have is GRDB's; a value no case of ours has (a state

@@ -422,6 +422,23 @@ import VODAppSamples
             #expect(run.stderr == "vodapp: cannot read the state of \(dir): \(dir)/.vodapp/state.sqlite: Permission denied\n")
             #expect(run.stdout.isEmpty)
         }
+        // A store that is not one (garbage, or another program's database): one line that says
+        // what to do, not SQLite's error and the statement it was running.
+        let store = dir + "/.vodapp/state.sqlite"
+        let saved = ["", "-wal", "-shm"].map { (suffix: $0, bytes: FileManager.default.contents(atPath: store + $0)) }
+        for (garbage, why) in [(Data(repeating: 0x41, count: 8192), "not a store vodapp can read"), (Data(), "not a store vodapp made")] {
+            for suffix in ["-wal", "-shm"] { unlink(store + suffix) }
+            try garbage.write(to: URL(fileURLWithPath: store))
+            let status = try await runner.run(["status", "--dir", dir])
+            #expect(status.exitCode == 66)
+            #expect(status.stderr.split(separator: "\n").count == 1 && status.stderr.contains(why)
+                    && status.stderr.contains("move .vodapp/state.sqlite aside") && !status.stderr.contains("while executing"),
+                    "\(status.stderr)")
+        }
+        for file in saved {
+            unlink(store + file.suffix)
+            if let bytes = file.bytes { try bytes.write(to: URL(fileURLWithPath: store + file.suffix)) }
+        }
         // A record edited by hand: one line, not the record and its SQL (a date GRDB cannot
         // read) nor Swift's decoding error (a state vodapp has no name for).
         for change in ["updatedAt = 'garbage'", "updatedAt = '2026-01-01 00:00:00.000', state = 'bogus'"] {
