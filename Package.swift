@@ -282,7 +282,8 @@ let package = Package(
             name: "VODAppTransferTests",
             dependencies: ["VODAppTransfer", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", .product(name: "Logging", package: "swift-log"),
+                                                          .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppPayload", "VODAppTransfer"]),
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(
