@@ -107,12 +107,47 @@ package enum SafeFile {
     /// the same device from a folder) is not vodapp's to empty. A folder that still holds
     /// something stays.
     package static func removeFolder(_ path: String) {
+        // A mount at the name (a bind mount of a folder elsewhere, of the same device or not) is
+        // not vodapp's folder: nothing in it is touched.
+        guard !isMountPoint(path) else { return }
         for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
             var info = stat()
             let entry = path + "/" + name
             if lstat(entry, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { unlink(entry) }
         }
         rmdir(path)
+    }
+
+    /// Whether something is mounted at `path`, as /proc/self/mountinfo lists mount points (its
+    /// fifth field, with spaces and the like written `\040`). A bind mount of a folder of the
+    /// same device has the same device number as its parent, so `st_dev` cannot tell.
+    package static func isMountPoint(_ path: String) -> Bool {
+        guard let resolved = realpath(path, nil) else { return false }
+        defer { free(resolved) }
+        let target = String(cString: resolved)
+        guard let table = try? String(contentsOfFile: "/proc/self/mountinfo", encoding: .utf8) else { return false }
+        for line in table.split(separator: "\n") {
+            let fields = line.split(separator: " ", maxSplits: 5)
+            guard fields.count > 4 else { continue }
+            if unescapedMountPath(fields[4]) == target { return true }
+        }
+        return false
+    }
+
+    /// A path as mountinfo writes it: `\ooo` octal escapes for space, tab, newline and `\`.
+    private static func unescapedMountPath(_ field: Substring) -> String {
+        var bytes: [UInt8] = []
+        var scalars = Array(field.utf8)[...]
+        while let byte = scalars.popFirst() {
+            if byte == UInt8(ascii: "\\"), scalars.count >= 3,
+               let value = UInt8(String(decoding: scalars.prefix(3), as: UTF8.self), radix: 8) {
+                bytes.append(value)
+                scalars = scalars.dropFirst(3)
+            } else {
+                bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Puts `bytes` at `path` in one rename, written and synced first at `temporary` (a name of

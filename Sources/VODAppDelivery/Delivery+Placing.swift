@@ -17,9 +17,12 @@ extension Delivery {
         switch outcome.result {
         case .completed(let bytes):
             switch directory.place(target.temporary, at: final) {
-            case .placed:
+            case .placed(let identity):
                 logger.info("downloaded", metadata: ["key": "\(item.key)", "bytes": "\(bytes)"])
-                return ItemReport(key: item.key, title: title, url: url, status: .downloaded, bytes: bytes, path: final, httpStatus: status)
+                var report = ItemReport(key: item.key, title: title, url: url, status: .downloaded, bytes: bytes, path: final,
+                                        httpStatus: status)
+                report.placed = identity
+                return report
             case .alreadyThere:
                 // Another delivery placed the same key while this one was fetching it.
                 let size: Int64? = if case .file(let size) = directory.presence(at: final) { size } else { nil }

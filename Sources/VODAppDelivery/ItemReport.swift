@@ -1,3 +1,5 @@
+import VODAppMediaDirectory
+
 /// What happened to one playlist item, as the report shows it.
 public struct ItemReport: Sendable, Equatable, Encodable {
     public enum Status: String, Sendable, Encodable, CaseIterable {
@@ -26,6 +28,19 @@ public struct ItemReport: Sendable, Equatable, Encodable {
     /// certificate that does not verify, a DASH manifest), false when a later delivery may
     /// succeed (a 503, a reset, a login page, the budget).
     public let final: Bool?
+    /// For `downloaded`: what the file was as this delivery placed it, for the store (not in the
+    /// report).
+    package var placed: MediaDirectory.PlacedIdentity?
+
+    private enum CodingKeys: String, CodingKey {
+        case key, title, url, status, bytes, path, httpStatus, error, final
+    }
+
+    /// Reports are equal when what they say is: `placed` is the store's, not the report's.
+    public static func == (lhs: ItemReport, rhs: ItemReport) -> Bool {
+        lhs.key == rhs.key && lhs.title == rhs.title && lhs.url == rhs.url && lhs.status == rhs.status && lhs.bytes == rhs.bytes
+            && lhs.path == rhs.path && lhs.httpStatus == rhs.httpStatus && lhs.error == rhs.error && lhs.final == rhs.final
+    }
 
     public init(
         key: String, title: String?, url: String?, status: Status,
@@ -44,7 +59,9 @@ public struct ItemReport: Sendable, Equatable, Encodable {
 
     /// The same report with `note` after its error (every cut item has one).
     func noting(_ note: String) -> ItemReport {
-        ItemReport(key: key, title: title, url: url, status: status, bytes: bytes, path: path, httpStatus: httpStatus,
-                   error: (error ?? "") + note, final: final)
+        var noted = ItemReport(key: key, title: title, url: url, status: status, bytes: bytes, path: path, httpStatus: httpStatus,
+                               error: (error ?? "") + note, final: final)
+        noted.placed = placed
+        return noted
     }
 }

@@ -37,8 +37,10 @@ extension StoredItem {
             // (a file that appeared at the name, perhaps the user's) gets none, and retention
             // never removes it.
             if report.status == .downloaded {
-                fileID = report.path.flatMap(MediaDirectory.fileID(at:))
-                fingerprint = report.path.flatMap(FileFingerprint.of(path:))
+                // Read from the temporary file before it took its name: a write at the name
+                // since is not part of what vodapp placed.
+                fileID = report.placed?.fileID
+                fingerprint = report.placed?.fingerprint
             } else {
                 fileID = known?.fileID
                 fingerprint = known?.fingerprint

@@ -81,6 +81,11 @@ extension MediaDirectory {
             }
             return .kept(changed)
         }
+        // The very file checked, still at the aside name: another renamed onto it meanwhile is
+        // not unlinked (a moment remains between this look and the unlink, which no call closes).
+        guard Self.fileID(at: aside) == file.identity else {
+            return .failed("another file took its place while it was checked; \(aside) is left as it is")
+        }
         return unlink(aside) == 0 ? .removed : .failed(Errno(rawValue: errno).description)
     }
 
@@ -92,8 +97,14 @@ extension MediaDirectory {
     /// its unlink or restore): never removed unchecked, and never over a file that took the name.
     package func restoreSetAside() {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
-        for name in names where name.hasPrefix(Self.asidePrefix) && name.count > Self.asidePrefix.count {
-            _ = Self.moveWithoutReplacing(path + "/" + name, to: path + "/" + name.dropFirst(Self.asidePrefix.count))
+        for name in names where name.hasPrefix(Self.asidePrefix) {
+            // Only what vodapp could have set aside: a regular file, under a name of its own
+            // (not hidden, a name vodapp gives an item).
+            let original = String(name.dropFirst(Self.asidePrefix.count))
+            var info = stat()
+            guard !original.isEmpty, !original.hasPrefix("."), MediaFileName.key(of: original) != nil,
+                  lstat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
+            _ = Self.moveWithoutReplacing(path + "/" + name, to: path + "/" + original)
         }
     }
 

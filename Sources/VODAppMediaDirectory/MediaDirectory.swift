@@ -178,8 +178,17 @@ package struct MediaDirectory: Sendable {
         }
     }
 
+    /// What a placed file was as vodapp placed it: its `dev:ino` and the SHA-256 of its bytes,
+    /// read from the temporary file before it took its name, so that no write at the name after
+    /// the placement can become part of what vodapp calls its own.
+    package struct PlacedIdentity: Sendable, Equatable {
+        package let fileID: String
+        package let fingerprint: String
+    }
+
     package enum Placement {
-        case placed
+        /// With what it was, when the temporary file could be read (else retention never takes it).
+        case placed(PlacedIdentity?)
         case alreadyThere
         case failed(String)
         /// Taken by another item's file whose name differs only in case, on a file system that
@@ -196,16 +205,28 @@ package struct MediaDirectory: Sendable {
     /// holds the item's lock, so no other vodapp can take the name in between; only a person could.
     package func place(_ temporary: String, at final: String) -> Placement {
         defer { unlink(temporary) }
-        if link(temporary, final) == 0 { return .placed }
+        // The same inode after the link or the rename: its identity and bytes now are the file's.
+        let identity = Self.identity(of: temporary)
+        if link(temporary, final) == 0 { return .placed(identity) }
         if errno == EEXIST { return taken(final) }
         guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) else { return .failed(Errno(rawValue: errno).description) }
-        if vod_rename_noreplace(temporary, final) == 0 { return .placed }
+        if vod_rename_noreplace(temporary, final) == 0 { return .placed(identity) }
         if errno == EEXIST { return taken(final) }
         guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return .failed(Errno(rawValue: errno).description) }
         var info = stat()
         if lstat(final, &info) == 0 { return taken(final) }
         guard errno == ENOENT else { return .failed(Errno(rawValue: errno).description) }
-        return rename(temporary, final) == 0 ? .placed : .failed(Errno(rawValue: errno).description)
+        return rename(temporary, final) == 0 ? .placed(identity) : .failed(Errno(rawValue: errno).description)
+    }
+
+    /// The identity and fingerprint of the regular file at `path`, through one descriptor.
+    private static func identity(of path: String) -> PlacedIdentity? {
+        guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec]) else { return nil }
+        defer { try? descriptor.close() }
+        var info = stat()
+        guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
+              let fingerprint = FileFingerprint.of(descriptor) else { return nil }
+        return PlacedIdentity(fileID: "\(info.st_dev):\(info.st_ino)", fingerprint: fingerprint)
     }
 
     /// What a name found taken means: the item's own file, or, on a file system that ignores case

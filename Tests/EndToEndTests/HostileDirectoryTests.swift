@@ -70,6 +70,30 @@ import VODAppSamples
         }
     }
 
+    /// A folder of elsewhere bind-mounted at a partial body's name or at the playlist's
+    /// temporary name (the same device, so nothing but the mount table tells it from a folder):
+    /// nothing in it is removed, and the delivery goes on with what it can. (Emptied before: its
+    /// files were taken for vodapp's own.)
+    @Test(.enabled("mounting is not allowed here") { await TmpfsMount.isAllowed })
+    func aMountAtANameOfVodappsIsNeverEmptied() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let outside = scratch.child("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: outside + "/one.txt", contents: Data("theirs".utf8))
+        try await withSampleServer { server in
+            try await prepare(dir, server)
+            for name in ["item.part", "playlist.m3u8.new"] {
+                try await withBindMount(outside, at: dir + "/.vodapp/partial/" + name) { _ in
+                    let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"],
+                                                   stdin: PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/3000.mp4?\(name)"))]))
+                    #expect(run.exitCode != 0 || name != "item.part", "\(run.stdout)")
+                    #expect(ScratchDirectory.contents(outside + "/one.txt") == Array("theirs".utf8), "\(name): \(run.stdout) \(run.stderr)")
+                }
+            }
+        }
+    }
+
     /// The same at an HLS item's folder of segments: a FIFO, or a link to a directory outside
     /// DIR, is replaced by a folder of vodapp's own, and the stream arrives.
     @Test func aFIFOOrALinkAtAnHLSItemsFolderIsReplaced() async throws {
