@@ -18,6 +18,16 @@ import VODAppSamples
         #expect(first.exitCode == 0, "\(first.stderr)")
     }
 
+    /// A scratch directory with DIR (`media`, not made yet) and, beside it, a folder of someone
+    /// else's holding `file` ("theirs").
+    private func victimOutside(_ file: String) throws -> (ScratchDirectory, dir: String, outside: String) {
+        let scratch = try ScratchDirectory()
+        let outside = scratch.child("outside")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: outside + "/" + file, contents: Data("theirs".utf8))
+        return (scratch, scratch.child("media"), outside)
+    }
+
     private func plantFIFO(_ path: String) throws {
         unlink(path)
         guard mkfifo(path, 0o644) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
@@ -45,11 +55,7 @@ import VODAppSamples
     /// partial body's name: the name is vodapp's, what is there goes (a link, never its target),
     /// and the item arrives. It failed on every delivery before.
     @Test func aDirectoryOrALinkAtAPartialsNameIsReplaced() async throws {
-        let scratch = try ScratchDirectory()
-        let dir = scratch.child("media")
-        let outside = scratch.child("outside")
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: outside + "/keep.txt", contents: Data("theirs".utf8))
+        let (scratch, dir, outside) = try victimOutside("keep.txt")
         try await withSampleServer { server in
             try await prepare(dir, server)
             try FileManager.default.createDirectory(atPath: dir + "/.vodapp/partial/item.part/inside", withIntermediateDirectories: true)
@@ -76,11 +82,7 @@ import VODAppSamples
     /// files were taken for vodapp's own.)
     @Test(.enabled("mounting is not allowed here") { await TmpfsMount.isAllowed })
     func aMountAtANameOfVodappsIsNeverEmptied() async throws {
-        let scratch = try ScratchDirectory()
-        let dir = scratch.child("media")
-        let outside = scratch.child("outside")
-        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
-        _ = FileManager.default.createFile(atPath: outside + "/one.txt", contents: Data("theirs".utf8))
+        let (scratch, dir, outside) = try victimOutside("one.txt")
         try await withSampleServer { server in
             try await prepare(dir, server)
             for name in ["item.part", "playlist.m3u8.new"] {
