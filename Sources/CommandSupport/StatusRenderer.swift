@@ -38,7 +38,7 @@ public enum StatusRenderer {
         section("Removed, not fetched again until 'vodapp forget KEY'", .removed) { item in
             "\(name(item)) [\(item.key)]: \(printable(item.error ?? "removed")), \(when(item.updatedAt))"
         }
-        if items.isEmpty { lines.append("Nothing recorded yet.") }
+        if items.isEmpty { lines.append(deliveries.isEmpty ? "Nothing recorded yet." : "No item recorded yet.") }
         if !deliveries.isEmpty {
             lines.append("Last deliveries:")
             for entry in deliveries {

@@ -36,7 +36,7 @@ public enum PushEndpoint {
         }
         // The other methods on a path that exists: 405 and what it takes, not "not found".
         for (path, allowed) in [("push", HTTPRequest.Method.post), ("health", .get)] {
-            for method in [HTTPRequest.Method.get, .post, .put, .delete, .patch] where method != allowed {
+            for method in [HTTPRequest.Method.get, .head, .post, .put, .delete, .patch] where method != allowed {
                 router.on(RouterPath(path), method: method) { _, _ in
                     var response = json(.methodNotAllowed, Failure(error: "/\(path) takes \(allowed.rawValue) only"))
                     response.headers[.allow] = allowed.rawValue

@@ -215,7 +215,9 @@ public final class BrokerSubscription: Sendable {
         case .connectionLost(let broker):
             return .unreachable(broker: broker, reason: "it closed the connection before answering (\(hint))")
         case .unreachable(let broker, let reason) where reason.contains("closed before") || reason.contains("unexpected eof"):
-            return .unreachable(broker: broker, reason: "\(reason) (\(hint))")
+            // Over TLS, libmosquitto leaves a refused connection looking like a closed one.
+            let nothing = reason.contains("refused or closed") ? "nothing listens there, or " : ""
+            return .unreachable(broker: broker, reason: "\(reason) (\(nothing)\(hint))")
         default:
             return error
         }

@@ -43,7 +43,15 @@ public enum MediaSniffer {
         if head.isEmpty && complete { return .notMedia("the server sent an empty body") }
         if hlsTypes.contains(type) { return .hlsPlaylist }
         if type == "application/dash+xml" { return dash }
-        if let reason = reason(forType: type) { return .notMedia(reason) }
+        if let reason = reason(forType: type) {
+            // A text type a server gave from a file's extension, on bytes a container's
+            // signature marks as media: servers that map extensions through /etc/mime.types
+            // (Apache on Debian, Python's http.server) label `.ts`, MPEG-TS, as Qt's translation
+            // files, `text/vnd.trolltech.linguist`. Pages, documents and scripts stay refused.
+            guard Self.isGenericText(type) else { return .notMedia(reason) }
+            guard head.count >= headLength || complete else { return .undecided }
+            guard containerType(head) != nil else { return .notMedia(reason) }
+        }
         guard head.count >= headLength || complete else { return .undecided }
         let utf16 = utf16Text(head)
         let decoded = utf16 ?? String(decoding: head.prefix(256), as: UTF8.self)
@@ -99,6 +107,12 @@ public enum MediaSniffer {
         case let text where text.hasPrefix("text/"): "the server answered with a text page (\(type)), not media"
         default: nil
         }
+    }
+
+    /// A `text/*` type that names no page, document or script (`text/vnd.trolltech.linguist`,
+    /// `text/x-foo`): what a server says of an extension it maps to something else.
+    private static func isGenericText(_ type: String) -> Bool {
+        type.hasPrefix("text/") && !["text/html", "text/xml", "text/javascript", "text/json", "text/css", "text/csv"].contains(type)
     }
 
     /// The media type a container's first bytes show, for a file the server labelled vaguely

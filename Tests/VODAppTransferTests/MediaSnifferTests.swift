@@ -63,6 +63,18 @@ import VODAppTransfer
         }
     }
 
+    /// MPEG-TS served as Qt's translation files (Apache and Python's http.server map `.ts` so,
+    /// through /etc/mime.types) is media by its sync bytes; a text page under that type is not,
+    /// and an HTML page or a script is not, whatever it starts with.
+    @Test func aTextTypeFromAnExtensionDoesNotHideAContainer() {
+        let ts: [UInt8] = (0..<4).flatMap { _ in [0x47, 0x40, 0x00, 0x10] + Array(repeating: 0xFF, count: 184) }
+        #expect(verdict(ts, type: "text/vnd.trolltech.linguist") == .media)
+        #expect(MediaSniffer.verdict(contentType: "text/vnd.trolltech.linguist", head: Array(ts.prefix(100)), complete: false) == .undecided)
+        #expect(isNotMedia(verdict(Array("<?xml version=\"1.0\"?><TS version=\"2.1\"></TS>\n".utf8), type: "text/vnd.trolltech.linguist")))
+        #expect(isNotMedia(verdict(ts, type: "text/html")))
+        #expect(isNotMedia(verdict(ts, type: "text/javascript")))
+    }
+
     /// A file the server labelled vaguely is named by what its bytes show.
     @Test func containersAreNamedByTheirFirstBytes() {
         #expect(MediaSniffer.containerType([0, 0, 0, 0x20] + Array("ftypisom".utf8)) == "video/mp4")
