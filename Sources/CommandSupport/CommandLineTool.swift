@@ -63,7 +63,8 @@ public enum CommandLineTool {
     static func usageError<Command: ParsableCommand>(_ error: any Error, of command: Command.Type) -> String {
         let name = command.configuration.commandName ?? "vodapp"
         // The first line, and a list of choices ArgumentParser puts on lines of their own after it.
-        let lines = command.message(for: error).split(separator: "\n")
+        // Redacted before it is cut into lines: a password may hold a newline.
+        let lines = redactingPasswords(command.message(for: error)).split(separator: "\n")
         let choices = lines.dropFirst().prefix { $0.hasPrefix("  - ") }.map { $0.dropFirst(4) }
         let message = (lines.first.map(String.init) ?? "bad command line") + (choices.isEmpty ? "" : " " + choices.joined(separator: ", "))
         let help = command.fullMessage(for: error).split(separator: "\n")

@@ -43,6 +43,9 @@ final class BrokerReceiver: Service, Sendable {
     /// message again (a QoS 1 re-send, a QoS 2 release twice) while its first copy is still
     /// being delivered does not start a second delivery of it.
     private let held = NIOLockedValueBox<[UInt64: PushSpool.Entry]>([:])
+    /// How often the spool is looked at for pushes a free slot could take.
+    static let feedInterval: Duration = .seconds(1)
+
     /// How long a push whose delivery could not use DIR waits before it is tried again: a DIR
     /// that went wrong does not mend in a moment, and trying at once would spin.
     static let unusableDirectoryRetry: Duration = .seconds(30)
@@ -77,8 +80,21 @@ final class BrokerReceiver: Service, Sendable {
             throw ListenerError.directoryUnusable(.directoryUnusable(path: spool.path, reason: error.description))
         }
         spool.removeLeftovers()
+        // A spool still full from the last run takes nothing more until deliveries make room
+        // (taking even one message a start would let restarts grow it past its limit).
+        pauseIfFull()
         // What a stop, a crash or a power cut left undelivered, before anything new.
         submitSpooled()
+        // Spooled pushes wait in the spool, not in the queue, where their budgets would run out
+        // before they began: each is handed over when a slot is free, which a delivery of any
+        // receiver may free.
+        let feeder = Task { [self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: Self.feedInterval)
+                if stop?.reason == nil { submitSpooled() }
+            }
+        }
+        defer { feeder.cancel() }
         // Stopped on a graceful shutdown and on cancellation alike: its thread would otherwise
         // outlive the listener. A clean DISCONNECT: the broker keeps the session and queues what
         // comes next.
@@ -175,6 +191,7 @@ final class BrokerReceiver: Service, Sendable {
             held.withLockedValue { $0[digest] = entry }
             pauseIfFull()
         } catch {
+            pauseIfFull()
             // Delivered all the same, only not safe from a crash before its end.
             warnings.warn("spool", "\(error); delivering the push without keeping it", metadata: ["from": "\(origin)"])
             do {
@@ -184,7 +201,8 @@ final class BrokerReceiver: Service, Sendable {
             }
             return
         }
-        submit(payload, kept: entry, from: origin)
+        // Kept: it starts when a slot is free (its budget with it), now or when one is.
+        if queue.hasFreeSlot { submit(payload, kept: entry, from: origin) }
     }
 
     /// Takes no more from the broker while the spool is full: a push taken (libmosquitto has
@@ -261,6 +279,7 @@ final class BrokerReceiver: Service, Sendable {
     /// Queues every kept push that is not queued yet, oldest first, while the queue takes them.
     private func submitSpooled() {
         for entry in spool.entries() where !inFlight.withLockedValue({ $0.contains(entry) }) {
+            guard queue.hasFreeSlot else { break }
             guard let kept = spool.push(of: entry, limit: Payload.maximumSize), let payload = try? Payload(data: kept.payload) else {
                 spool.remove(entry)
                 continue

@@ -66,6 +66,11 @@ public final class DeliveryQueue: Service, Sendable {
         (jobs, intake) = AsyncStream.makeStream(of: Job.self)
     }
 
+    /// Whether a push submitted now would start at once: nothing waits, and a slot is free.
+    public var hasFreeSlot: Bool {
+        state.withLockedValue { $0.waiting == 0 && $0.running < concurrency }
+    }
+
     /// How many deliveries wait and run right now.
     public var load: (waiting: Int, running: Int) {
         state.withLockedValue { ($0.waiting, $0.running) }

@@ -106,7 +106,9 @@ final class MosquittoClient {
         }
         mosquitto_subscribe_callback_set(handle) { _, context, messageID, count, granted in
             guard let context else { return }
-            let qualities = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(count))) } ?? []
+            // One filter is subscribed to at a time: a SUBACK granting more (a hostile broker's
+            // 255 MiB one, which libmosquitto already holds four times over) is not copied again.
+            let qualities = granted.map { Array(UnsafeBufferPointer(start: $0, count: Int(min(count, 8)))) } ?? []
             Unmanaged<Heard>.fromOpaque(context).takeUnretainedValue().subscribed[messageID] = qualities
         }
         mosquitto_message_callback_set(handle) { _, context, message in
@@ -249,7 +251,8 @@ final class MosquittoClient {
             return .unreachable(broker: broker, reason: "TLS failed: \(detail)")
         }
         if code == Int32(MOSQ_ERR_ERRNO.rawValue) {
-            return .unreachable(broker: broker, reason: String(cString: strerror(errno)))
+            // errno 0 ("Success") when the broker simply closed the connection.
+            return errno == 0 ? .connectionLost(broker: broker) : .unreachable(broker: broker, reason: String(cString: strerror(errno)))
         }
         if code == Int32(MOSQ_ERR_EAI.rawValue) {
             return .unreachable(broker: broker, reason: "the host name does not resolve")
