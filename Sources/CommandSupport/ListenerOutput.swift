@@ -46,9 +46,11 @@ public final class ListenerOutput: Sendable {
         case (.failure(let error), true):
             write(Self.encode(Delivered(delivery: ticket.id, from: ticket.origin.description, report: nil, error: error.description)))
         case (.success(let report), false):
-            write("delivery \(ticket.id) from \(ticket.origin):\n" + ReportRenderer.summary(report))
+            // The origin is the network's (an MQTT topic, a URL): no control or reordering
+            // character reaches the terminal.
+            write("delivery \(ticket.id) from \(ReportRenderer.printable(ticket.origin.description)):\n" + ReportRenderer.summary(report))
         case (.failure(let error), false):
-            write("delivery \(ticket.id) from \(ticket.origin): \(error)")
+            write("delivery \(ticket.id) from \(ReportRenderer.printable(ticket.origin.description)): \(error)")
         }
     }
 

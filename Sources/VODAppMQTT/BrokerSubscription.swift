@@ -214,7 +214,8 @@ public final class BrokerSubscription: Sendable {
         switch error {
         case .connectionLost(let broker):
             return .unreachable(broker: broker, reason: "it closed the connection before answering (\(hint))")
-        case .unreachable(let broker, let reason) where reason.contains("closed before") || reason.contains("unexpected eof"):
+        case .unreachable(let broker, let reason)
+            where ["closed before", "unexpected eof", "reset by peer", "Broken pipe"].contains(where: reason.contains):
             // Over TLS, libmosquitto leaves a refused connection looking like a closed one.
             let nothing = reason.contains("refused or closed") ? "nothing listens there, or " : ""
             return .unreachable(broker: broker, reason: "\(reason) (\(nothing)\(hint))")
