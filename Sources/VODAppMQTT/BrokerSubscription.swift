@@ -226,6 +226,8 @@ public final class BrokerSubscription: Sendable {
 
     /// One connection, from its start to its end.
     private func session(_ client: MosquittoClient, _ onEvent: @Sendable (Event) -> Void) -> SessionEnd {
+        // Paused before it began (a receiver that starts full): not even a connection.
+        if isPaused { return .paused }
         let started = client.connect()
         guard started == MosquittoClient.success else {
             // A TLS handshake can fail inside the connect call itself, and an untrusted
