@@ -453,6 +453,30 @@ import VODAppSamples
         }
     }
 
+    /// The topic a push came on is the network's: on the text output it reaches the terminal
+    /// with no control or reordering character (a U+202E in a topic reversed the line after it).
+    @Test func aTopicReachesTheTerminalWithoutReorderingCharacters() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer { server in
+            let listener = try await RunningProcess(VODAppRunner.executable, [
+                "listen", "--no-udp", "--no-http", "--no-notify", "--dir", scratch.child("media"), "--mqtt", broker.url(topic: Self.filter),
+            ], environment: VODAppRunner.environment())
+            try await listener.wait(for: "the listening line") { listener.stdout.contains("listening on") || !listener.isRunning }
+            let topic = "vodapp/devices/\u{202E}evil/push"
+            let file = scratch.child("push.json")
+            _ = FileManager.default.createFile(atPath: file, contents: payload(on: server))
+            let sent = try await runTool("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-u", MosquittoBroker.user,
+                                                           "-P", MosquittoBroker.password, "-q", "1", "-t", topic, "-f", file])
+            #expect(sent.exitCode == 0, "\(sent.stderr)")
+            try await listener.wait(for: "the delivery") { listener.stdout.contains("delivery ") || !listener.isRunning }
+            #expect(listener.stdout.contains("from mqtt vodapp/devices/?evil/push"), "\(listener.stdout)")
+            #expect(!listener.stdout.unicodeScalars.contains("\u{202E}"))
+            listener.signal(SIGTERM)
+            #expect(try await listener.exitStatus() == 143)
+        }
+    }
+
     /// A broker that floods QoS 2 messages and never releases them (compromised, or broken)
     /// would have libmosquitto hold every one: QoS 2 on a QoS 1 subscription breaks the protocol,
     /// so the listener drops the connection at the first, says so, and connects again after its
