@@ -46,8 +46,10 @@ struct PushSpool: Sendable {
     static let limit = 320
 
     let path: String
+    private let directory: MediaDirectory
 
     init(directory: String) {
+        self.directory = MediaDirectory(path: directory)
         path = directory + "/.vodapp/spool"
     }
 
@@ -56,10 +58,10 @@ struct PushSpool: Sendable {
     func prepare() throws(Failure) {
         // DIR's work area itself must not be a link either (planted while the listener runs,
         // it would send the spool outside DIR).
-        var area = stat()
-        let workArea = (path as NSString).deletingLastPathComponent
-        guard lstat(workArea, &area) == 0, (area.st_mode & S_IFMT) == S_IFDIR else {
-            throw .unwritable("\(workArea) is not a directory of DIR's own")
+        do {
+            _ = try directory.checkWorkArea()
+        } catch {
+            throw .unwritable(error.description)
         }
         if mkdir(path, 0o700) != 0, errno != EEXIST {
             throw .unwritable("\(path): \(Errno(rawValue: errno).description)")

@@ -1,5 +1,6 @@
 import Foundation
 import VODAppBase
+import VODAppMediaDirectory
 
 /// What a listener of DIR last subscribed to, and under which client id:
 /// `DIR/.vodapp/mqtt-subscription`, two lines.
@@ -9,8 +10,10 @@ import VODAppBase
 /// still knows.
 struct SubscriptionRecord: Sendable {
     let path: String
+    private let directory: MediaDirectory
 
     init(directory: String) {
+        self.directory = MediaDirectory(path: directory)
         path = directory + "/.vodapp/mqtt-subscription"
     }
 
@@ -28,9 +31,7 @@ struct SubscriptionRecord: Sendable {
     func record(clientID: String, filter: String) {
         // DIR's work area must still be a directory of its own: a link planted there since the
         // listener started (the attacker trial) would have the record written outside DIR.
-        var area = stat()
-        let workArea = (path as NSString).deletingLastPathComponent
-        guard lstat(workArea, &area) == 0, (area.st_mode & S_IFMT) == S_IFDIR else { return }
+        guard (try? directory.checkWorkArea()) == true else { return }
         try? SafeFile.replace(path, with: Array("\(clientID)\n\(filter)\n".utf8), writingFirst: path + ".new")
     }
 }

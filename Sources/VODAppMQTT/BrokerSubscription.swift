@@ -154,39 +154,33 @@ public final class BrokerSubscription: Sendable {
     }
 
     private func runOnCurrentThread(_ onEvent: @escaping @Sendable (Event) -> Void) -> BrokerError? {
-        var client: MosquittoClient?
         var attempt = 0
         while !isStopped {
-            let current: MosquittoClient
-            if let client {
-                current = client
-            } else {
-                do {
-                    current = try MosquittoClient(
-                        .init(broker: settings.broker, clientID: settings.clientID, cleanSession: false,
-                              caFile: settings.caFile, keepAlive: settings.keepAlive, maximumPayload: settings.maximumPayload),
-                        logger: logger, onMessage: { onEvent(.message($0)) })
-                } catch {
-                    return error
-                }
-                client = current
+            let end: SessionEnd
+            do {
+                // A new client for every connection, gone when it ends: only destroying one frees
+                // what it held, and libmosquitto keeps unreleased QoS 2 messages across reconnects,
+                // where a broker could pile them up one connection at a time. The broker keeps the
+                // session (clean session off), not the client object.
+                let client = try MosquittoClient(
+                    .init(broker: settings.broker, clientID: settings.clientID, cleanSession: false,
+                          caFile: settings.caFile, keepAlive: settings.keepAlive, maximumPayload: settings.maximumPayload),
+                    logger: logger, onMessage: { onEvent(.message($0)) })
+                end = session(client, onEvent)
+            } catch {
+                return error
             }
-            switch session(current, onEvent) {
+            switch end {
             case .stopped:
                 return nil
             case .paused:
-                client = nil
                 while isPaused && !isStopped {
                     _ = wake.wait(timeout: .now() + .seconds(1))
                 }
             case .fatal(let error):
                 return error
             case .lost(let error, let stable):
-                // A new client for every connection: only destroying one frees what it held, and
-                // libmosquitto keeps unreleased QoS 2 messages across reconnects, where a broker
-                // could pile them up one connection at a time. The broker keeps the session
-                // (clean session off), not the client object.
-                client = nil
+                // The client that held it all is gone: glibc may give the memory back.
                 switch error {
                 case .overwhelmed, .protocolViolation: HeapUsage.giveBack()
                 default: break
@@ -244,6 +238,11 @@ public final class BrokerSubscription: Sendable {
         var heapCheckedAt = ContinuousClock.now
         let broker = settings.broker.server
         let ceiling = settings.heapCeiling
+        // What the heap's growth says of the broker, measured now.
+        func overwhelmed() -> BrokerError? {
+            let held = HeapUsage.inUse() - heapAtStart
+            return held > ceiling ? .overwhelmed(broker: broker, heldBytes: held) : nil
+        }
         var publishes = 0
         client.onPublishRead { [unowned client] qos in
             // Subscribed at QoS 1, so a broker may send no QoS 2.
@@ -252,9 +251,7 @@ public final class BrokerSubscription: Sendable {
                 return
             }
             publishes += 1
-            guard publishes % Self.publishesPerHeapCheck == 0 else { return }
-            let held = HeapUsage.inUse() - heapAtStart
-            if held > ceiling { client.cut(.overwhelmed(broker: broker, heldBytes: held)) }
+            if publishes % Self.publishesPerHeapCheck == 0, let error = overwhelmed() { client.cut(error) }
         }
         while true {
             if isStopped {
@@ -307,10 +304,9 @@ public final class BrokerSubscription: Sendable {
             }
             if ContinuousClock.now - heapCheckedAt >= Self.heapCheckInterval {
                 heapCheckedAt = .now
-                let held = HeapUsage.inUse() - heapAtStart
-                if held > settings.heapCeiling {
+                if let error = overwhelmed() {
                     // No DISCONNECT: a broker that reads nothing would not take it.
-                    return .lost(.overwhelmed(broker: settings.broker.server, heldBytes: held), stable: false)
+                    return .lost(error, stable: false)
                 }
             }
             if !connected, let refused = client.pendingSocketError() {

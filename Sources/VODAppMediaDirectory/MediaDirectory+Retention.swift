@@ -1,4 +1,3 @@
-import CFileShims
 import Foundation
 import SystemPackage
 import VODAppBase
@@ -45,8 +44,8 @@ extension MediaDirectory {
         // dates, and no replacement comes that soon.
         let latest = placedAt.addingTimeInterval(1)
         guard modified <= latest else { return nil }
-        guard fileID == Self.fileID(of: info) || Self.date(info.st_ctim) <= latest else { return nil }
-        return PlacedFile(path: path, bytes: bytes, modified: modified, identity: Self.fileID(of: info), fingerprint: fingerprint)
+        guard fileID == Self.fileID(info.rawValue) || Self.date(info.st_ctim) <= latest else { return nil }
+        return PlacedFile(path: path, bytes: bytes, modified: modified, identity: Self.fileID(info.rawValue), fingerprint: fingerprint)
     }
 
     /// What became of a file retention meant to remove.
@@ -70,20 +69,19 @@ extension MediaDirectory {
         let name = (file.path as NSString).lastPathComponent
         let aside = path + "/" + Self.asidePrefix + name
         guard name.utf8.count + Self.asidePrefix.utf8.count <= 255 else { return .failed("its name is too long to set it aside") }
-        guard Self.moveWithoutReplacing(file.path, to: aside) else {
-            return errno == ENOENT ? .removed : .failed(Errno(rawValue: errno).description)
-        }
+        let setAside = Self.renameWithoutReplacing(file.path, to: aside)
+        guard setAside == 0 else { return setAside == ENOENT ? .removed : .failed(Errno(rawValue: setAside).description) }
         if let changed = change(in: aside, from: file) {
             // Back under its name; if a new file has taken the name meanwhile, beside it.
-            if !Self.moveWithoutReplacing(aside, to: file.path) {
+            if Self.renameWithoutReplacing(aside, to: file.path) != 0 {
                 let beside = path + "/(kept by vodapp) " + name
-                if !Self.moveWithoutReplacing(aside, to: beside) { return .failed("\(changed); it is at \(aside)") }
+                if Self.renameWithoutReplacing(aside, to: beside) != 0 { return .failed("\(changed); it is at \(aside)") }
             }
             return .kept(changed)
         }
         // The very file checked, still at the aside name: another renamed onto it meanwhile is
         // not unlinked (a moment remains between this look and the unlink, which no call closes).
-        guard Self.fileID(at: aside) == file.identity else {
+        guard (try? Stat(FilePath(aside), followTargetSymlink: false)).map({ Self.fileID($0.rawValue) }) == file.identity else {
             return .failed("another file took its place while it was checked; \(aside) is left as it is")
         }
         return unlink(aside) == 0 ? .removed : .failed(Errno(rawValue: errno).description)
@@ -104,47 +102,20 @@ extension MediaDirectory {
             var info = stat()
             guard !original.isEmpty, !original.hasPrefix("."), MediaFileName.key(of: original) != nil,
                   lstat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            _ = Self.moveWithoutReplacing(path + "/" + name, to: path + "/" + original)
+            _ = Self.renameWithoutReplacing(path + "/" + name, to: path + "/" + original)
         }
-    }
-
-    /// Renames `from` to `to` unless `to` exists. Where the file system cannot promise that in
-    /// one call (exFAT over FUSE), a look first, and a rename.
-    private static func moveWithoutReplacing(_ from: String, to: String) -> Bool {
-        if vod_rename_noreplace(from, to) == 0 { return true }
-        guard errno == EINVAL || errno == ENOSYS else { return false }
-        var info = stat()
-        guard lstat(to, &info) != 0, errno == ENOENT else { return false }
-        return rename(from, to) == 0
     }
 
     /// How the file at `path` differs from what `file` was checked to be, or nil when it does not.
     private func change(in path: String, from file: PlacedFile) -> String? {
-        guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec]) else {
-            return "it cannot be read"
-        }
-        defer { try? descriptor.close() }
-        var info = stat()
-        guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 else {
-            return "it is no longer a file of its own"
-        }
-        guard "\(info.st_dev):\(info.st_ino)" == file.identity, Int64(info.st_size) == file.bytes,
-              Self.date(info.st_mtim) == file.modified else {
-            return "it changed since it was checked"
-        }
-        guard FileFingerprint.of(descriptor) == file.fingerprint else {
-            return "its bytes are not those vodapp placed"
-        }
-        return nil
-    }
-
-    /// `dev:ino` of the file at `path`, not following a link.
-    package static func fileID(at path: String) -> String? {
-        (try? Stat(FilePath(path), followTargetSymlink: false)).map(fileID(of:))
-    }
-
-    private static func fileID(of info: Stat) -> String {
-        "\(info.rawValue.st_dev):\(info.rawValue.st_ino)"
+        Self.examining(path) { descriptor, info -> String? in
+            guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 else { return "it is no longer a file of its own" }
+            guard Self.fileID(info) == file.identity, Int64(info.st_size) == file.bytes, Self.date(info.st_mtim) == file.modified else {
+                return "it changed since it was checked"
+            }
+            guard FileFingerprint.of(descriptor) == file.fingerprint else { return "its bytes are not those vodapp placed" }
+            return nil
+        } ?? "it cannot be read"
     }
 
     /// A partial body (or an HLS item's folder of segments) kept in the work area.

@@ -210,23 +210,46 @@ package struct MediaDirectory: Sendable {
         if link(temporary, final) == 0 { return .placed(identity) }
         if errno == EEXIST { return taken(final) }
         guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) else { return .failed(Errno(rawValue: errno).description) }
-        if vod_rename_noreplace(temporary, final) == 0 { return .placed(identity) }
-        if errno == EEXIST { return taken(final) }
-        guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return .failed(Errno(rawValue: errno).description) }
+        switch Self.renameWithoutReplacing(temporary, to: final) {
+        case 0: return .placed(identity)
+        case EEXIST: return taken(final)
+        case let code: return .failed(Errno(rawValue: code).description)
+        }
+    }
+
+    /// Renames `from` to `to` unless `to` exists: `renameat2` with RENAME_NOREPLACE, or where the
+    /// file system cannot promise that in one call (exfat-fuse answers EINVAL), a look first and a
+    /// `rename`. Returns 0, EEXIST when `to` is taken, or the errno that stopped it.
+    static func renameWithoutReplacing(_ from: String, to: String) -> Int32 {
+        if vod_rename_noreplace(from, to) == 0 { return 0 }
+        guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return errno }
         var info = stat()
-        if lstat(final, &info) == 0 { return taken(final) }
-        guard errno == ENOENT else { return .failed(Errno(rawValue: errno).description) }
-        return rename(temporary, final) == 0 ? .placed(identity) : .failed(Errno(rawValue: errno).description)
+        if lstat(to, &info) == 0 { return EEXIST }
+        guard errno == ENOENT else { return errno }
+        return rename(from, to) == 0 ? 0 : errno
     }
 
     /// The identity and fingerprint of the regular file at `path`, through one descriptor.
     private static func identity(of path: String) -> PlacedIdentity? {
+        examining(path) { descriptor, info in
+            guard (info.st_mode & S_IFMT) == S_IFREG, let fingerprint = FileFingerprint.of(descriptor) else { return nil }
+            return PlacedIdentity(fileID: fileID(info), fingerprint: fingerprint)
+        } ?? nil
+    }
+
+    /// Opens `path` without following a link and hands `body` the descriptor and its status, so
+    /// that what is checked and what is read are one file; nil when it cannot be opened.
+    static func examining<T>(_ path: String, _ body: (FileDescriptor, stat) -> T) -> T? {
         guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec]) else { return nil }
         defer { try? descriptor.close() }
         var info = stat()
-        guard fstat(descriptor.rawValue, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG,
-              let fingerprint = FileFingerprint.of(descriptor) else { return nil }
-        return PlacedIdentity(fileID: "\(info.st_dev):\(info.st_ino)", fingerprint: fingerprint)
+        guard fstat(descriptor.rawValue, &info) == 0 else { return nil }
+        return body(descriptor, info)
+    }
+
+    /// A file's `dev:ino`, as the store keeps it.
+    static func fileID(_ info: stat) -> String {
+        "\(info.st_dev):\(info.st_ino)"
     }
 
     /// What a name found taken means: the item's own file, or, on a file system that ignores case

@@ -43,16 +43,15 @@ public enum MediaSniffer {
         if head.isEmpty && complete { return .notMedia("the server sent an empty body") }
         if hlsTypes.contains(type) { return .hlsPlaylist }
         if type == "application/dash+xml" { return dash }
-        if let reason = reason(forType: type) {
-            // A text type a server gave from a file's extension, on bytes a container's
-            // signature marks as media: servers that map extensions through /etc/mime.types
-            // (Apache on Debian, Python's http.server) label `.ts`, MPEG-TS, as Qt's translation
-            // files, `text/vnd.trolltech.linguist`. Pages, documents and scripts stay refused.
-            guard Self.isGenericText(type) else { return .notMedia(reason) }
-            guard head.count >= headLength || complete else { return .undecided }
-            guard containerType(head) != nil else { return .notMedia(reason) }
-        }
+        // A generic text type may be a server's guess from a file's extension, on bytes a
+        // container's signature marks as media: servers that map extensions through
+        // /etc/mime.types (Apache on Debian, Python's http.server) label `.ts`, MPEG-TS, as Qt's
+        // translation files, `text/vnd.trolltech.linguist`. Pages, documents and scripts are
+        // refused from their type alone.
+        let typeReason = reason(forType: type)
+        if let typeReason, !Self.isGenericText(type) { return .notMedia(typeReason) }
         guard head.count >= headLength || complete else { return .undecided }
+        if let typeReason, containerType(head) == nil { return .notMedia(typeReason) }
         let utf16 = utf16Text(head)
         let decoded = utf16 ?? String(decoding: head.prefix(256), as: UTF8.self)
         // Whitespace, byte-order marks, stray control bytes and undecodable bytes before the

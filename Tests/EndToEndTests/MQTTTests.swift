@@ -369,10 +369,7 @@ import VODAppSamples
         try await withSampleServer { server in
             let media = scratch.child("media")
             let listener = try await subscribedListener(media, on: broker)
-            let large = scratch.child("large.json")
-            _ = FileManager.default.createFile(atPath: large, contents: Data(repeating: UInt8(ascii: " "), count: 3 << 20))
-            let sent = try await runTool("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-u", MosquittoBroker.user,
-                                                           "-P", MosquittoBroker.password, "-q", "1", "-t", Self.topic, "-f", large])
+            let sent = try await broker.mosquittoPub(Data(repeating: UInt8(ascii: " "), count: 3 << 20), topic: Self.topic)
             #expect(sent.exitCode == 0, "\(sent.stderr)")
             let send = try await publish(payload(on: server), to: broker.url(topic: Self.topic), in: scratch)
             #expect(send.exitCode == 0, "\(send.stderr)")
@@ -400,10 +397,7 @@ import VODAppSamples
                                                        url: server.url("/bytes/20000.mp4?rate=100000&n=\(index)"))]), as: UTF8.self)
                     .replacingOccurrences(of: "\n", with: "")
             }.joined(separator: "\n") + "\n"
-            let lines = scratch.child("flood.txt")
-            try flood.write(toFile: lines, atomically: true, encoding: .utf8)
-            let sent = try await runTool("/bin/sh", ["-c", "mosquitto_pub -h 127.0.0.1 -p \(broker.port) -u \(MosquittoBroker.user) "
-                                                     + "-P '\(MosquittoBroker.password)' -q 1 -t \(Self.topic) -l < \(lines)"])
+            let sent = try await broker.mosquittoPub(Data(flood.utf8), topic: Self.topic, eachLine: true)
             #expect(sent.exitCode == 0, "\(sent.stderr)")
             let legit = try await publish(PayloadBuilder.json([(key: "legit", title: "Legit", url: server.url("/bytes/1000.mp4"))]),
                                           to: broker.url(topic: Self.topic), in: scratch)
@@ -464,10 +458,7 @@ import VODAppSamples
             ], environment: VODAppRunner.environment())
             try await listener.wait(for: "the listening line") { listener.stdout.contains("listening on") || !listener.isRunning }
             let topic = "vodapp/devices/\u{202E}evil/push"
-            let file = scratch.child("push.json")
-            _ = FileManager.default.createFile(atPath: file, contents: payload(on: server))
-            let sent = try await runTool("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-u", MosquittoBroker.user,
-                                                           "-P", MosquittoBroker.password, "-q", "1", "-t", topic, "-f", file])
+            let sent = try await broker.mosquittoPub(payload(on: server), topic: topic)
             #expect(sent.exitCode == 0, "\(sent.stderr)")
             try await listener.wait(for: "the delivery") { listener.stdout.contains("delivery ") || !listener.isRunning }
             #expect(listener.stdout.contains("from mqtt vodapp/devices/?evil/push"), "\(listener.stdout)")

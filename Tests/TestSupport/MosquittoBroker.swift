@@ -96,6 +96,14 @@ public final class MosquittoBroker: Sendable {
         running?.end()
     }
 
+    /// Publishes with the real `mosquitto_pub`, at QoS 1, as the test's user: `message` as one
+    /// message, or (`eachLine`) each of its lines as a message of its own (`-l`), which is how a
+    /// flood is sent at the broker's own speed.
+    public func mosquittoPub(_ message: Data, topic: String, eachLine: Bool = false) async throws -> ToolRun {
+        try await runTool("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(port)", "-u", Self.user, "-P", Self.password, "-q", "1",
+                                            "-t", topic] + (eachLine ? ["-l"] : ["-s"]), stdin: message)
+    }
+
     /// SIGKILL, as a crash or a power cut would end it: what it had not saved yet (with
     /// mosquitto's default autosave, everything since it started) is lost.
     public func crash() {
