@@ -60,6 +60,34 @@ import TestSupport
 
     /// An HLS item is joined and placed as soon as its last segment is in, like any other item,
     /// not when the slowest item of the playlist ends.
+    /// Python's http.server, like Apache on Debian, labels `.ts` files from /etc/mime.types as
+    /// Qt's translations, `text/vnd.trolltech.linguist`: an MPEG-TS file and an HLS stream of TS
+    /// segments served so still arrive, and play.
+    @Test func mpegTSLabelledAsQtTranslationsStillArrives() async throws {
+        let scratch = try ScratchDirectory()
+        let root = scratch.child("www")
+        let clip = try await MediaFixtures.clip(seconds: 2, root: root)
+        let hls = try await MediaFixtures.hlsTS(from: clip)
+        try await MediaFixtures.run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-i", clip.absolutePath, "-c", "copy",
+                                                         "-f", "mpegts", root + "/clip.ts"])
+        let port = try closedPort()
+        let server = try await RunningProcess("/usr/bin/python3", ["-m", "http.server", "\(port)", "--bind", "127.0.0.1", "--directory", root],
+                                              environment: ProcessInfo.processInfo.environment)
+        defer { server.signal(SIGTERM) }
+        try await server.wait(for: "http.server") { acceptsConnections(port: port) || !server.isRunning }
+        let base = "http://127.0.0.1:\(port)/"
+        let head = try await runTool("curl", ["-sI", base + "clip.ts"])
+        #expect(head.stdout.lowercased().contains("content-type: text/vnd.trolltech.linguist"), "\(head.stdout)")
+
+        let dir = scratch.child("media")
+        let run = try await deliver([(key: "file", title: "File", url: base + "clip.ts"),
+                                     (key: "hls", title: "Stream", url: base + (try #require(hls.master)))], into: dir)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        for key in ["file", "hls"] {
+            await probe(ScratchDirectory.media(dir, key), lastsLike: clip.duration)
+        }
+    }
+
     @Test func anHLSItemIsPlacedAsSoonAsItsLastSegmentIsIn() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }
