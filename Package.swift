@@ -58,6 +58,7 @@ let package = Package(
         .target(
             name: "VODAppBase",
             dependencies: [
+                "CFileShims",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <stdio.h>
+#include <sys/stat.h>
+#include <sys/vfs.h>
 #include "CFileShims.h"
 
 int vod_start_writeback(int fd, int64_t offset, int64_t length) {
@@ -9,4 +11,21 @@ int vod_start_writeback(int fd, int64_t offset, int64_t length) {
 
 int vod_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
+int vod_renameat_noreplace(int fromdir, const char *from, int todir, const char *to) {
+    return renameat2(fromdir, from, todir, to, RENAME_NOREPLACE);
+}
+
+int vod_is_mount_root(int fd) {
+    struct statx info;
+    if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_TYPE, &info) != 0) return -1;
+    if (!(info.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT)) return -1;
+    return (info.stx_attributes & STATX_ATTR_MOUNT_ROOT) ? 1 : 0;
+}
+
+int64_t vod_filesystem_type(int fd) {
+    struct statfs info;
+    if (fstatfs(fd, &info) != 0) return -1;
+    return (int64_t)info.f_type;
 }

@@ -56,7 +56,7 @@ public struct CommandFailure: Error, Sendable {
         case let error as BrokerURLError:
             (error.description, .usage)
         case let error as StatusReport.Unreadable:
-            (error.description, .payloadUnreadable)
+            (error.description, error.isForeign ? .directoryUnusable : .payloadUnreadable)
         default:
             nil
         }

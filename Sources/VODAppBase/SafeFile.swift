@@ -90,32 +90,47 @@ package enum SafeFile {
         // targets): the name is vodapp's. One that holds more (folders, a mount) is moved out of
         // the way, hidden beside it, and nothing in it is removed. What can be neither makes
         // the exclusive open fail, which says why.
-        if unlink(path) != 0, errno == EISDIR {
+        if remove(path) == EISDIR {
             removeFolder(path)
-            var info = stat()
-            if lstat(path, &info) == 0 {
-                let folder = (path as NSString).deletingLastPathComponent
-                rename(path, folder + "/.in-the-way-\(UInt64.random(in: 0...UInt64.max))")
-            }
         }
         return try open(path, O_WRONLY | O_CREAT | O_EXCL)
     }
 
-    /// Removes the folder at `path` and the files directly in it, and nothing deeper: what
-    /// vodapp keeps in a folder of its own is files, and a folder planted in one (or a mount
-    /// inside it, which a recursive removal would empty, being unable to tell a bind mount of
-    /// the same device from a folder) is not vodapp's to empty. A folder that still holds
-    /// something stays.
-    package static func removeFolder(_ path: String) {
-        // A mount at the name (a bind mount of a folder elsewhere, of the same device or not) is
-        // not vodapp's folder: nothing in it is touched.
-        guard !isMountPoint(path) else { return }
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? [] {
-            var info = stat()
-            let entry = path + "/" + name
-            if lstat(entry, &info) == 0, (info.st_mode & S_IFMT) != S_IFDIR { unlink(entry) }
+    /// The folder that holds `path`, held open, and the name in it. Below DIR's work area (a path
+    /// with `/.vodapp/` in it), every folder from `.vodapp` down is opened without following a
+    /// link, from DIR's descriptor: a work folder swapped for a link cannot lead outside DIR.
+    /// Above it (DIR itself, which may be a link, the user's choice), the path is followed.
+    package static func holder(of path: String) throws(Failure) -> (folder: Folder, name: String) {
+        let name = (path as NSString).lastPathComponent
+        guard let work = path.range(of: "/" + workAreaName + "/", options: .backwards) else {
+            return (try Folder.open((path as NSString).deletingLastPathComponent), name)
         }
-        rmdir(path)
+        let below = path[work.upperBound...].split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
+        return (try Folder.open(String(path[..<work.lowerBound]), below: [workAreaName] + below), name)
+    }
+
+    /// The name of vodapp's work area in DIR.
+    package static let workAreaName = ".vodapp"
+
+    /// Removes the file (or FIFO, or link: the link, never its target) at `path`, a name of
+    /// vodapp's own, through the descriptor of the folder that holds it (`holder(of:)`); never a
+    /// directory. Returns 0, or the errno: ENOENT when nothing was there, EISDIR for a folder.
+    @discardableResult
+    package static func remove(_ path: String) -> Int32 {
+        guard let (folder, name) = try? holder(of: path) else { return ENOENT }
+        return folder.removeFile(name)
+    }
+
+    /// Removes the folder at `path` and the files directly in it, and nothing deeper, through
+    /// `Folder`: the folder at the name is opened without following a link (a link there is
+    /// removed, never its target's files), and what is in it is removed relative to that
+    /// descriptor. What vodapp keeps in a folder of its own is files; a folder planted in one, or
+    /// a mount at the name (which a recursive removal would empty, being unable to tell a bind
+    /// mount of the same device from a folder), is moved aside whole.
+    @discardableResult
+    package static func removeFolder(_ path: String) -> Folder.FolderRemoval {
+        guard let (parent, name) = try? holder(of: path) else { return .kept("cannot open the folder of \(path)") }
+        return parent.removeFolder(name)
     }
 
     /// Whether something is mounted at `path`, as /proc/self/mountinfo lists mount points (its
@@ -168,12 +183,12 @@ package enum SafeFile {
         let failure = written ? (fsync(fd) == 0 ? nil : errno) : errno
         close(fd)
         if let failure {
-            unlink(temporary)
+            remove(temporary)
             throw .system(path: temporary, operation: "write", errno: failure)
         }
         guard rename(temporary, path) == 0 else {
             let code = errno
-            unlink(temporary)
+            remove(temporary)
             throw .system(path: path, operation: "rename \(temporary) to", errno: code)
         }
     }

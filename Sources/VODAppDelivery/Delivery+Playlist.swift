@@ -1,4 +1,5 @@
 import Foundation
+import VODAppBase
 import VODAppMediaDirectory
 import VODAppPayload
 
@@ -22,7 +23,14 @@ extension Delivery {
             return
         }
         defer { locks.release(".playlist") }
-        let path = directory.path + "/" + MediaFileName.playlist
+        // A playlist.m3u8 of the user's is left alone: vodapp's goes beside it, said once, when
+        // it is first written there.
+        let name = MediaPlaylist.name(in: directory.path)
+        let path = directory.path + "/" + name
+        if name != MediaFileName.playlist, case .absent = SafeFile.inspect(path) {
+            attention.warn("\(directory.path)/\(MediaFileName.playlist) is not vodapp's, and stays as it is: "
+                           + "vodapp's playlist is \(path)")
+        }
         let current = MediaPlaylist.text(at: path)
         let playlist = MediaPlaylist(parsing: current ?? "", keepingOnly: directory.regularFiles()).merging(latest)
         // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.

@@ -26,7 +26,7 @@ extension Delivery {
         var path: String {
             switch kind {
             case .file(let file): file.path
-            case .partial(let partial): partial.paths[0]
+            case .partial(let partial): partial.path
             }
         }
 
@@ -59,13 +59,21 @@ extension Delivery {
         defer { locks.release(".retention") }
         let directory = plan.directory
         directory.restoreSetAside()
+        // Every file is found, checked and removed through DIR's own descriptor.
+        let root: Folder
+        do {
+            root = try directory.folder()
+        } catch {
+            attention.warn("no file was removed for retention: \(error)")
+            return []
+        }
         let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
         let files: [Candidate] = ledger.items(in: .fetched, until: deadline).compactMap { item in
             // A name vodapp gives this key (`Title [key].ext`, `key.ext`): a record naming another
             // file of DIR's (a forged row) claims nothing.
             guard let path = item.path, let bytes = item.bytes,
                   MediaFileName.isName((path as NSString).lastPathComponent, of: item.key),
-                  let file = directory.placedFile(named: (path as NSString).lastPathComponent, bytes: bytes,
+                  let file = directory.placedFile(named: (path as NSString).lastPathComponent, in: root, bytes: bytes,
                                                  placedAt: item.updatedAt, fileID: item.fileID,
                                                  fingerprint: item.fingerprint)
             else { return nil }
@@ -133,7 +141,7 @@ extension Delivery {
             let item = candidate.item
             switch candidate.kind {
             case .file(let file):
-                switch directory.remove(file) {
+                switch directory.remove(file, in: root) {
                 case .removed:
                     break
                 case .kept(let why):

@@ -36,7 +36,7 @@ extension Delivery {
             let key = target.item.key
             var outcome = outcome
             if let unsynced {
-                unlink(target.temporary)
+                SafeFile.remove(target.temporary)
                 outcome = TransferOutcome(id: key, result: .failed(reason: "cannot write the file: \(unsynced)"),
                                           httpStatus: outcome.httpStatus, bodyBytesReceived: outcome.bodyBytesReceived)
             }
@@ -132,7 +132,7 @@ extension Delivery {
                 logger.info("resuming", metadata: ["key": "\(key)", "offset": "\(offset)"])
             } else {
                 // Bytes of unknown origin (a crash before they were recorded): not worth the risk.
-                unlink(target.temporary)
+                SafeFile.remove(target.temporary)
             }
         }
         return TransferRequest(id: key, url: target.url, temporaryPath: target.temporary,

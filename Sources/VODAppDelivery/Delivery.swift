@@ -102,6 +102,15 @@ public struct Delivery: Sendable {
         // Checked before anything in it is used, on every path: a work area that is a link would
         // send partial bodies, locks and the store outside DIR.
         var hasWorkArea = try directory.checkWorkArea()
+        // One descriptor for every lock this delivery takes, however long the playlist.
+        var locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
+        // A file a crashed retention set aside is back under its name before DIR is looked at,
+        // whatever this run's options: until then it reads as removed by the user, and is neither
+        // fetched nor listed. A retention running now (which holds the lock) does its own.
+        if let locks, locks.takeUnheld(".retention") {
+            directory.restoreSetAside()
+            locks.release(".retention")
+        }
         let index = directory.index()
         for item in payload.items {
             guard case .valid(_, _, let url) = item.validity else {
@@ -150,8 +159,7 @@ public struct Delivery: Sendable {
                                                      + "unless --max-size is above that")
             return true
         }
-        // One descriptor for every lock this delivery takes, however long the playlist.
-        let locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
+        if locks == nil, hasWorkArea { locks = try ItemLocks.open(in: directory) }
 
         var othersFetching: [DeliveryTarget] = []
         var locked: [DeliveryTarget] = []

@@ -19,6 +19,7 @@ public enum RemovedItems {
         // Each key once, in the order given.
         var seen = Set<String>()
         let keys = keys.filter { seen.insert($0).inserted }
+        try StatusReport.checkOwnership(of: directory)
         do {
             guard try StateStore.exists(in: directory) else {
                 return Forgotten(forgotten: [], notRemoved: keys)

@@ -13,16 +13,32 @@ public struct StatusReport: Sendable, Encodable {
     public struct Unreadable: Error, Sendable, CustomStringConvertible {
         public let directory: String
         public let reason: String
+        /// The work area is not the running user's own (`WorkAreaOwnership`): nothing was read.
+        public var isForeign = false
 
         public var description: String { "cannot read the state of \(directory): \(reason)" }
     }
 
     /// Reads DIR's store, never writing to DIR; a DIR that has none yet has an empty status.
     public init(directory: String, deliveries count: Int = 10) throws(Unreadable) {
+        try Self.checkOwnership(of: directory)
         do {
             try self.init(reading: directory, deliveries: count)
         } catch {
             throw Unreadable(directory: directory, reason: StateStoreError.oneLine(error))
+        }
+    }
+
+    /// Refuses a work area that is not the running user's own before anything of it is read.
+    /// A store it may not read is said to be so: SQLite would say only that it cannot open it.
+    static func checkOwnership(of directory: String) throws(Unreadable) {
+        if let refusal = WorkAreaOwnership.refusal(ofWorkArea: directory + "/.vodapp") {
+            throw Unreadable(directory: directory, reason: refusal, isForeign: true)
+        }
+        let database = directory + "/.vodapp/state.sqlite"
+        var info = stat()
+        if lstat(database, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, access(database, R_OK) != 0 {
+            throw Unreadable(directory: directory, reason: "\(database): \(String(cString: strerror(errno)))")
         }
     }
 

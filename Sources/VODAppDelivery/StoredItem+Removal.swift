@@ -1,4 +1,5 @@
 import Foundation
+import VODAppBase
 import VODAppMediaDirectory
 import VODAppStore
 
@@ -38,12 +39,13 @@ extension StoredItem {
     ///
     /// The file is looked for by its name in `directory`, not at the path the record was made
     /// with: DIR may be reached through a symbolic link, or moved or copied with its `.vodapp`,
-    /// and its files are still its files. A name that is not a plain file name of DIR's (a
-    /// planted record) is left as it is, and nothing is looked for outside DIR.
+    /// and its files are still its files. A name that is not one vodapp gives this item's key
+    /// (a planted record), or a key that fails the payload's rule, is left as it is, and nothing
+    /// is looked for outside DIR.
     func asFound(in directory: MediaDirectory) -> StoredItem {
         guard let stored = path else { return self }
         let name = (stored as NSString).lastPathComponent
-        guard !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else { return self }
+        guard Folder.isComponent(name), !name.hasPrefix("."), MediaFileName.isName(name, of: key) else { return self }
         var record = self
         record.path = directory.path + "/" + name
         switch (state, directory.presence(at: directory.path + "/" + name)) {

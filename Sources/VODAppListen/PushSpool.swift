@@ -135,13 +135,11 @@ struct PushSpool: Sendable {
     /// Removes the half-written files of a write a crash interrupted (never renamed into place,
     /// so never acknowledged as kept).
     func removeLeftovers() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
-        for name in names where name.hasPrefix(".") && name.hasSuffix(".tmp") {
-            unlink("\(path)/\(name)")
-        }
+        guard let (parent, name) = try? SafeFile.holder(of: path), let spool = try? parent.folder(name) else { return }
+        spool.removeFiles { !($0.hasPrefix(".") && $0.hasSuffix(".tmp")) }
     }
 
     func remove(_ entry: Entry) {
-        unlink("\(path)/\(entry.name)")
+        SafeFile.remove("\(path)/\(entry.name)")
     }
 }

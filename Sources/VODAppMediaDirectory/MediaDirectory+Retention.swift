@@ -1,11 +1,16 @@
 import Foundation
 import SystemPackage
 import VODAppBase
+import VODAppPayload
 
 /// What retention asks of DIR: whether a file is still the one vodapp placed, and room.
 extension MediaDirectory {
     /// A file directly in DIR, as retention sees it.
     package struct PlacedFile: Sendable {
+        /// Its name in DIR, the one vodapp gave it: it is found by this name through DIR's
+        /// descriptor, never by a path a record spells.
+        package let name: String
+        /// For the report and messages.
         package let path: String
         package let bytes: Int64
         /// Its modification time: when vodapp wrote it (a file written since is not vodapp's).
@@ -16,14 +21,14 @@ extension MediaDirectory {
         let fingerprint: String
     }
 
-    /// The file named `name` in DIR if, as far as its metadata tells, it is still the one vodapp
-    /// placed there at `placedAt`: not hidden, a regular file of one link (not a link planted in
-    /// its place), of the size it was placed with, not written since (a file edited or touched
-    /// after it was placed has a later modification time, whatever its size), and the same file:
-    /// the device and inode recorded when it was placed (`fileID`). A file moved or copied to the
-    /// name keeps its own times, and may have the size, but not the inode. Where the file system
-    /// numbers inodes afresh at each mount (exFAT), the status-change time stands in for it: Linux
-    /// sets it on the rename that brought a file to the name.
+    /// The file named `name` in DIR (`root`, held open) if, as far as its metadata tells, it is
+    /// still the one vodapp placed there at `placedAt`: not hidden, a regular file of one link
+    /// (not a link planted in its place), of the size it was placed with, not written since (a
+    /// file edited or touched after it was placed has a later modification time, whatever its
+    /// size), and the same file: the device and inode recorded when it was placed (`fileID`). A
+    /// file moved or copied to the name keeps its own times, and may have the size, but not the
+    /// inode. Where the file system numbers inodes afresh at each mount (exFAT), the status-change
+    /// time stands in for it: Linux sets it on the rename that brought a file to the name.
     ///
     /// A record without the `fingerprint` of the bytes placed claims no file: vodapp did not
     /// place it (a file found at the name, `alreadyPresent`, perhaps the user's), or cannot prove
@@ -32,20 +37,19 @@ extension MediaDirectory {
     ///
     /// Only the name counts, not the record's whole path: DIR may be reached through a symbolic
     /// link, moved or copied, and its files with it.
-    package func placedFile(named name: String, bytes: Int64, placedAt: Date, fileID: String?,
+    package func placedFile(named name: String, in root: Folder, bytes: Int64, placedAt: Date, fileID: String?,
                             fingerprint: String?) -> PlacedFile? {
-        guard let fingerprint, !name.isEmpty, !name.hasPrefix("."), !name.contains("/") else { return nil }
-        let path = self.path + "/" + name
-        guard let info = try? Stat(FilePath(path), followTargetSymlink: false),
-              info.type == .regular, info.linkCount == 1, Int64(info.size) == bytes else { return nil }
+        guard let fingerprint, Folder.isComponent(name), !name.hasPrefix("."), let info = root.status(name),
+              (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1, Int64(info.st_size) == bytes else { return nil }
         let modified = Self.date(info.st_mtim)
         // The record is written after the file is placed (its link and the temporary name's
         // unlink are its last status changes); a second allows for the store's millisecond
         // dates, and no replacement comes that soon.
         let latest = placedAt.addingTimeInterval(1)
         guard modified <= latest else { return nil }
-        guard fileID == Self.fileID(info.rawValue) || Self.date(info.st_ctim) <= latest else { return nil }
-        return PlacedFile(path: path, bytes: bytes, modified: modified, identity: Self.fileID(info.rawValue), fingerprint: fingerprint)
+        guard fileID == Self.fileID(info) || Self.date(info.st_ctim) <= latest else { return nil }
+        return PlacedFile(name: name, path: path + "/" + name, bytes: bytes, modified: modified, identity: Self.fileID(info),
+                          fingerprint: fingerprint)
     }
 
     /// What became of a file retention meant to remove.
@@ -57,63 +61,91 @@ extension MediaDirectory {
         case failed(String)
     }
 
-    /// Removes a file `placedFile` returned, if it is still that file, bytes and all.
+    /// Where files are set aside to be checked before they are removed: a folder of the work
+    /// area's, so that the name is kept whole, whatever its length (a prefix added to a long name
+    /// went past 255 bytes, and such a file could never be removed), and so that only the
+    /// running user can reach it (`WorkAreaOwnership`).
+    static let asideFolder = "removing"
+
+    /// Removes a file `placedFile` returned, if it is still that file, bytes and all. Every step
+    /// is relative to DIR's descriptor (`root`) and the work area's, and none follows a link.
     ///
     /// Checking at the name and then unlinking the name would remove whatever a user wrote there
-    /// in between (`cat mine > name` opens the same inode). So the file is first renamed out of
-    /// the way, atomically: a write that opens the name from then on makes a file of its own,
-    /// which is not touched. The renamed file is checked through one descriptor (the same inode,
-    /// size and time, and every byte against the fingerprint), and unlinked only if it passes;
-    /// otherwise it goes back to its name.
-    package func remove(_ file: PlacedFile) -> Removal {
-        let name = (file.path as NSString).lastPathComponent
-        let aside = path + "/" + Self.asidePrefix + name
-        guard name.utf8.count + Self.asidePrefix.utf8.count <= 255 else { return .failed("its name is too long to set it aside") }
-        let setAside = Self.renameWithoutReplacing(file.path, to: aside)
-        guard setAside == 0 else { return setAside == ENOENT ? .removed : .failed(Errno(rawValue: setAside).description) }
-        if let changed = change(in: aside, from: file) {
+    /// in between (`cat mine > name` opens the same inode). So the file is first moved out of
+    /// the way, atomically, into the work area: a write that opens the name from then on makes a
+    /// file of its own, which is not touched. The moved file is checked through one descriptor
+    /// (the same inode, size and time, and every byte against the fingerprint), and unlinked only
+    /// if it passes; otherwise it goes back to its name.
+    package func remove(_ file: PlacedFile, in root: Folder) -> Removal {
+        let aside: Folder
+        do {
+            aside = try root.folder(".vodapp").makeFolder(Self.asideFolder)
+        } catch {
+            return .failed("cannot set it aside: \(error)")
+        }
+        let setAside = root.rename(file.name, to: aside, as: file.name)
+        guard setAside == 0 else {
+            return setAside == ENOENT ? .removed : .failed("cannot set it aside: \(Errno(rawValue: setAside).description)")
+        }
+        if let changed = change(of: file, in: aside) {
             // Back under its name; if a new file has taken the name meanwhile, beside it.
-            if Self.renameWithoutReplacing(aside, to: file.path) != 0 {
-                let beside = path + "/(kept by vodapp) " + name
-                if Self.renameWithoutReplacing(aside, to: beside) != 0 { return .failed("\(changed); it is at \(aside)") }
+            if aside.rename(file.name, to: root, as: file.name) != 0 {
+                let beside = "(kept by vodapp) " + file.name
+                if !Folder.isComponent(beside) || aside.rename(file.name, to: root, as: beside) != 0 {
+                    return .failed("\(changed); it is at \(aside.path)/\(file.name)")
+                }
             }
             return .kept(changed)
         }
         // The very file checked, still at the aside name: another renamed onto it meanwhile is
-        // not unlinked (a moment remains between this look and the unlink, which no call closes).
-        guard (try? Stat(FilePath(aside), followTargetSymlink: false)).map({ Self.fileID($0.rawValue) }) == file.identity else {
-            return .failed("another file took its place while it was checked; \(aside) is left as it is")
+        // not unlinked (a moment remains between this look and the unlink, which no call closes;
+        // only a process of the running user's can reach the work area).
+        guard aside.status(file.name).map(Self.fileID) == file.identity else {
+            return .failed("another file took its place while it was checked; \(aside.path)/\(file.name) is left as it is")
         }
-        return unlink(aside) == 0 ? .removed : .failed(Errno(rawValue: errno).description)
+        let code = aside.removeFile(file.name)
+        return code == 0 ? .removed : .failed(Errno(rawValue: code).description)
     }
 
-    /// What a file set aside for removal is named in DIR, before its own name: hidden, and its
-    /// name kept whole, so that one a crash left aside goes back (`restoreSetAside`).
-    static let asidePrefix = ".vodapp-removing-"
+    /// The name under which an earlier vodapp set a file aside in DIR itself, before its name.
+    static let legacyAsidePrefix = ".vodapp-removing-"
 
-    /// Puts back under their names the files a crash left set aside (between `remove`'s rename and
-    /// its unlink or restore): never removed unchecked, and never over a file that took the name.
+    /// Puts back under their names the files a crash left set aside (between `remove`'s rename
+    /// and its unlink or restore): never removed unchecked, and never over a file that took the
+    /// name. Called at the start of every delivery, whatever its options, so that a file is
+    /// hidden only until the next run.
     package func restoreSetAside() {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return }
-        for name in names where name.hasPrefix(Self.asidePrefix) {
-            // Only what vodapp could have set aside: a regular file, under a name of its own
-            // (not hidden, a name vodapp gives an item).
-            let original = String(name.dropFirst(Self.asidePrefix.count))
-            var info = stat()
-            guard !original.isEmpty, !original.hasPrefix("."), MediaFileName.key(of: original) != nil,
-                  lstat(path + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
-            _ = Self.renameWithoutReplacing(path + "/" + name, to: path + "/" + original)
+        guard let root = try? folder() else { return }
+        if let aside = try? root.folder(".vodapp").folder(Self.asideFolder) {
+            for entry in aside.entries() where Self.mayRestore(entry.name, in: aside) {
+                _ = aside.rename(entry.name, to: root, as: entry.name)
+            }
+        }
+        for entry in root.entries() where entry.name.hasPrefix(Self.legacyAsidePrefix) {
+            let original = String(entry.name.dropFirst(Self.legacyAsidePrefix.count))
+            if Self.mayRestore(original, in: root, at: entry.name) { _ = root.rename(entry.name, to: root, as: original) }
         }
     }
 
-    /// How the file at `path` differs from what `file` was checked to be, or nil when it does not.
-    private func change(in path: String, from file: PlacedFile) -> String? {
-        Self.examining(path) { descriptor, info -> String? in
+    /// Whether what is at `found` (by default `name`) in `folder` is what vodapp could have set
+    /// aside as `name`: a regular file, under a name vodapp gives an item (not hidden).
+    private static func mayRestore(_ name: String, in folder: Folder, at found: String? = nil) -> Bool {
+        guard Folder.isComponent(name), !name.hasPrefix("."), MediaFileName.key(of: name) != nil,
+              let info = folder.status(found ?? name) else { return false }
+        return (info.st_mode & S_IFMT) == S_IFREG
+    }
+
+    /// How the file set aside in `aside` differs from what `file` was checked to be, or nil when
+    /// it does not.
+    private func change(of file: PlacedFile, in aside: Folder) -> String? {
+        aside.examining(file.name) { descriptor, info -> String? in
             guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 else { return "it is no longer a file of its own" }
             guard Self.fileID(info) == file.identity, Int64(info.st_size) == file.bytes, Self.date(info.st_mtim) == file.modified else {
                 return "it changed since it was checked"
             }
-            guard FileFingerprint.of(descriptor) == file.fingerprint else { return "its bytes are not those vodapp placed" }
+            guard FileFingerprint.of(FileDescriptor(rawValue: descriptor)) == file.fingerprint else {
+                return "its bytes are not those vodapp placed"
+            }
             return nil
         } ?? "it cannot be read"
     }
@@ -121,52 +153,60 @@ extension MediaDirectory {
     /// A partial body (or an HLS item's folder of segments) kept in the work area.
     package struct KeptPartial: Sendable {
         package let key: String
-        package let paths: [String]
+        /// Its names in the work area's `partial` folder.
+        package let names: [String]
         package let bytes: Int64
         /// When it was last written.
         package let modified: Date
+
+        /// Where the first of them is, for the report.
+        package var path: String
     }
 
     /// What the work area keeps for `key`, if anything: its partial body and its segment folder.
+    /// A key that fails the payload's rule (a record someone else wrote) has nothing.
     package func keptPartial(key: String) -> KeptPartial? {
-        var paths: [String] = []
+        guard Payload.isValidKey(key), let work = try? workFolder() else { return nil }
+        var names: [String] = []
         var bytes: Int64 = 0
         var modified = Date.distantPast
-        func count(_ info: Stat) {
-            bytes += Int64(info.size)
+        func count(_ info: stat) {
+            bytes += Int64(info.st_size)
             modified = max(modified, Self.date(info.st_mtim))
         }
         // Only files of one link count: a hard link planted at the name is not vodapp's bytes, and
         // removing that name would free nothing.
-        let body = temporaryPath(key: key)
-        if let info = try? Stat(FilePath(body), followTargetSymlink: false), info.type == .regular, info.linkCount == 1 {
-            paths.append(body)
+        let body = Self.workName(key, ".part")
+        if let info = work.status(body), (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 {
+            names.append(body)
             count(info)
         }
-        let folder = segmentFolder(key: key)
-        if let info = try? Stat(FilePath(folder), followTargetSymlink: false), info.type == .directory {
-            paths.append(folder)
-            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-                if let info = try? Stat(FilePath(folder + "/" + name), followTargetSymlink: false), info.type == .regular,
-                   info.linkCount == 1 {
-                    count(info)
-                }
+        // The segment folder is listed through its own descriptor: a link at its name is not.
+        let segments = Self.workName(key, ".hls")
+        if let folder = try? work.folder(segments) {
+            names.append(segments)
+            for entry in folder.entries() {
+                if let info = folder.status(entry.name), (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 { count(info) }
             }
         }
-        return paths.isEmpty ? nil : KeptPartial(key: key, paths: paths, bytes: bytes, modified: modified)
+        guard let first = names.first else { return nil }
+        return KeptPartial(key: key, names: names, bytes: bytes, modified: modified, path: work.path + "/" + first)
     }
 
     /// Removes what `keptPartial` found: the body, and the segment folder with the files in it
-    /// (links, never their targets; nothing deeper, see `SafeFile.removeFolder`).
+    /// (links, never their targets; nothing deeper, see `Folder.removeFolder`).
     package func remove(_ partial: KeptPartial) -> String? {
-        for path in partial.paths {
-            var info = stat()
-            guard lstat(path, &info) == 0 else { continue }
-            if (info.st_mode & S_IFMT) == S_IFDIR {
-                SafeFile.removeFolder(path)
-                if lstat(path, &info) == 0 { return "\(path) holds what is not vodapp's, and stays" }
-            } else if unlink(path) != 0, errno != ENOENT {
-                return Errno(rawValue: errno).description
+        let work: Folder
+        do {
+            work = try workFolder()
+        } catch {
+            return error.description
+        }
+        for name in partial.names {
+            switch work.removeFolder(name) {
+            case .removed: continue
+            case .movedAside(let aside): return "\(work.path)/\(name) holds what is not vodapp's: it was moved to \(aside)"
+            case .kept(let why): return why
             }
         }
         return nil

@@ -2,6 +2,7 @@ import CFileShims
 import Foundation
 import SystemPackage
 import VODAppBase
+import VODAppPayload
 
 /// DIR on disk: where finished media is placed, and the hidden work area beside it.
 ///
@@ -80,13 +81,20 @@ package struct MediaDirectory: Sendable {
     /// The same name on every run, so that a later delivery finds what an earlier one was cut
     /// off from; only the holder of the key's lock touches it.
     package func temporaryPath(key: String) -> String {
-        workPath + "/" + Self.workStem(key) + ".part"
+        workPath + "/" + Self.workName(key, ".part")
     }
 
     /// Where an HLS item's playlist, keys and segments are kept until they are joined: a folder
     /// of its own, under the same name on every run, so that a cut item resumes.
     package func segmentFolder(key: String) -> String {
-        workPath + "/" + Self.workStem(key) + ".hls"
+        workPath + "/" + Self.workName(key, ".hls")
+    }
+
+    /// A key's name in the work area. A key is checked against the payload's rule before it
+    /// becomes a name, wherever it came from (a payload, a store someone else may have written):
+    /// one that fails it names a file no key can, so `../x` reaches nothing outside the work area.
+    static func workName(_ key: String, _ suffix: String) -> String {
+        Payload.isValidKey(key) ? workStem(key) + suffix : ".invalid-key" + suffix
     }
 
     /// The stem of a key's names in the work area. exFAT and FAT (USB sticks, SD cards) ignore
@@ -119,7 +127,7 @@ package struct MediaDirectory: Sendable {
         case .absent: return nil
         case .file(let bytes): return bytes
         case .unsafe:
-            unlink(path)
+            SafeFile.remove(path)
             return nil
         }
     }
@@ -140,7 +148,16 @@ package struct MediaDirectory: Sendable {
                 throw .directoryUnusable(path: path, reason: "\(directory) is \(what); vodapp's work area must be a directory inside DIR")
             }
         }
+        try checkOwnership()
         return true
+    }
+
+    /// Refuses a work area that is not the running user's own (`WorkAreaOwnership`): nothing is
+    /// read from it or removed for it.
+    func checkOwnership() throws(MediaDirectoryError) {
+        if let refusal = WorkAreaOwnership.refusal(ofWorkArea: path + "/.vodapp") {
+            throw .directoryUnusable(path: path, reason: refusal)
+        }
     }
 
     package enum Presence {
@@ -176,6 +193,21 @@ package struct MediaDirectory: Sendable {
         for directory in [path, workPath] where access(directory, W_OK | X_OK) != 0 {
             throw .directoryUnusable(path: path, reason: Errno(rawValue: errno).description)
         }
+        try checkOwnership()
+    }
+
+    /// DIR, held open: what retention removes is found through it, by the name vodapp gave.
+    package func folder() throws(MediaDirectoryError) -> Folder {
+        do {
+            return try Folder.open(path)
+        } catch {
+            throw .directoryUnusable(path: path, reason: error.description)
+        }
+    }
+
+    /// The work area's `partial` folder, reached from DIR without following a link.
+    package func workFolder() throws(SafeFile.Failure) -> Folder {
+        try Folder.open(path, below: [".vodapp", "partial"])
     }
 
     /// What a placed file was as vodapp placed it: its `dev:ino` and the SHA-256 of its bytes,
@@ -204,7 +236,7 @@ package struct MediaDirectory: Sendable {
     /// too (exfat-fuse answers EINVAL), a `rename` after checking the name is free. The caller
     /// holds the item's lock, so no other vodapp can take the name in between; only a person could.
     package func place(_ temporary: String, at final: String) -> Placement {
-        defer { unlink(temporary) }
+        defer { SafeFile.remove(temporary) }
         // The same inode after the link or the rename: its identity and bytes now are the file's.
         let identity = Self.identity(of: temporary)
         if link(temporary, final) == 0 { return .placed(identity) }

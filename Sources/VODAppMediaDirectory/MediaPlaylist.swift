@@ -69,8 +69,43 @@ package struct MediaPlaylist: Equatable {
         return Entry(title: UntrustedText.sanitized(shown, limit: 500, replacingControlsWith: " "), name: name)
     }
 
+    /// The line that says a playlist is vodapp's own, to rewrite: a comment to a player (a line
+    /// that starts with `#` and is no `#EXT` tag).
+    package static let marker = "#VODAPP: written by vodapp, which rewrites it after each delivery"
+
+    /// The name vodapp's playlist has in DIR: `playlist.m3u8`, unless a file of the user's has
+    /// that name (a regular file without vodapp's marker, and not a playlist an earlier vodapp
+    /// wrote), which vodapp leaves alone; then `vodapp.m3u8`. What is planted at the name (a
+    /// link, a FIFO, a hard link) is not the user's playlist, and is replaced as before.
+    package static func name(in directory: String) -> String {
+        let path = directory + "/" + MediaFileName.playlist
+        guard case .file = SafeFile.inspect(path) else { return MediaFileName.playlist }
+        guard let text = text(at: path) else { return MediaFileName.playlist }
+        return isVodapps(text) ? MediaFileName.playlist : fallbackName
+    }
+
+    /// Where vodapp's playlist goes when `playlist.m3u8` is the user's.
+    package static let fallbackName = "vodapp.m3u8"
+
+    /// Whether `text` is a playlist vodapp wrote: it carries the marker, or it has exactly the
+    /// shape vodapp gave its playlists before it had one (`#EXTM3U`, then an `#EXTINF:-1,` title
+    /// and the name of an item's file for each entry), which a user's own playlist does not.
+    package static func isVodapps(_ text: String) -> Bool {
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        guard lines.first == "#EXTM3U" else { return false }
+        if lines.contains(where: { $0 == marker }) { return true }
+        var rest = lines.dropFirst()
+        while let title = rest.popFirst() {
+            guard title.hasPrefix("#EXTINF:-1,"), var name = rest.popFirst() else { return false }
+            if name.hasPrefix("./") { name = name.dropFirst(2) }
+            guard !name.hasPrefix("."), !name.contains("/"), MediaFileName.key(of: String(name)) != nil else { return false }
+        }
+        return true
+    }
+
     package var text: String {
-        var lines = ["#EXTM3U"]
+        var lines = ["#EXTM3U", Self.marker]
         for entry in entries {
             lines.append("#EXTINF:-1," + entry.title)
             // A line that starts with # is a comment to a player.

@@ -517,11 +517,11 @@ final class TransferContext {
             if keep, let resume = request.resume {
                 return TransferOutcome.Partial(bytes: resume.offset, etag: nil, lastModified: nil, total: resume.total)
             }
-            if !keep { unlink(request.temporaryPath) }
+            if !keep { SafeFile.remove(request.temporaryPath) }
             return nil
         }
         guard keep, let partial = resumePoint else {
-            unlink(request.temporaryPath)
+            SafeFile.remove(request.temporaryPath)
             return nil
         }
         return partial

@@ -65,7 +65,7 @@ struct Demo: AsyncParsableCommand {
         } else {
             say("No notification: nothing new arrived.")
         }
-        let playlist = report.directory + "/" + MediaFileName.playlist
+        let playlist = report.directory + "/" + MediaPlaylist.name(in: report.directory)
         if FileManager.default.fileExists(atPath: playlist) {
             say("The playlist for a media player: \(playlist)\n  mpv '\(playlist)'   (or vlc)")
         }

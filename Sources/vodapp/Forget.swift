@@ -13,7 +13,8 @@ struct Forget: ParsableCommand {
         with the keys.
 
         Exit status: 0, even for a key that was not removed (it is said so on stderr); 64 for a \
-        key that cannot be an item's; 66 when DIR's store cannot be read.
+        key that cannot be an item's; 66 when DIR's store cannot be read; 73 when DIR/.vodapp is not \
+        yours (another user's, or writable by group or others).
 
         Examples:
           vodapp forget f3058e6662927f1fcd17840469cfd5f3

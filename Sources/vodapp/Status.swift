@@ -13,7 +13,8 @@ struct Status: ParsableCommand {
         deliveries with where they came from. It writes nothing to DIR (a reader of a store in \
         use marks SQLite's shared-memory index, as every reader does).
 
-        Exit status: 0, or 66 when DIR does not exist or cannot be read.
+        Exit status: 0; 66 when DIR does not exist or cannot be read; 73 when DIR/.vodapp is not yours \
+        (another user's, or writable by group or others).
 
         Examples:
           vodapp status

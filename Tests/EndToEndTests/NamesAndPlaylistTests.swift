@@ -5,6 +5,8 @@ import TestSupport
 /// What a user finds in DIR: files named `Title [key].ext`, and `playlist.m3u8` for a media
 /// player, across deliveries that add items, change titles and lose files.
 @Suite struct NamesAndPlaylistTests {
+    /// The line that marks a playlist as vodapp's own, to rewrite.
+    private let marker = "#VODAPP: written by vodapp, which rewrites it after each delivery"
     let runner = VODAppRunner()
 
     private func run(_ items: [(key: String, item: [String: Any])], into dir: String,
@@ -43,7 +45,7 @@ import TestSupport
             #expect(ScratchDirectory.visibleMedia(scratch.path) == ["Old title [k].mp4"])
             #expect(server.requests.count == 1)
             // The player shows the title the publisher gives today; the file keeps its name.
-            #expect(playlist(scratch.path) == "#EXTM3U\n#EXTINF:-1,New title — Recut\nOld title [k].mp4\n")
+            #expect(playlist(scratch.path) == "#EXTM3U\n\(marker)\n#EXTINF:-1,New title — Recut\nOld title [k].mp4\n")
         }
     }
 
@@ -97,6 +99,7 @@ import TestSupport
             // Relative names, the payload's order; a name that starts with # would be a comment.
             #expect(playlist(dir) == """
                 #EXTM3U
+                \(marker)
                 #EXTINF:-1,Pilot — Part one
                 Pilot [zeta].mp4
                 #EXTINF:-1,#2: the return

@@ -414,7 +414,11 @@ import VODAppSamples
         }
         chmod(scratch.path, 0o755)
         chmod(dir, 0o755)
-        chmod(dir + "/.vodapp", 0o700)
+        // nobody's own work area (another user's is refused before anything is read), with a
+        // store that nobody may not read.
+        let owned = try await runTool("/bin/chown", ["-R", "nobody", dir + "/.vodapp"])
+        #expect(owned.exitCode == 0, "\(owned.stderr)")
+        chmod(dir + "/.vodapp/state.sqlite", 0o200)
         for arguments in [["status", "--dir", dir], ["status", "--dir", dir, "--json"], ["forget", "--dir", dir, "a"]] {
             let run = try await runTool("/usr/sbin/runuser", ["-u", "nobody", "--", VODAppRunner.executable] + arguments,
                                         environment: VODAppRunner.environment())
@@ -422,6 +426,13 @@ import VODAppSamples
             #expect(run.stderr == "vodapp: cannot read the state of \(dir): \(dir)/.vodapp/state.sqlite: Permission denied\n")
             #expect(run.stdout.isEmpty)
         }
+        // Root's run on nobody's work area: refused, 73, nothing read.
+        let refused = try await runner.run(["status", "--dir", dir])
+        #expect(refused.exitCode == 73, "\(refused.stderr)")
+        #expect(refused.stderr.contains("\(dir)/.vodapp belongs to user nobody"), "\(refused.stderr)")
+        chmod(dir + "/.vodapp/state.sqlite", 0o644)
+        let back = try await runTool("/bin/chown", ["-R", "root", dir + "/.vodapp"])
+        #expect(back.exitCode == 0, "\(back.stderr)")
         // A store that is not one (garbage, or another program's database): one line that says
         // what to do, not SQLite's error and the statement it was running.
         let store = dir + "/.vodapp/state.sqlite"

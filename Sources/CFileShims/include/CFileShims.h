@@ -15,4 +15,15 @@ int vod_start_writeback(int fd, int64_t offset, int64_t length);
    errno set: EEXIST when to exists; EINVAL or ENOSYS where the file system cannot promise it. */
 int vod_rename_noreplace(const char *from, const char *to);
 
+/* renameat2 with RENAME_NOREPLACE, relative to two directory descriptors. */
+int vod_renameat_noreplace(int fromdir, const char *from, int todir, const char *to);
+
+/* Whether the directory open at fd is the root of a mount (statx's STATX_ATTR_MOUNT_ROOT):
+   1 or 0, or -1 where the kernel does not tell (before Linux 5.8) or statx fails. */
+int vod_is_mount_root(int fd);
+
+/* The f_type of the file system of fd (fstatfs), such as 0x4d44 for FAT; -1 with errno set when
+   fstatfs fails. */
+int64_t vod_filesystem_type(int fd);
+
 #endif

@@ -176,7 +176,7 @@ package struct HLSItemDownload: Sendable {
             let type = media?.segmentFormat == .fragmentedMP4 ? "video/mp4" : "video/mp2t"
             return outcome(.completed(bytes: bytes), contentType: type)
         case .failure(let reason):
-            unlink(temporaryPath)
+            SafeFile.remove(temporaryPath)
             removeWorkArea()
             if reason.isTooLarge { return outcome(.tooLarge(declaredSize: nil)) }
             return outcome(.failed(reason: reason.text), final: reason.isFinal)
@@ -321,7 +321,7 @@ package struct HLSItemDownload: Sendable {
         case .absent: break
         case .file(let size): bytes = size
         // A FIFO or a link where a segment was kept is removed and the segment fetched again.
-        case .unsafe: unlink(workPath + "/" + name)
+        case .unsafe: SafeFile.remove(workPath + "/" + name)
         }
         return Part(id: id, kind: kind, url: url, key: key, name: name, bytes: bytes)
     }
@@ -371,16 +371,17 @@ package struct HLSItemDownload: Sendable {
             if (info.st_mode & S_IFMT) == S_IFDIR { return true }
             // A link, a FIFO or a file planted at the item's folder: the name is vodapp's, and
             // what is there is removed (a link, not its target), or the item would fail for good.
-            if unlink(workPath) == 0, mkdir(workPath, 0o755) == 0 { return true }
+            if SafeFile.remove(workPath) == 0, mkdir(workPath, 0o755) == 0 { return true }
         }
         state = .failed("cannot create \(workPath): \(Errno(rawValue: errno).description)", final: false)
         return false
     }
 
+    /// Removes what is not a segment from the item's folder, through its descriptor: a link
+    /// planted at the folder's name is never listed through.
     private func removeLeftovers() {
-        for name in (try? FileManager.default.contentsOfDirectory(atPath: workPath)) ?? [] where !name.hasSuffix(".seg") {
-            unlink(workPath + "/" + name)
-        }
+        (try? Folder.open((workPath as NSString).deletingLastPathComponent, below: [(workPath as NSString).lastPathComponent]))?
+            .removeFiles { $0.hasSuffix(".seg") }
     }
 
     private func removeWorkArea() {

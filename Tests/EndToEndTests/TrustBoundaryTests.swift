@@ -1,0 +1,275 @@
+import Foundation
+import Testing
+import TestSupport
+import VODAppSamples
+
+/// Nothing outside DIR, and nothing in it that vodapp did not place, is ever removed or
+/// overwritten, whatever a planted link, a forged store or another local user arranges: the
+/// built `vodapp` on real folders, links, users and servers.
+@Suite struct TrustBoundaryTests {
+    let runner = VODAppRunner()
+
+    /// A scratch directory with DIR (`media`, not made yet) and, beside it, a folder of someone
+    /// else's holding two files.
+    private func victimOutside() throws -> (ScratchDirectory, dir: String, outside: String) {
+        let scratch = try ScratchDirectory()
+        let outside = scratch.child("Documents")
+        try FileManager.default.createDirectory(atPath: outside, withIntermediateDirectories: true)
+        for name in ["letter.txt", "photo.jpg"] {
+            _ = FileManager.default.createFile(atPath: outside + "/" + name, contents: Data("theirs: \(name)".utf8))
+        }
+        return (scratch, scratch.child("media"), outside)
+    }
+
+    private func outsideIsUntouched(_ outside: String) -> Bool {
+        ScratchDirectory.allEntries(outside) == ["letter.txt", "photo.jpg"]
+            && ["letter.txt", "photo.jpg"].allSatisfy { ScratchDirectory.contents(outside + "/" + $0) == Array("theirs: \($0)".utf8) }
+    }
+
+    /// Runs SQL on DIR's store with Python's sqlite3 (as another program, or another user, could).
+    private func sql(_ dir: String, _ statement: String, _ parameters: [String] = []) async throws {
+        let script = "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute(sys.argv[2], sys.argv[3:]); db.commit()"
+        let run = try await runTool("python3", ["-c", script, dir + "/.vodapp/state.sqlite", statement] + parameters)
+        #expect(run.exitCode == 0, "\(run.stderr)")
+    }
+
+    private static let longAgo = "2020-01-01 00:00:00.000"
+
+    /// A link planted at an HLS item's work folder, then a push of that item whose playlist fails
+    /// for good (a live stream): the clean-up of the item's folder removes the link, never the
+    /// files of the folder it names. (It emptied the link's target: another user's ~/Documents,
+    /// through a shared DIR.)
+    @Test func aLinkAtAStreamsWorkFolderWhenTheStreamFailsForGoodRemovesNothingOutside() async throws {
+        let (scratch, dir, outside) = try victimOutside()
+        _ = scratch
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        // Live: no #EXT-X-ENDLIST.
+        try "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nsegment0.ts\n#EXTINF:2.0,\nsegment1.ts\n"
+            .write(toFile: nginx.root + "/live.m3u8", atomically: true, encoding: .utf8)
+        try await withSampleServer { server in
+            let first = try await runner.run(["-", "--dir", dir, "--no-notify"],
+                                             stdin: PayloadBuilder.json([(key: "first", title: "First", url: server.url("/bytes/100.mp4"))]))
+            #expect(first.exitCode == 0, "\(first.stderr)")
+        }
+        try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp/partial/show.hls", withDestinationPath: outside)
+        let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "10"],
+                                       stdin: PayloadBuilder.json([(key: "show", title: "Show", url: nginx.url("live.m3u8"))]))
+        #expect(run.item("show")?["status"] as? String == "failed", "\(run.stdout)")
+        #expect((run.item("show")?["error"] as? String)?.contains("live") == true, "\(run.stdout)")
+        #expect(outsideIsUntouched(outside), "\(ScratchDirectory.allEntries(outside))")
+    }
+
+    /// A record of the store in the `partial` state whose key climbs out of the work area
+    /// (`../../../x`, written by another program): retention builds no path from it, and the
+    /// `x.part` and `x.hls/` it would name outside DIR stay.
+    @Test func aForgedPartialRecordWithATraversingKeyRemovesNothingOutside() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        // DIR/.vodapp/partial/../../../x.part is the scratch directory's x.part.
+        let body = scratch.child("x.part")
+        let folder = scratch.child("x.hls")
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data("mine".utf8).write(to: URL(fileURLWithPath: body))
+        try Data("mine too".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        try await withSampleServer { server in
+            let first = try await runner.run(["-", "--dir", dir, "--no-notify"],
+                                             stdin: PayloadBuilder.json([(key: "first", title: "First", url: server.url("/bytes/100.mp4"))]))
+            #expect(first.exitCode == 0, "\(first.stderr)")
+            try await sql(dir, "INSERT INTO item (key, title, url, state, updatedAt, attempts) VALUES (?, 'x', 'http://127.0.0.1/x.mp4', 'partial', ?, 0)",
+                          ["../../../x", Self.longAgo])
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--max-total", "1", "--keep-days", "1"],
+                                           stdin: PayloadBuilder.json([(key: "second", title: "Second", url: server.url("/bytes/200.mp4"))]))
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(ScratchDirectory.contents(body) == Array("mine".utf8))
+            #expect(ScratchDirectory.contents(folder + "/notes.txt") == Array("mine too".utf8))
+            let status = try await runner.run(["status", "--dir", dir])
+            #expect(status.exitCode == 0, "\(status.stderr)")
+        }
+    }
+
+    /// A `.vodapp` the running user does not own, or that others may write, is refused with exit
+    /// 73 and one line that names it and the fix; nothing of it is read, and nothing is removed
+    /// for it. Here the user's own, made writable by all.
+    @Test func aWorkAreaOthersMayWriteIsRefused() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "a", title: "A", url: server.url("/bytes/100.mp4"))])
+            let first = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(first.exitCode == 0, "\(first.stderr)")
+            chmod(dir + "/.vodapp", 0o777)
+            let file = ScratchDirectory.media(dir, "a")
+            unlink(file)
+            for arguments in [["-", "--dir", dir, "--no-notify"], ["status", "--dir", dir], ["forget", "--dir", dir, "a"]] {
+                let run = try await runner.run(arguments, stdin: payload)
+                #expect(run.exitCode == 73, "\(arguments): \(run.stderr)")
+                #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
+                #expect(run.stderr.contains("\(dir)/.vodapp is writable by its group and others (mode 777)")
+                        && run.stderr.contains("chmod go-w \(dir)/.vodapp"), "\(run.stderr)")
+            }
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty, "fetched into a refused DIR")
+            chmod(dir + "/.vodapp", 0o755)
+            let fixed = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(fixed.exitCode == 0, "\(fixed.stderr)")
+        }
+    }
+
+    /// The attack of a shared sticky DIR (mode 1777, as /tmp or a family's media folder): one user
+    /// makes `.vodapp` first, open to all, with a forged record of the other's own `holiday.mp4`
+    /// as if vodapp had placed it long ago (its inode and fingerprint read off the file); the
+    /// victim's `--keep-days 1` run removed it. Now the victim's run refuses the work area (73),
+    /// and the holiday stays.
+    @Test(.enabled("needs root, to make and be two users") { UnixUser.canBeMade })
+    func anotherUsersWorkAreaInASharedFolderIsRefusedAndRemovesNothing() async throws {
+        let alice = try await UnixUser("vodapp-test-alice")
+        let mallory = try await UnixUser("vodapp-test-mallory")
+        let scratch = try ScratchDirectory()
+        chmod(scratch.path, 0o755)
+        let shared = scratch.child("shared")
+        try FileManager.default.createDirectory(atPath: shared, withIntermediateDirectories: true)
+        chmod(shared, 0o1777)
+        let holiday = shared + "/holiday.mp4"
+        let made = try await alice.run("/usr/bin/python3", ["-c", "import sys, os; open(sys.argv[1], 'wb').write(os.urandom(5000))", holiday])
+        #expect(made.exitCode == 0, "\(made.stderr)")
+        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -10 * 86_400)], ofItemAtPath: holiday)
+        let bytes = try #require(FileManager.default.contents(atPath: holiday))
+        try await withSampleServer { server in
+            let payloadFile = scratch.child("payload.json")
+            try PayloadBuilder.json([(key: "news", title: "News", url: server.url("/bytes/100.mp4"))]).write(to: URL(fileURLWithPath: payloadFile))
+            chmod(payloadFile, 0o644)
+            let environment = VODAppRunner.environment()
+            // Mallory's delivery makes the work area and the store; then the forged record, and
+            // the work area opened to all.
+            let planted = try await mallory.run(VODAppRunner.executable, [payloadFile, "--dir", shared, "--no-notify"], environment: environment)
+            #expect(planted.exitCode == 0, "\(planted.stderr)")
+            let forge = """
+                import sqlite3, sys, os, hashlib, datetime
+                path = sys.argv[2]; info = os.stat(path)
+                digest = hashlib.sha256(open(path, 'rb').read()).hexdigest()
+                when = datetime.datetime.fromtimestamp(info.st_mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M:%S.%f")[:-3]
+                db = sqlite3.connect(sys.argv[1])
+                db.execute("INSERT INTO item (key, title, url, state, path, bytes, updatedAt, attempts, fileID, fingerprint) "
+                           "VALUES ('holiday', 'Holiday', 'http://127.0.0.1/holiday.mp4', 'fetched', ?, ?, ?, 0, ?, ?)",
+                           (path, info.st_size, when, "%d:%d" % (info.st_dev, info.st_ino), digest))
+                db.commit()
+                """
+            let forged = try await mallory.run("/usr/bin/python3", ["-c", forge, shared + "/.vodapp/state.sqlite", holiday])
+            #expect(forged.exitCode == 0, "\(forged.stderr)")
+            let opened = try await mallory.run("/bin/chmod", ["-R", "a+rwX", shared + "/.vodapp"])
+            #expect(opened.exitCode == 0, "\(opened.stderr)")
+
+            let run = try await alice.run(VODAppRunner.executable, [payloadFile, "--dir", shared, "--no-notify", "--keep-days", "1"],
+                                          environment: environment)
+            #expect(run.exitCode == 73, "\(run.stdout) \(run.stderr)")
+            #expect(run.stderr == "vodapp: cannot use \(shared) for media: \(shared)/.vodapp belongs to user \(mallory.name) (uid \(mallory.uid)), "
+                    + "not to you, \(alice.name) (uid \(alice.uid)): vodapp does not act on a work area another user could have written; "
+                    + "if it is yours, 'chown -R \(alice.name) \(shared)/.vodapp', otherwise move it aside\n", "\(run.stderr)")
+            #expect(FileManager.default.contents(atPath: holiday) == bytes, "the victim's holiday is gone")
+        }
+    }
+
+    /// A file a retention left set aside when it was killed (SIGKILL between its rename and its
+    /// unlink) is back under its name at the start of the next run, whatever that run's options:
+    /// it was hidden, read as removed by the user, not fetched and not listed until a run with
+    /// retention flags. Both places: the work area's `removing` folder, and the hidden name in
+    /// DIR an earlier vodapp used.
+    @Test func aFileACrashedRetentionSetAsideIsBackAtTheNextRun() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "a", title: "A", url: server.url("/bytes/3000.mp4")),
+                                               (key: "b", title: "B", url: server.url("/bytes/4000.mp4"))])
+            let first = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(first.exitCode == 0, "\(first.stderr)")
+            let a = ScratchDirectory.media(dir, "a")
+            let b = ScratchDirectory.media(dir, "b")
+            // What a crash leaves.
+            mkdir(dir + "/.vodapp/removing", 0o755)
+            #expect(rename(a, dir + "/.vodapp/removing/" + (a as NSString).lastPathComponent) == 0)
+            #expect(rename(b, dir + "/.vodapp-removing-" + (b as NSString).lastPathComponent) == 0)
+
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            for key in ["a", "b"] {
+                #expect(run.item(key)?["status"] as? String == "alreadyPresent", "\(key): \(run.stdout)")
+            }
+            #expect(holdsSampleBytes(a, count: 3000))
+            #expect(holdsSampleBytes(b, count: 4000))
+            let playlist = String(decoding: ScratchDirectory.contents(dir + "/playlist.m3u8") ?? [], as: UTF8.self)
+            #expect(playlist.contains("A [a].mp4") && playlist.contains("B [b].mp4"), "\(playlist)")
+        }
+    }
+
+    /// Every name vodapp places can be removed by retention, whatever its length: a title that
+    /// makes a 255-byte name (a prefix added to set it aside went past the limit, and a server
+    /// could so defeat --max-total).
+    @Test func aFileWithTheLongestNameCanBeRemovedByRetention() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            // A 200-byte title and a 100-character key: a 255-byte name.
+            let key = String(repeating: "k", count: 100)
+            let title = String(repeating: "Long title ", count: 40)
+            let first = try await runner.run(["-", "--dir", dir, "--no-notify", "--json"],
+                                             stdin: PayloadBuilder.json([(key: key, title: title, url: server.url("/bytes/3000.mp4"))]))
+            #expect(first.exitCode == 0, "\(first.stderr)")
+            let file = ScratchDirectory.media(dir, key)
+            let name = (file as NSString).lastPathComponent
+            #expect(name.utf8.count > 238, "\(name.utf8.count) bytes")
+            // As if placed ten days ago: the file's time, and the record's.
+            let placed = Date(timeIntervalSinceNow: -10 * 86_400)
+            try FileManager.default.setAttributes([.modificationDate: placed], ofItemAtPath: file)
+            let formatter = DateFormatter()
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+            try await sql(dir, "UPDATE item SET updatedAt = ? WHERE key = ?", [formatter.string(from: placed.addingTimeInterval(1)), key])
+
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--keep-days", "1"],
+                                           stdin: PayloadBuilder.json([(key: "next", title: "Next", url: server.url("/bytes/100.mp4"))]))
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let removed = (run.report?["removed"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+            #expect(removed == [key], "\(run.stdout) \(run.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: file))
+            #expect(ScratchDirectory.allEntries(dir + "/.vodapp/removing").isEmpty)
+        }
+    }
+
+    /// A `playlist.m3u8` of the user's own in DIR is left as it is: vodapp writes its playlist as
+    /// `vodapp.m3u8` and says so once. One an earlier vodapp wrote (without the marker line) is
+    /// still vodapp's.
+    @Test func theUsersOwnPlaylistIsNeverOverwritten() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let mine = "#EXTM3U\n#EXTINF:-1,My mix\n/home/me/Music/song.mp3\n"
+        try mine.write(toFile: dir + "/playlist.m3u8", atomically: true, encoding: .utf8)
+        try await withSampleServer { server in
+            for (index, key) in ["a", "b"].enumerated() {
+                let run = try await runner.run(["-", "--dir", dir, "--no-notify"],
+                                               stdin: PayloadBuilder.json([(key: key, title: key.uppercased(), url: server.url("/bytes/100.mp4?\(key)"))]))
+                #expect(run.exitCode == 0, "\(run.stderr)")
+                let said = run.stderr.contains("\(dir)/playlist.m3u8 is not vodapp's, and stays as it is: vodapp's playlist is \(dir)/vodapp.m3u8")
+                #expect(said == (index == 0), "\(index): \(run.stderr)")
+            }
+            #expect(try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8) == mine)
+            let ours = try String(contentsOfFile: dir + "/vodapp.m3u8", encoding: .utf8)
+            #expect(ours.contains("A [a].mp4") && ours.contains("B [b].mp4"), "\(ours)")
+
+            // A playlist of an earlier vodapp's, without the marker: still vodapp's own.
+            let other = scratch.child("other")
+            try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
+            let earlier = try await runner.run(["-", "--dir", other, "--no-notify"],
+                                               stdin: PayloadBuilder.json([(key: "c", title: "C", url: server.url("/bytes/100.mp4?c"))]))
+            #expect(earlier.exitCode == 0)
+            try "#EXTM3U\n#EXTINF:-1,C\nC [c].mp4\n".write(toFile: other + "/playlist.m3u8", atomically: true, encoding: .utf8)
+            let later = try await runner.run(["-", "--dir", other, "--no-notify"],
+                                             stdin: PayloadBuilder.json([(key: "d", title: "D", url: server.url("/bytes/100.mp4?d"))]))
+            #expect(later.exitCode == 0)
+            let adopted = try String(contentsOfFile: other + "/playlist.m3u8", encoding: .utf8)
+            #expect(adopted.contains("C [c].mp4") && adopted.contains("D [d].mp4"), "\(adopted)")
+            #expect(!FileManager.default.fileExists(atPath: other + "/vodapp.m3u8"))
+        }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+import Testing
+import VODAppBase
+
+/// The one way vodapp removes what is in a folder: through its descriptor, never through a link,
+/// never recursively. Real folders, links and files.
+@Suite struct FolderTests {
+    private final class Scratch {
+        let path = NSTemporaryDirectory() + "/vodapp-folder-\(UInt32.random(in: 0...UInt32.max))"
+        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+        func make(_ relative: String, _ text: String = "x") {
+            let full = path + "/" + relative
+            try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
+        }
+        func entries(_ relative: String) -> [String] {
+            (FileManager.default.enumerator(atPath: path + "/" + relative)?.allObjects as? [String] ?? []).sorted()
+        }
+    }
+
+    @Test(arguments: ["", ".", "..", "a/b", "/a", "a\u{0}b", String(repeating: "n", count: 256)])
+    func aNameThatIsNotOneComponentIsRefused(_ name: String) throws {
+        let scratch = try Scratch()
+        let folder = try Folder.open(scratch.path)
+        #expect(!Folder.isComponent(name))
+        #expect(folder.removeFile(name) == EINVAL)
+        #expect(throws: SafeFile.Failure.self) { try folder.folder(name) }
+        #expect(folder.status(name) == nil)
+    }
+
+    /// A link at a folder's name: removing the folder removes the link, not one file it names.
+    @Test func removingALinkedFolderRemovesTheLinkOnly() throws {
+        let scratch = try Scratch()
+        scratch.make("outside/keep.txt")
+        try FileManager.default.createDirectory(atPath: scratch.path + "/work", withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/work/item.hls", withDestinationPath: scratch.path + "/outside")
+        let work = try Folder.open(scratch.path, below: ["work"])
+        #expect(throws: SafeFile.Failure.notRegular(path: work.path + "/item.hls", kind: "a symbolic link")) { try work.folder("item.hls") }
+        #expect(work.removeFolder("item.hls") == .removed)
+        #expect(scratch.entries("outside") == ["keep.txt"])
+        #expect(scratch.entries("work").isEmpty)
+    }
+
+    /// `open(_:below:)` follows no link below its root.
+    @Test func aLinkBelowTheRootIsNotFollowed() throws {
+        let scratch = try Scratch()
+        scratch.make("elsewhere/partial/x")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/.vodapp", withDestinationPath: scratch.path + "/elsewhere")
+        #expect(throws: SafeFile.Failure.self) { try Folder.open(scratch.path, below: [".vodapp", "partial"]) }
+    }
+
+    /// A folder's files go (a link in it: the link); a folder that holds folders is moved aside
+    /// whole, nothing in it removed.
+    @Test func removingAFolderRemovesItsFilesAndNeverRecurses() throws {
+        let scratch = try Scratch()
+        scratch.make("outside/keep.txt")
+        scratch.make("work/flat/a.seg")
+        scratch.make("work/flat/b.seg")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/work/flat/link", withDestinationPath: scratch.path + "/outside/keep.txt")
+        scratch.make("work/deep/a.seg")
+        scratch.make("work/deep/inner/theirs.txt")
+        let work = try Folder.open(scratch.path + "/work")
+        #expect(work.removeFolder("flat") == .removed)
+        #expect(scratch.entries("outside") == ["keep.txt"])
+        guard case .movedAside(let aside) = work.removeFolder("deep") else {
+            Issue.record("a folder holding a folder was not moved aside")
+            return
+        }
+        #expect(FileManager.default.fileExists(atPath: aside + "/inner/theirs.txt"))
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/work/deep"))
+    }
+
+    /// A rename that would replace a file does not happen.
+    @Test func renamingNeverReplaces() throws {
+        let scratch = try Scratch()
+        scratch.make("a", "first")
+        scratch.make("b", "second")
+        let folder = try Folder.open(scratch.path)
+        #expect(folder.rename("a", to: folder, as: "b") == EEXIST)
+        #expect(FileManager.default.contents(atPath: scratch.path + "/b") == Data("second".utf8))
+        #expect(folder.rename("a", to: folder, as: "c") == 0)
+    }
+}
