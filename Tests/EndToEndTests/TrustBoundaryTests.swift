@@ -72,6 +72,10 @@ import VODAppSamples
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         try Data("mine".utf8).write(to: URL(fileURLWithPath: body))
         try Data("mine too".utf8).write(to: URL(fileURLWithPath: folder + "/notes.txt"))
+        // Old enough for any retention to take, were they vodapp's.
+        for path in [body, folder + "/notes.txt", folder] {
+            try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: -30 * 86_400)], ofItemAtPath: path)
+        }
         try await withSampleServer { server in
             let first = try await runner.run(["-", "--dir", dir, "--no-notify"],
                                              stdin: PayloadBuilder.json([(key: "first", title: "First", url: server.url("/bytes/100.mp4"))]))
