@@ -27,13 +27,13 @@ public final class StateStore: Sendable {
         let path = directory + "/.vodapp/state.sqlite"
         try Self.check(workArea: directory + "/.vodapp", database: path)
         let planted = StoreSideFiles.planted(beside: path)
-        if !planted.isEmpty {
-            // A reader removes nothing: it reads the database file alone, as immutable.
-            if readOnly {
-                try StoreSideFiles.requireUnused(path, planted)
-            } else {
-                try StoreSideFiles.removePlanted(beside: path, planted)
+        if let first = planted.first {
+            // A reader removes nothing, and cannot read around them: the database file alone may
+            // hold no record (SQLite checkpoints its log into it only now and then).
+            guard !readOnly else {
+                throw StateStoreError.unsafe("\(first.description): status changes nothing, and the next delivery replaces it once no process uses the store")
             }
+            try StoreSideFiles.removePlanted(beside: path, planted)
         }
         let waits = StoreWaitLimit()
         self.waits = waits
@@ -53,7 +53,7 @@ public final class StateStore: Sendable {
         }
         pool = try waits.during(until: deadline) {
             guard !readOnly else {
-                let queue = try Self.readOnlyConnection(path, immutable: !planted.isEmpty, configuration: configuration)
+                let queue = try Self.readOnlyConnection(path, configuration: configuration)
                 try queue.read { db in try QueryTimeLimit.run(db) { try StoreSchema.verify(db, path: path) } }
                 return queue
             }
@@ -69,10 +69,9 @@ public final class StateStore: Sendable {
     /// database still creates its `-wal` and `-shm` files when they are absent (the last process
     /// to close the store removes them); then the database file holds every record, and it is
     /// opened as immutable, which creates nothing. While they exist, another process may be
-    /// writing, so the connection reads through them as usual, unless they are not SQLite's
-    /// (`immutable`, when nobody has the store open).
-    private static func readOnlyConnection(_ path: String, immutable: Bool, configuration: Configuration) throws -> DatabaseQueue {
-        if immutable || SafeFile.inspect(path + "-wal") == .absent {
+    /// writing, so the connection reads through them as usual.
+    private static func readOnlyConnection(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
+        if case .absent = SafeFile.inspect(path + "-wal") {
             let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
             return try DatabaseQueue(path: "file:\(escaped)?immutable=1", configuration: configuration)
         }

@@ -46,26 +46,11 @@ enum StoreSideFiles {
         }
     }
 
-    /// Throws unless no connection has the store at `database` open, without locking it: for a
-    /// reader that removes nothing and reads the database file alone.
-    static func requireUnused(_ database: String, _ planted: [SafeFile.Failure]) throws {
-        let fd: Int32
-        do {
-            fd = try SafeFile.open(database, O_RDONLY)
-        } catch {
-            throw StateStoreError.unsafe(error.description)
-        }
-        defer { close(fd) }
-        var probe = lockRange(type: F_WRLCK)
-        guard fcntl(fd, getLock, &probe) == 0, probe.l_type == Int16(F_UNLCK) else { throw inUse(planted) }
-    }
-
     private static func inUse(_ planted: [SafeFile.Failure]) -> StateStoreError {
         .unsafe((planted.first?.description ?? "a file beside the store is not SQLite's") + ", and the store is in use, so it is not replaced now")
     }
 
-    // Linux's values, the same on every architecture; Glibc's module does not export them.
-    private static let getLock: Int32 = 36 // F_OFD_GETLK
+    // Linux's value, the same on every architecture; Glibc's module does not export it.
     private static let setLock: Int32 = 37 // F_OFD_SETLK
 
     /// SQLite's unix VFS takes SHARED as a read lock on 510 bytes from `PENDING_BYTE` (1 GiB) + 2,
