@@ -21,9 +21,10 @@ import TestSupport
         } catch {
             caught = error
         }
+        // Without the limit it never ends; the margin is for a loaded machine's timer thread.
         let elapsed = started.duration(to: .now)
         #expect((caught as? DatabaseError)?.resultCode == .SQLITE_INTERRUPT, "\(String(describing: caught))")
-        #expect(elapsed >= QueryTimeLimit.limit && elapsed < TimeBound.duration(QueryTimeLimit.limit + .seconds(1)), "\(elapsed)")
+        #expect(elapsed >= QueryTimeLimit.limit && elapsed < TimeBound.duration(QueryTimeLimit.limit + .seconds(3)), "\(elapsed)")
         #expect(caught.map(StateStoreError.oneLine)
                 == "a query of its store ran past 2 s and was stopped: was it made to be slow? move .vodapp/state.sqlite aside to start afresh")
         // The connection is not left interrupted: the next query runs.
