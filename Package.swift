@@ -126,6 +126,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // sqlite3_interrupt on one connection: GRDB interrupts only a whole pool.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
         // The desktop notification, through libnotify.
@@ -279,6 +281,7 @@ let package = Package(
         ),
         // Unit tests, one target per library, mirroring its folders.
         .testTarget(name: "VODAppBaseTests", dependencies: ["VODAppBase"]),
+        .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "VODAppTransferTests",
             dependencies: ["VODAppTransfer", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log")]

@@ -4,12 +4,15 @@ import VODAppDelivery
 import VODAppStore
 
 /// Renders `vodapp status` for people. Scripts get `StatusReport.json`.
+///
+/// Every string comes from the store, which anyone who can write DIR can have made: each is
+/// made safe for a terminal (no escape sequence, no bidirectional override), keys and paths too.
 public enum StatusRenderer {
     /// The status for people: one section per state, then the deliveries, newest first.
     public static func summary(_ status: StatusReport) -> String {
         let items = status.items
         let deliveries = status.deliveries
-        var lines = ["\(status.directory)"]
+        var lines = [printablePath(status.directory)]
         func section(_ title: String, _ state: StoredItem.State, _ line: (StoredItem) -> String) {
             let matching = items.filter { $0.state == state }
             guard !matching.isEmpty else { return }
@@ -19,7 +22,7 @@ public enum StatusRenderer {
         func name(_ item: StoredItem) -> String {
             printable(item.title ?? item.key)
         }
-        section("In DIR", .fetched) { "\(name($0)) (\(ByteSize.format($0.bytes ?? 0))) -> \($0.path ?? "?"), \(when($0.updatedAt))" }
+        section("In DIR", .fetched) { "\(name($0)) (\(ByteSize.format($0.bytes ?? 0))) -> \(printablePath($0.path ?? "?")), \(when($0.updatedAt))" }
         section("Partial, resumed by the next delivery", .partial) { item in
             let kept = "\(name(item)): \(ByteSize.format(item.bytes ?? 0)) kept, \(item.validator == nil ? "no validator: starts over" : "resumable")"
             // Why the last attempt stopped, when it was not simply cut: a refusal for good is news.
@@ -36,7 +39,7 @@ public enum StatusRenderer {
         }
         section("Too large", .tooLarge) { "\(name($0)): \(printable($0.error ?? ""))" }
         section("Removed, not fetched again until 'vodapp forget KEY'", .removed) { item in
-            "\(name(item)) [\(item.key)]: \(printable(item.error ?? "removed")), \(when(item.updatedAt))"
+            "\(name(item)) [\(printable(item.key))]: \(printable(item.error ?? "removed")), \(when(item.updatedAt))"
         }
         if items.isEmpty { lines.append(deliveries.isEmpty ? "Nothing recorded yet." : "No item recorded yet.") }
         if !deliveries.isEmpty {
@@ -44,7 +47,7 @@ public enum StatusRenderer {
             for entry in deliveries {
                 let origin = entry.origin.map { " " + printable($0) } ?? ""
                 let note = entry.note.map { " (\(printable($0)))" } ?? ""
-                lines.append("  \(when(entry.startedAt))  \(entry.source)\(origin): \(entry.result), \(entry.items) item\(entry.items == 1 ? "" : "s"), "
+                lines.append("  \(when(entry.startedAt))  \(printable(entry.source))\(origin): \(printable(entry.result)), \(entry.items) item\(entry.items == 1 ? "" : "s"), "
                              + "\(entry.downloaded) downloaded, \(entry.failed) failed or timed out, "
                              + String(format: "%.2f s", entry.elapsedSeconds) + note)
             }
@@ -54,6 +57,11 @@ public enum StatusRenderer {
 
     private static func printable(_ text: String) -> String {
         ReportRenderer.printable(text)
+    }
+
+    /// A path, whole: longer than a title may be.
+    private static func printablePath(_ path: String) -> String {
+        UntrustedText.sanitized(path, limit: 4_096, replacingControlsWith: "?")
     }
 
     private static func when(_ date: Date) -> String {

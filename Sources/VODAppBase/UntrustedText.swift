@@ -14,7 +14,7 @@ public enum UntrustedText {
 
     /// LRE, RLE, PDF, LRO, RLO, LRI, RLI, FSI, PDI, the marks LRM, RLM and ALM: what reorders the
     /// text around it. Other format characters (the joiners inside emoji) stay.
-    static func isBidirectionalFormatting(_ scalar: Unicode.Scalar) -> Bool {
+    public static func isBidirectionalFormatting(_ scalar: Unicode.Scalar) -> Bool {
         switch scalar.value {
         case 0x202A...0x202E, 0x2066...0x2069, 0x200E, 0x200F, 0x061C: true
         default: false

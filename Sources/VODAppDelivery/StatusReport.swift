@@ -82,8 +82,29 @@ public struct StatusReport: Sendable, Encodable {
         deliveries = try store.lastDeliveries(count)
     }
 
-    /// The status as one JSON object, dates in ISO 8601.
+    /// The status as one JSON object, dates in ISO 8601, that a terminal shows harmlessly.
     public var json: String {
-        CompactJSON.text(self, fallback: #"{"error":"the status could not be encoded"}"#)
+        Self.escapingTerminalControls(CompactJSON.text(self, fallback: #"{"error":"the status could not be encoded"}"#))
+    }
+
+    /// `json` with every control character and bidirectional override written as a `\u`
+    /// escape. The encoder escapes those below U+0020 but writes DEL, the C1 controls (U+009B
+    /// is a CSI to some terminals) and the overrides as they are; in JSON they can only be
+    /// inside strings, where the escape is the same character, so the value is unchanged.
+    static func escapingTerminalControls(_ json: String) -> String {
+        guard json.unicodeScalars.contains(where: needsEscape) else { return json }
+        var escaped = String.UnicodeScalarView()
+        for scalar in json.unicodeScalars {
+            if needsEscape(scalar) {
+                escaped.append(contentsOf: String(format: "\\u%04x", scalar.value).unicodeScalars)
+            } else {
+                escaped.append(scalar)
+            }
+        }
+        return String(escaped)
+    }
+
+    private static func needsEscape(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.generalCategory == .control || UntrustedText.isBidirectionalFormatting(scalar)
     }
 }

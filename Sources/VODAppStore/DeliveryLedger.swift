@@ -24,7 +24,7 @@ package struct DeliveryLedger: Sendable {
         do {
             store = try StateStore.shared(directory: directory, until: deadline)
         } catch {
-            attention.warn("the state store of \(directory) cannot be used, so nothing is recorded: \(error)")
+            attention.warn("the state store of \(directory) cannot be used, so nothing is recorded: \(StateStoreError.oneLine(error))")
             return nil
         }
         self.logger = logger
@@ -36,7 +36,7 @@ package struct DeliveryLedger: Sendable {
         do {
             return try store.items(keys, until: deadline)
         } catch {
-            warn("cannot read the state store: \(error)")
+            warn("cannot read the state store: \(StateStoreError.oneLine(error))")
             return [:]
         }
     }
@@ -46,7 +46,7 @@ package struct DeliveryLedger: Sendable {
         do {
             return try store.items(in: state, until: deadline)
         } catch {
-            warn("cannot read the state store: \(error)")
+            warn("cannot read the state store: \(StateStoreError.oneLine(error))")
             return []
         }
     }
@@ -58,7 +58,7 @@ package struct DeliveryLedger: Sendable {
             do {
                 try store.save(items, until: deadline)
             } catch {
-                warn("cannot record \(items.count) item(s) in the state store: \(error)")
+                warn("cannot record \(items.count) item(s) in the state store: \(StateStoreError.oneLine(error))")
             }
         }
     }
@@ -69,7 +69,7 @@ package struct DeliveryLedger: Sendable {
             do {
                 try store.checkpoint(item, until: deadline)
             } catch {
-                warn("cannot record that \(item.key) can be resumed: \(error)")
+                warn("cannot record that \(item.key) can be resumed: \(StateStoreError.oneLine(error))")
             }
         }
     }
@@ -91,7 +91,7 @@ package struct DeliveryLedger: Sendable {
             do {
                 try store.log(entry, until: deadline)
             } catch {
-                warn("cannot log the delivery in the state store: \(error)")
+                warn("cannot log the delivery in the state store: \(StateStoreError.oneLine(error))")
             }
         }
     }

@@ -17,13 +17,24 @@ public final class StateStore: Sendable {
     /// exist.
     /// - Parameter deadline: when to give up waiting for a lock another process holds; nil for
     ///   `StoreWaitLimit.defaultWait`. Every operation bounds its waits the same way.
-    /// - Throws: `StateStoreError.unsafe` when the work area or a database file is not what vodapp
-    ///   made (a symbolic link, a FIFO, a hard link), or GRDB's error.
+    /// - Throws: `StateStoreError.unsafe` when the work area or the database file is not what
+    ///   vodapp made (a symbolic link, a FIFO, a hard link), or a file beside it is not and the
+    ///   store is in use (`StoreSideFiles`); `StateStoreError.foreign` when the database holds
+    ///   objects vodapp did not make (`StoreSchema`); or GRDB's error.
     /// - Parameter readOnly: only reads, never creates, migrates or writes (`vodapp status`,
     ///   which must not change DIR).
     public init(directory: String, until deadline: ContinuousClock.Instant? = nil, readOnly: Bool = false) throws {
         let path = directory + "/.vodapp/state.sqlite"
         try Self.check(workArea: directory + "/.vodapp", database: path)
+        let planted = StoreSideFiles.planted(beside: path)
+        if let first = planted.first {
+            // A reader removes nothing, and cannot read around them: the database file alone may
+            // hold no record (SQLite checkpoints its log into it only now and then).
+            guard !readOnly else {
+                throw StateStoreError.unsafe("\(first.description): status changes nothing, and the next delivery replaces it once no process uses the store")
+            }
+            try StoreSideFiles.removePlanted(beside: path, planted)
+        }
         let waits = StoreWaitLimit()
         self.waits = waits
         var configuration = Configuration()
@@ -31,17 +42,25 @@ public final class StateStore: Sendable {
         // Writers from other processes hold the lock for milliseconds: wait, but never past the
         // deadline of the operation waiting (`StoreWaitLimit`).
         configuration.busyMode = .callback { tries in waits.retry(tries: tries) }
-        // In WAL mode NORMAL cannot corrupt the database; a power cut may lose the last records,
-        // which the files in DIR make good. FULL would add an fsync to every delivery's log line.
-        if !readOnly {
-            configuration.prepareDatabase { db in
-                try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            }
+        configuration.prepareDatabase { db in
+            // Functions with side effects and virtual tables are not run from the schema, which
+            // anyone who can write DIR can have written.
+            try db.execute(sql: "PRAGMA trusted_schema = OFF")
+            // In WAL mode NORMAL cannot corrupt the database; a power cut may lose the last
+            // records, which the files in DIR make good. FULL would add an fsync to every
+            // delivery's log line.
+            if !readOnly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
         }
         pool = try waits.during(until: deadline) {
-            guard !readOnly else { return try Self.readOnlyConnection(path, configuration: configuration) }
+            guard !readOnly else {
+                let queue = try Self.readOnlyConnection(path, configuration: configuration)
+                try queue.read { db in try QueryTimeLimit.run(db) { try StoreSchema.verify(db, path: path) } }
+                return queue
+            }
             let pool = try DatabasePool(path: path, configuration: configuration)
-            try Self.migrator.migrate(pool)
+            // Checked before the migrator reads the store: it would run what is there.
+            try pool.read { db in try QueryTimeLimit.run(db) { try StoreSchema.verify(db, path: path) } }
+            try QueryTimeLimit.run(interrupting: { pool.interrupt() }) { try Self.migrator.migrate(pool) }
             return pool
         }
     }
@@ -60,18 +79,17 @@ public final class StateStore: Sendable {
     }
 
     /// SQLite follows symbolic links and would open a FIFO: the store is refused unless its
-    /// directory is a real directory and each of its files is absent or a regular file of one
-    /// link, so that another application's database is never given vodapp's tables.
+    /// directory is a real directory and the database is absent or a regular file of one link,
+    /// so that another application's database is never given vodapp's tables. The files beside
+    /// it are `StoreSideFiles`'.
     private static func check(workArea: String, database: String) throws {
         var info = stat()
         guard lstat(workArea, &info) == 0 else { return }
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw StateStoreError.unsafe("\(workArea) is not a directory (a symbolic link or a file)")
         }
-        for file in [database, database + "-wal", database + "-shm", database + "-journal"] {
-            if case .unsafe(let failure) = SafeFile.inspect(file) {
-                throw StateStoreError.unsafe(failure.description)
-            }
+        if case .unsafe(let failure) = SafeFile.inspect(database) {
+            throw StateStoreError.unsafe(failure.description)
         }
     }
 
@@ -94,8 +112,12 @@ public final class StateStore: Sendable {
     public static func shared(directory: String, until deadline: ContinuousClock.Instant? = nil) throws -> StateStore {
         try openStores.withLockedValue { stores in
             if let store = stores[directory] {
-                // Checked on every use, not only the first: a listener runs for weeks.
-                try check(workArea: directory + "/.vodapp", database: directory + "/.vodapp/state.sqlite")
+                // Checked on every use, not only the first: a listener runs for weeks. This
+                // process has the store open, so nothing planted beside it is removed.
+                let path = directory + "/.vodapp/state.sqlite"
+                try check(workArea: directory + "/.vodapp", database: path)
+                if let planted = StoreSideFiles.planted(beside: path).first { throw StateStoreError.unsafe(planted.description) }
+                try store.read(until: deadline) { db in try StoreSchema.verify(db, path: path) }
                 return store
             }
             let store = try StateStore(directory: directory, until: deadline)
@@ -162,28 +184,28 @@ public final class StateStore: Sendable {
 
     /// The records of `keys` that exist.
     public func items(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) throws -> [String: StoredItem] {
-        try waits.during(until: deadline) { try pool.read { db in
+        try read(until: deadline) { db in
             let found = try StoredItem.fetchAll(db, keys: keys)
             return Dictionary(found.map { ($0.key, $0) }, uniquingKeysWith: { $1 })
-        } }
+        }
     }
 
     /// The records of every item in `state`.
     public func items(in state: StoredItem.State, until deadline: ContinuousClock.Instant? = nil) throws -> [StoredItem] {
-        try waits.during(until: deadline) { try pool.read { db in
+        try read(until: deadline) { db in
             try StoredItem.filter(Column("state") == state.rawValue).order(Column("key")).fetchAll(db)
-        } }
+        }
     }
 
     public func allItems() throws -> [StoredItem] {
-        try waits.during(until: nil) { try pool.read { db in try StoredItem.order(Column("key")).fetchAll(db) } }
+        try read(until: nil) { db in try StoredItem.order(Column("key")).fetchAll(db) }
     }
 
     /// Forgets everything recorded of `keys`: the next push naming them fetches them as new.
     public func forget(_ keys: [String]) throws {
-        try waits.during(until: nil) { try pool.write { db in
+        try write(until: nil) { db in
             _ = try StoredItem.deleteAll(db, keys: keys)
-        } }
+        }
     }
 
     /// Saves `items` in one transaction. A failure counts the attempts since the last success and,
@@ -191,7 +213,7 @@ public final class StateStore: Sendable {
     /// hours.
     public func save(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) throws {
         guard !items.isEmpty else { return }
-        try waits.during(until: deadline) { try pool.write { db in
+        try write(until: deadline) { db in
             for var item in items {
                 if item.state == .failed || item.state == .partial {
                     let previous = try StoredItem.fetchOne(db, key: item.key)
@@ -204,33 +226,44 @@ public final class StateStore: Sendable {
                 }
                 try item.save(db)
             }
-        } }
+        }
     }
 
     /// Records that a transfer under way can be resumed from its file (`partial`, with the
     /// validator and size a resume needs), without counting an attempt: if the process dies
     /// before the transfer ends, the next delivery resumes instead of starting over.
     public func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant? = nil) throws {
-        try waits.during(until: deadline) { try pool.write { db in
+        try write(until: deadline) { db in
             var item = item
             item.attempts = try StoredItem.fetchOne(db, key: item.key)?.attempts ?? 0
             try item.save(db)
-        } }
+        }
     }
 
     public func log(_ entry: DeliveryLogEntry, until deadline: ContinuousClock.Instant? = nil) throws {
-        try waits.during(until: deadline) { try pool.write { db in
+        try write(until: deadline) { db in
             var entry = entry
             try entry.insert(db)
             if let id = entry.id, id > Self.deliveriesKept {
                 try DeliveryLogEntry.filter(Column("id") <= id - Int64(Self.deliveriesKept)).deleteAll(db)
             }
-        } }
+        }
     }
 
     public func lastDeliveries(_ count: Int) throws -> [DeliveryLogEntry] {
-        try waits.during(until: nil) { try pool.read { db in
+        try read(until: nil) { db in
             try DeliveryLogEntry.order(Column("id").desc).limit(count).fetchAll(db)
-        } }
+        }
+    }
+
+    /// Runs `body` in a read transaction, waiting for locks until `deadline` and interrupted
+    /// past `QueryTimeLimit.limit`.
+    private func read<T>(until deadline: ContinuousClock.Instant?, _ body: (Database) throws -> T) throws -> T {
+        try waits.during(until: deadline) { try pool.read { db in try QueryTimeLimit.run(db) { try body(db) } } }
+    }
+
+    /// Runs `body` in a write transaction, as `read` does.
+    private func write<T>(until deadline: ContinuousClock.Instant?, _ body: (Database) throws -> T) throws -> T {
+        try waits.during(until: deadline) { try pool.write { db in try QueryTimeLimit.run(db) { try body(db) } } }
     }
 }

@@ -92,4 +92,55 @@ import VODAppTransfer
             Issue.record("a DASH manifest is not refused as unsupported")
         }
     }
+
+    private static let json = MediaSniffer.Verdict.notMedia("the server answered with JSON, not media: an API's error?")
+    /// Bytes as a container's are past its first few: every value, a control byte in eight.
+    private static let binaryTail: [UInt8] = (0..<504).map { UInt8(truncatingIfNeeded: $0 &* 167 &+ 13) }
+    /// What text may start with before a document's first sign.
+    private static let whitespace: Set<UInt8> = [0x09, 0x0A, 0x0C, 0x0D, 0x20]
+
+    /// One byte, each of the 256, before `{"` and binary bytes: JSON only after whitespace (or
+    /// a brace or bracket, which JSON may start with); any other byte is not text's, and the body is
+    /// media, as random binary is. (A body whose junk ran up to `{"` was taken for JSON.)
+    @Test func onlyWhitespaceComesBeforeJSONInABinaryBody() {
+        for byte in UInt8.min...UInt8.max {
+            let head = [byte] + Array(#"{"a":1}"#.utf8) + Self.binaryTail
+            let expected: MediaSniffer.Verdict = Self.whitespace.contains(byte) || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
+                ? Self.json : .media
+            #expect(verdict(head, type: "video/mp4") == expected, "leading byte \(byte)")
+        }
+    }
+
+    /// The same before a JSON error padded with text: never media (it is text), and JSON only
+    /// after whitespace, a brace or a bracket.
+    @Test func aJSONErrorBehindAnyByteIsNeverMedia() {
+        for byte in UInt8.min...UInt8.max {
+            let head = [byte] + Array(#"{"error":"expired","code":401}"#.utf8) + Array(repeating: UInt8(ascii: " "), count: 500)
+            let result = verdict(head, type: "video/mp4")
+            #expect(isNotMedia(result), "leading byte \(byte): \(result)")
+            let isJSON = Self.whitespace.contains(byte) || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "[")
+            #expect((result == Self.json) == isJSON, "leading byte \(byte): \(result)")
+        }
+    }
+
+    /// Real JSON, with what text may start with: a byte-order mark, whitespace, CRLF, UTF-16.
+    @Test func realJSONIsJSONWhateverWhitespaceOrMarkStartsIt() {
+        let error = #"{"error": "the link has expired", "détail": "réessayez"}"#
+        for text in [error, "\u{FEFF}" + error, "\u{FEFF}  \r\n\t" + error, "\r\n\r\n" + error, "\u{0C}" + error,
+                     "[" + error + "]", "[]", "  [\n  {\"a\": 1}\n]\n"] {
+            #expect(verdict(Array(text.utf8)) == Self.json, "\(text.debugDescription)")
+        }
+        let utf16LE: [UInt8] = [0xFF, 0xFE] + error.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] }
+        #expect(verdict(utf16LE) == Self.json)
+        #expect(verdict(Array(error.utf8), type: "application/json") == Self.json)
+    }
+
+    /// UTF-8 text that is not JSON is text; UTF-8 after binary bytes is not a document.
+    @Test func utf8TextIsTextAndBinaryIsNot() {
+        let text = Array("Réessayez plus tard. 再試行してください。 Попробуйте позже.\n".utf8)
+        #expect(verdict(text) == .notMedia("the server answered with text, not media"))
+        #expect(verdict([0x00, 0x01, 0x02, 0x03] + Array("#EXTM3U\n".utf8) + Self.binaryTail) == .media)
+        #expect(verdict([0x80, 0x81] + Array("#!/bin/sh\n".utf8) + Self.binaryTail) == .media)
+        #expect(verdict(Self.binaryTail) == .media)
+    }
 }

@@ -1,0 +1,85 @@
+import GRDB
+import VODAppBase
+
+/// What vodapp's migrations create in a store, and the check that a store holds nothing else.
+///
+/// Whoever can write DIR can hand vodapp a database of their own making: a view where a table
+/// is expected (a recursive one never ends, and sorting its rows fills a temporary file), a
+/// trigger that runs on vodapp's writes, a generated column, a virtual table. SQLite runs all of
+/// them as soon as a query touches their names, so a store is checked before it is read or
+/// migrated: every object in `sqlite_master` must be one of vodapp's, by type, name and table,
+/// each table's columns among that table's (no generated column), each index SQLite's own for
+/// a key. A store of an earlier version, with fewer columns, passes; its migration adds them.
+enum StoreSchema {
+    /// One object of the schema, as `sqlite_master` names it.
+    struct Object: Hashable {
+        let type: String
+        let name: String
+        let table: String
+    }
+
+    /// A column as `PRAGMA table_xinfo` gives it.
+    struct Column: Hashable {
+        let name: String
+        let type: String
+        /// 0 for an ordinary column; 2 or 3 for a generated one, 1 in a virtual table.
+        let hidden: Int
+    }
+
+    struct Known {
+        var objects: [Object: String?] = [:]
+        var columns: [String: Set<Column>] = [:]
+    }
+
+    /// The objects of a store that every migration made, read from one made in memory.
+    static let known: Known = {
+        guard let queue = try? DatabaseQueue(), (try? StateStore.migrator.migrate(queue)) != nil else { return Known() }
+        return (try? queue.read { db -> Known in
+            var known = Known()
+            for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master") {
+                let object = Object(type: row["type"], name: row["name"], table: row["tbl_name"])
+                known.objects[object] = row["sql"] as String?
+                if object.type == "table" { known.columns[object.name] = try columns(of: object.name, in: db) }
+            }
+            return known
+        }) ?? Known()
+    }()
+
+    /// Throws `StateStoreError.foreign` when the store open as `db`, at `path`, holds an object
+    /// vodapp did not make.
+    static func verify(_ db: Database, path: String) throws {
+        let known = Self.known
+        var foreign: [String] = []
+        for row in try Row.fetchAll(db, sql: "SELECT type, name, tbl_name, sql FROM sqlite_master") {
+            let object = Object(type: row["type"] ?? "", name: row["name"] ?? "", table: row["tbl_name"] ?? "")
+            let sql: String? = row["sql"]
+            let label = UntrustedText.sanitized("\(object.type) '\(object.name)'", limit: 80, replacingControlsWith: "?")
+            guard let expected = known.objects[object] else {
+                foreign.append(label)
+                continue
+            }
+            switch object.type {
+            case "table":
+                // A virtual table's columns come from its module, which `table_xinfo` would load.
+                guard sql?.uppercased().hasPrefix("CREATE TABLE") == true,
+                      try columns(of: object.name, in: db).isSubset(of: known.columns[object.name] ?? []) else {
+                    foreign.append(label + " of another definition")
+                    continue
+                }
+            case "index":
+                // vodapp's are SQLite's own, for primary keys, which have no SQL: another index
+                // under their name could be on an expression.
+                if sql != expected { foreign.append(label + " of another definition") }
+            default:
+                foreign.append(label)
+            }
+        }
+        if !foreign.isEmpty { throw StateStoreError.foreign(path: path, objects: foreign) }
+    }
+
+    private static func columns(of table: String, in db: Database) throws -> Set<Column> {
+        Set(try Row.fetchAll(db, sql: "SELECT name, type, hidden FROM pragma_table_xinfo(?)", arguments: [table]).map { row in
+            Column(name: row["name"] ?? "", type: (row["type"] as String? ?? "").uppercased(), hidden: row["hidden"] ?? 0)
+        })
+    }
+}
