@@ -83,13 +83,24 @@ import VODAppSamples
     /// line (where the broker is) set to the test's broker.
     @Test func theReadmesShellRecipeMakesASignedMessage() async throws {
         let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
-        let blocks = readme.components(separatedBy: "```sh\n").dropFirst().map { $0.components(separatedBy: "\n```").first ?? "" }
-        let recipe = try #require(blocks.first { $0.contains("mosquitto_pub") && $0.contains("vodapp-signature") },
-                                  "the README has no MQTT signing recipe")
-        var lines = recipe.components(separatedBy: "\n").map { $0.trimmingCharacters(in: .whitespaces).isEmpty ? $0 : $0 }
-        // The recipe sits in a list item: its lines are indented.
-        let indent = lines.first?.prefix { $0 == " " }.count ?? 0
-        lines = lines.map { String($0.dropFirst(min(indent, $0.prefix { $0 == " " }.count))) }
+        // The shell blocks, fences and all indented alike (the recipe sits in a list item).
+        var blocks: [[String]] = []
+        var current: [String]?
+        var indent = 0
+        for line in readme.components(separatedBy: "\n") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if current == nil, trimmed == "```sh" {
+                current = []
+                indent = line.prefix { $0 == " " }.count
+            } else if let lines = current, trimmed == "```" {
+                blocks.append(lines)
+                current = nil
+            } else if current != nil {
+                current?.append(String(line.dropFirst(min(indent, line.prefix { $0 == " " }.count))))
+            }
+        }
+        var lines = try #require(blocks.first { $0.contains { $0.contains("mosquitto_pub") } && $0.contains { $0.contains("vodapp-signature") } },
+                                 "the README has no MQTT signing recipe")
         #expect(lines.first?.hasPrefix("broker=") == true, "\(lines)")
 
         let scratch = try ScratchDirectory()
