@@ -273,7 +273,7 @@ let package = Package(
         ),
         .target(
             name: "TestSupport",
-            dependencies: ["VODAppSamples", "VODAppPush", "VODAppTransfer",
+            dependencies: ["VODAppSamples", "VODAppPush", "VODAppPayload", "VODAppTransfer",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Subprocess", package: "swift-subprocess")],
@@ -299,7 +299,7 @@ let package = Package(
         .testTarget(
             name: "VODAppListenTests",
             dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase", "VODAppSamples",
-                           "TestSupport",
+                           "VODAppMQTT", "TestSupport",
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -323,7 +323,7 @@ let package = Package(
         // The built executables, run as a user runs them, against real servers.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["VODAppSamples", "VODAppPush", "TestSupport"]
+            dependencies: ["VODAppSamples", "VODAppPush", "VODAppPayload", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -20,6 +20,10 @@ final class BrokerReceiver: Service, Sendable {
     private let spool: PushSpool
     private let record: SubscriptionRecord
     private let poll: PayloadPoll?
+    /// With a secret: every message must be a signed envelope, taken once.
+    private let authenticator: PushAuthenticator?
+    /// What vouches for the messages that pass: their signature, or the broker's credentials.
+    private let authentication: PushAuthentication
     /// The listener's delivery options: DIR, and the budget a poll on connection has.
     private let options: DeliveryOptions
     private let stop: StopRequest?
@@ -51,7 +55,7 @@ final class BrokerReceiver: Service, Sendable {
     static let unusableDirectoryRetry: Duration = .seconds(30)
 
     init(settings: BrokerSubscription.Settings, options: DeliveryOptions, queue: DeliveryQueue, poll: PayloadPoll?,
-         stop: StopRequest?, logger: Logger, attention: Attention, warnings: WarningLimiter, onFirstSubscription: @escaping @Sendable () -> Void) {
+         authenticator: PushAuthenticator? = nil, stop: StopRequest?, logger: Logger, attention: Attention, warnings: WarningLimiter, onFirstSubscription: @escaping @Sendable () -> Void) {
         spool = PushSpool(directory: options.directory)
         record = SubscriptionRecord(directory: options.directory)
         var settings = settings
@@ -60,8 +64,11 @@ final class BrokerReceiver: Service, Sendable {
         if let former, former != settings.broker.topic {
             settings.formerFilters.append(former)
         }
-        // No push is larger: a larger message is dropped by its size, never copied.
-        settings.maximumPayload = Payload.maximumSize
+        // No push is larger: a larger message is dropped by its size, never copied. A signed
+        // one carries the push as a JSON string, where escaping at most doubles it.
+        settings.maximumPayload = authenticator == nil ? Payload.maximumSize : 2 * Payload.maximumSize + 1024
+        self.authenticator = authenticator
+        authentication = ListenerConfiguration.authentication(of: settings.broker, signed: authenticator != nil)
         subscription = BrokerSubscription(settings, logger: logger)
         self.queue = queue
         self.poll = poll
@@ -164,6 +171,15 @@ final class BrokerReceiver: Service, Sendable {
     /// write of a few kilobytes, a place in the queue.
     private func accept(_ message: BrokerMessage) {
         let origin = DeliverySource.mqtt(topic: message.topic)
+        let filter = subscription.settings.broker.topic
+        // A broker hands over only what the filter matches; one that sends more (a bug, a
+        // compromise, a session left from another filter) is not obeyed.
+        guard TopicFilter.matches(filter, topic: message.topic) else {
+            warnings.warn("broker messages outside the subscription",
+                          "dropped a message on a topic outside the subscription filter \(UntrustedText.sanitized(filter, limit: 200, replacingControlsWith: "?"))",
+                          metadata: ["from": "\(origin)", "bytes": "\(message.size)"])
+            return
+        }
         guard !message.isOversized else {
             warnings.warn("invalid broker messages",
                           "dropped a message of \(message.size) bytes: a push is at most \(Payload.maximumSize) bytes (1 MiB)",
@@ -172,22 +188,50 @@ final class BrokerReceiver: Service, Sendable {
         }
         // An empty retained message is how a retained push is cleared from the broker.
         guard !message.payload.isEmpty else { return }
+        var bytes = message.payload
+        var signed: (code: [UInt8], timestamp: Int64)?
+        if let authenticator {
+            do {
+                let envelope = try SignedPushEnvelope(message: message.payload)
+                let opened = try authenticator.open(envelope)
+                bytes = opened.payload
+                signed = (opened.code, envelope.timestamp)
+            } catch {
+                warnings.warn("unsigned broker messages", "dropped a message: \(error)",
+                              metadata: ["from": "\(origin)", "bytes": "\(message.payload.count)"])
+                return
+            }
+        } else if let envelope = try? SignedPushEnvelope(message: message.payload) {
+            // Signed for a listener with a secret; without one, nothing checks it: its push is
+            // taken as any other message.
+            bytes = envelope.payload
+        }
         let payload: Payload
         do {
-            payload = try Payload(data: message.payload)
+            payload = try Payload(data: bytes)
         } catch {
             warnings.warn("invalid broker messages", "dropped a message: invalid payload: \(error)",
-                          metadata: ["from": "\(origin)", "bytes": "\(message.payload.count)"])
+                          metadata: ["from": "\(origin)", "bytes": "\(bytes.count)"])
             return
         }
-        let digest = FNV1a.hash(String(decoding: message.payload, as: UTF8.self))
+        let digest = FNV1a.hash(String(decoding: bytes, as: UTF8.self))
         if let first = held.withLockedValue({ $0[digest] }) {
+            // A QoS 1 re-send of a message being delivered: not a replay, and not a second push.
             logger.debug("the same push is already being delivered", metadata: ["from": "\(origin)", "spooled": "\(first.name)"])
             return
         }
+        if let authenticator, let signed {
+            do {
+                try authenticator.remember(signed.code, signedAt: signed.timestamp)
+            } catch {
+                warnings.warn("replayed broker messages", "dropped a message: \(error)",
+                              metadata: ["from": "\(origin)", "bytes": "\(message.payload.count)"])
+                return
+            }
+        }
         let entry: PushSpool.Entry
         do {
-            entry = try spool.keep(message.payload, topic: message.topic)
+            entry = try spool.keep(bytes, topic: message.topic, signed: signed != nil)
             held.withLockedValue { $0[digest] = entry }
             pauseIfFull()
         } catch {
@@ -195,14 +239,14 @@ final class BrokerReceiver: Service, Sendable {
             // Delivered all the same, only not safe from a crash before its end.
             warnings.warn("spool", "\(error); delivering the push without keeping it", metadata: ["from": "\(origin)"])
             do {
-                _ = try queue.submit(payload, from: origin)
+                _ = try queue.submit(payload, from: origin, authentication: authentication)
             } catch {
                 warnings.warn("dropped broker pushes", "dropped a push: \(error)", metadata: ["from": "\(origin)"])
             }
             return
         }
         // Kept: it starts when a slot is free (its budget with it), now or when one is.
-        if queue.hasFreeSlot { submit(payload, kept: entry, from: origin) }
+        if queue.hasFreeSlot { submit(payload, kept: entry, from: origin, authentication: authentication) }
     }
 
     /// Takes no more from the broker while the spool is full: a push taken (libmosquitto has
@@ -233,11 +277,12 @@ final class BrokerReceiver: Service, Sendable {
     /// Queues a kept push; false when the queue refused it (it stays in the spool). A refusal is
     /// said for a push just received, not again for each later try of one already said.
     @discardableResult
-    private func submit(_ payload: Payload, kept entry: PushSpool.Entry, from origin: DeliverySource, isNew: Bool = true) -> Bool {
+    private func submit(_ payload: Payload, kept entry: PushSpool.Entry, from origin: DeliverySource,
+                        authentication: PushAuthentication, isNew: Bool = true) -> Bool {
         guard inFlight.withLockedValue({ $0.insert(entry).inserted }) else { return true }
         let ticket: DeliveryTicket
         do {
-            ticket = try queue.submit(payload, from: origin)
+            ticket = try queue.submit(payload, from: origin, authentication: authentication)
         } catch {
             inFlight.withLockedValue { _ = $0.remove(entry) }
             // It stays in the spool, and is queued again when a delivery ends or at the next start.
@@ -260,8 +305,10 @@ final class BrokerReceiver: Service, Sendable {
         // `inFlight`: a replay of the spool in between would queue it again.
         let delivered = stop?.reason == nil && (try? outcome.get()) != nil
         if delivered {
-            spool.remove(entry)
+            // Held no more before the file goes: once the spool is empty, a copy of the push is
+            // a push again (signed, it is then a replay, and refused as one).
             held.withLockedValue { held in held = held.filter { $0.value != entry } }
+            spool.remove(entry)
             resumeIfRoom()
         }
         inFlight.withLockedValue { _ = $0.remove(entry) }
@@ -285,7 +332,11 @@ final class BrokerReceiver: Service, Sendable {
                 continue
             }
             held.withLockedValue { $0[FNV1a.hash(String(decoding: kept.payload, as: UTF8.self))] = entry }
-            guard submit(payload, kept: entry, from: .mqtt(topic: kept.topic ?? "(kept from an earlier run)"), isNew: false) else { break }
+            // A kept push was checked when it came: signed then, or from this broker's credentials.
+            let vouched: PushAuthentication = subscription.settings.broker.user != nil ? .brokerCredentials
+                : kept.signed ? .signed : .unauthenticated
+            guard submit(payload, kept: entry, from: .mqtt(topic: kept.topic ?? "(kept from an earlier run)"),
+                         authentication: vouched, isNew: false) else { break }
         }
     }
 
@@ -301,7 +352,7 @@ final class BrokerReceiver: Service, Sendable {
             return
         }
         do {
-            _ = try queue.submit(payload, from: origin)
+            _ = try queue.submit(payload, from: origin, authentication: .poll)
         } catch {
             warnings.warn("polls on connection", "the poll after connecting found a push and could not queue it: \(error)",
                           metadata: ["from": "\(origin)"])

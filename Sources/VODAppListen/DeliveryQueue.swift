@@ -77,8 +77,10 @@ public final class DeliveryQueue: Service, Sendable {
     }
 
     /// Accepts a payload for delivery, or refuses it when the queue is full or closing.
-    public func submit(_ payload: Payload, from origin: DeliverySource) throws(Refusal) -> DeliveryTicket {
-        let ticket = DeliveryTicket(origin: origin)
+    /// - Parameter authentication: who vouches for it; nothing, unless the receiver says.
+    public func submit(_ payload: Payload, from origin: DeliverySource,
+                       authentication: PushAuthentication = .unauthenticated) throws(Refusal) -> DeliveryTicket {
+        let ticket = DeliveryTicket(origin: origin, authentication: authentication)
         let refusal = state.withLockedValue { state -> Refusal? in
             guard state.accepting else { return .shuttingDown }
             guard state.waiting < capacity else { return .full(capacity: capacity) }
@@ -86,7 +88,7 @@ public final class DeliveryQueue: Service, Sendable {
             return nil
         }
         if let refusal { throw refusal }
-        logger.debug("push accepted", metadata: ["delivery": "\(ticket.id)", "from": "\(origin)", "items": "\(payload.items.count)"])
+        logger.debug("push accepted", metadata: ["delivery": "\(ticket.id)", "from": "\(origin)", "authentication": "\(authentication)", "items": "\(payload.items.count)"])
         intake.yield(Job(payload: payload, ticket: ticket))
         return ticket
     }

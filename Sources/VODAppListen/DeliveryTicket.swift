@@ -10,6 +10,8 @@ public final class DeliveryTicket: Sendable {
     /// Short, random, and in every log line about the delivery, so a 202's id can be found there.
     public let id: String
     public let origin: DeliverySource
+    /// Who vouches for the push: whether the person's credentials go with its requests.
+    public let authentication: PushAuthentication
     /// When the push arrived, which is when its budget starts: like a phone's background
     /// wake-up, a push waiting in the queue is already spending its 30 seconds.
     public let arrived: ContinuousClock.Instant
@@ -21,9 +23,10 @@ public final class DeliveryTicket: Sendable {
 
     private let state = NIOLockedValueBox(State.pending([]))
 
-    init(origin: DeliverySource, arrived: ContinuousClock.Instant = .now) {
+    init(origin: DeliverySource, authentication: PushAuthentication, arrived: ContinuousClock.Instant = .now) {
         self.id = String(UInt64.random(in: 0...UInt64.max), radix: 16).leftPadded(to: 16)
         self.origin = origin
+        self.authentication = authentication
         self.arrived = arrived
     }
 

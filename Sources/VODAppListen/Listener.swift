@@ -85,6 +85,9 @@ public struct Listener: Sendable {
         for warning in configuration.warnings {
             attention.warn(warning)
         }
+        for note in configuration.notes {
+            attention.note(note)
+        }
         let warnings = WarningLimiter(attention: attention)
         // Peers and transfers cost descriptors; the soft limit (often 1,024) is no reason to run out.
         let descriptors = OpenFileLimit.raiseToHard()
@@ -96,11 +99,14 @@ public struct Listener: Sendable {
         ) { [notifier, logger, attention] payload, ticket throws(MediaDirectoryError) in
             var logger = logger
             logger[metadataKey: "delivery"] = "\(ticket.id)"
-            return try await Delivery(options: options, notifier: notifier, logger: logger,
+            // The person's credentials go only with a push something vouches for.
+            return try await Delivery(options: options.credentialed(for: ticket.authentication), notifier: notifier, logger: logger,
                                       attention: attention.adding(["delivery": "\(ticket.id)"]))
                 .run(payload, from: ticket.origin, started: ticket.arrived, stop: stop)
         }
 
+        // One memory for HTTP and MQTT: a push signed for one is not taken again from the other.
+        let signatures = SharedSignatureMemory()
         var roster: ConnectionRoster?
         let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1) + (configuration.mqtt == nil ? 0 : 1)
         let readiness = Readiness(expected: expected, onReady: onReady)
@@ -113,6 +119,7 @@ public struct Listener: Sendable {
         if let mqtt = configuration.mqtt {
             services.append(BrokerReceiver(
                 settings: mqtt, options: options, queue: queue, poll: configuration.pollOnConnect,
+                authenticator: configuration.secret.map { PushAuthenticator(secret: $0, memory: signatures) },
                 stop: stop, logger: logger, attention: attention, warnings: warnings
             ) {
                 readiness.add(.mqtt(mqtt.broker.description))
@@ -126,7 +133,7 @@ public struct Listener: Sendable {
                 "bodyTimeout": "\(limits.bodyTimeout)", "bufferedBytes": "\(limits.maximumBufferedBytes)",
             ])
             let router = PushEndpoint.router(
-                queue: queue, signature: configuration.secret.map(WebhookSignature.init(secret:)),
+                queue: queue, signature: configuration.secret.map { PushAuthenticator(secret: $0, memory: signatures) },
                 retryAfter: Int(options.budget.inSeconds.rounded(.up)), maximumBufferedBytes: limits.maximumBufferedBytes,
                 warnings: warnings
             )

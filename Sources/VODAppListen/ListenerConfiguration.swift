@@ -9,7 +9,8 @@ public struct ListenerConfiguration: Sendable {
     /// nil turns the receiver off.
     public var udp: ListenAddress?
     public var http: ListenAddress?
-    /// When set, HTTP pushes must be signed with it. UDP cannot be.
+    /// When set, HTTP and MQTT pushes must be signed with it (`PushSignature`). UDP cannot be:
+    /// `vodapp listen` turns UDP off with a secret unless `--udp` is given.
     public var secret: String?
     /// A broker subscription to receive pushes through (a device behind NAT); nil: none.
     public var mqtt: BrokerSubscription.Settings?
@@ -48,7 +49,9 @@ public struct ListenerConfiguration: Sendable {
     /// What a person should know before trusting this set-up, one line each.
     public var warnings: [String] {
         var warnings: [String] = []
-        if let udp, !udp.isLoopback {
+        if let udp, secret != nil {
+            warnings.append("udp \(udp) is on beside the secret, and UDP pushes are not authenticated: any process on \(udp.isLoopback ? "this machine" : "the network") can make this machine download (without --header, --cookies and --user-agent); drop --udp to receive signed pushes only")
+        } else if let udp, !udp.isLoopback {
             warnings.append("udp \(udp) is reachable from other machines, and UDP pushes cannot be authenticated: anyone who can reach it can make this machine download; use --no-udp or a loopback address")
         }
         if let http, !http.isLoopback, secret == nil {
@@ -58,6 +61,41 @@ public struct ListenerConfiguration: Sendable {
             warnings.append("\(mqtt.broker) sends its password unencrypted over the network: use mqtts://")
         }
         return warnings
+    }
+
+    /// What the person should understand of how this set-up treats pushes, one line each.
+    public var notes: [String] {
+        var notes: [String] = []
+        if delivery.hasCredentials {
+            let open = receiverAuthentication.filter { !$0.value.carriesCredentials }.map(\.key).sorted()
+            if !open.isEmpty {
+                notes.append("--header, --cookies and --user-agent go only with authenticated pushes (signed, or from a broker that required credentials, or --poll's); "
+                             + "items of \(Self.conjoined(open)) pushes are fetched without them")
+            }
+        }
+        return notes
+    }
+
+    /// How each receiver that is on vouches for its pushes (MQTT: its messages that pass).
+    var receiverAuthentication: [String: PushAuthentication] {
+        var receivers: [String: PushAuthentication] = [:]
+        if udp != nil { receivers["UDP"] = .unauthenticated }
+        if http != nil { receivers["HTTP"] = secret == nil ? .unauthenticated : .signed }
+        if let mqtt { receivers["MQTT"] = Self.authentication(of: mqtt.broker, signed: secret != nil) }
+        return receivers
+    }
+
+    /// What vouches for a broker's messages: a signature when a secret is set (every message
+    /// must carry one), else the broker's own credentials when the URL has a user.
+    static func authentication(of broker: BrokerURL, signed: Bool) -> PushAuthentication {
+        if signed { return .signed }
+        return broker.user == nil ? .unauthenticated : .brokerCredentials
+    }
+
+    /// "A", "A and B", "A, B and C".
+    private static func conjoined(_ words: [String]) -> String {
+        guard words.count > 1 else { return words.first ?? "" }
+        return words.dropLast().joined(separator: ", ") + " and " + words[words.count - 1]
     }
 
     private static func isLoopback(_ host: String) -> Bool {

@@ -16,16 +16,20 @@ public enum PushEndpoint {
     /// The same cap as a payload file: a larger body is refused before it is read whole.
     public static let maximumBodySize = Payload.maximumSize
     static let deliveryHeader = HTTPField.Name("X-VODApp-Delivery")!
-    static let signatureHeader = HTTPField.Name(WebhookSignature.headerName)!
+    static let timestampHeader = HTTPField.Name(PushSignature.timestampHeader)!
+    static let signatureHeader = HTTPField.Name(PushSignature.signatureHeader)!
+    static let hubSignatureHeader = HTTPField.Name(WebhookSignature.headerName)!
 
     /// The routes, built by a function so tests and the listener use the very same ones.
     /// - Parameters:
-    ///   - signature: when set, every push must carry a valid `X-Hub-Signature-256`.
+    ///   - signature: when set, every push must carry a valid `X-VODApp-Timestamp` and
+    ///     `X-VODApp-Signature` (the body-only `X-Hub-Signature-256` is not enough: it can be
+    ///     replayed), and is taken once.
     ///   - retryAfter: what a 429 tells the sender to wait, in seconds.
     ///   - maximumBufferedBytes: the most body bytes held at once over all requests: over it the
     ///     bodies arriving for over 2 s are cut to make room, or the request is answered 503.
     ///   - warnings: where refusals are told, a few of each kind at a time.
-    package static func router(queue: DeliveryQueue, signature: WebhookSignature?, retryAfter: Int,
+    package static func router(queue: DeliveryQueue, signature: PushAuthenticator?, retryAfter: Int,
                                maximumBufferedBytes: Int = HTTPLimits.defaultMaximumBufferedBytes,
                                warnings: WarningLimiter) -> Router<PushRequestContext> {
         let router = Router(context: PushRequestContext.self)
@@ -52,8 +56,19 @@ public enum PushEndpoint {
             if let declared, declared > maximumBodySize {
                 return refuse(.contentTooLarge, "the body is \(declared) bytes; a payload is at most \(maximumBodySize)", peer, warnings)
             }
-            if signature != nil, request.headers[signatureHeader] == nil {
-                return refuse(.unauthorized, "missing \(WebhookSignature.headerName)", peer, warnings)
+            if let signature {
+                if request.headers[signatureHeader] == nil || request.headers[timestampHeader] == nil {
+                    // A webhook sender's body-only signature can be replayed for ever: it is the
+                    // webhook host's (Examples/webhook), not the listener's.
+                    let hubOnly = request.headers[hubSignatureHeader] != nil
+                        ? "; \(WebhookSignature.headerName) alone (body only, replayable) is for the adnanh/webhook route" : ""
+                    return refuse(.unauthorized, PushSignature.Rejection.missing.description + hubOnly, peer, warnings)
+                }
+                do throws(PushAuthenticator.Refusal) {
+                    try signature.checkTime(request.headers[timestampHeader])
+                } catch {
+                    return refuse(.unauthorized, error.description, peer, warnings)
+                }
             }
             // A push of a few KiB (APNs allows 4) reserves nothing: every connection may hold one,
             // which the connection cap bounds (1,024 × 16 KiB), so peers holding the allowance
@@ -68,6 +83,9 @@ public enum PushEndpoint {
                 }
             }
             let payload: Payload
+            // The signature taken for this push, forgotten again when the push is not: the
+            // sender may then send the very same request again.
+            var admitted: [UInt8]?
             do {
                 // The body is held from here until it is parsed, not while a ?wait=1 delivery runs.
                 defer { if let reservation { bodies.release(reservation) } }
@@ -77,19 +95,30 @@ public enum PushEndpoint {
                 } catch is NIOTooManyBytesError {
                     return refuse(.contentTooLarge, "the body is over \(maximumBodySize) bytes, the most a payload may be", peer, warnings)
                 }
-                if let signature, !signature.verifies(request.headers[signatureHeader] ?? "", for: body.readableBytesView) {
-                    return refuse(.unauthorized, "\(WebhookSignature.headerName) does not match the body", peer, warnings)
+                if let signature {
+                    do throws(PushAuthenticator.Refusal) {
+                        admitted = try signature.admit(timestamp: request.headers[timestampHeader],
+                                                       signature: request.headers[signatureHeader], body: body.readableBytesView)
+                    } catch {
+                        switch error {
+                        case .unauthorized: return refuse(.unauthorized, error.description, peer, warnings)
+                        case .replayed: return refuse(.conflict, error.description, peer, warnings)
+                        case .memoryFull: return refuse(.serviceUnavailable, error.description, peer, warnings)
+                        }
+                    }
                 }
                 do {
                     payload = try Payload(data: Data(buffer: body))
                 } catch {
+                    if let admitted { signature?.forget(admitted) }
                     return refuse(.badRequest, "invalid payload: \(error)", peer, warnings)
                 }
             }
             let ticket: DeliveryTicket
             do {
-                ticket = try queue.submit(payload, from: .http(peer: peer))
+                ticket = try queue.submit(payload, from: .http(peer: peer), authentication: signature == nil ? .unauthenticated : .signed)
             } catch let refusal as DeliveryQueue.Refusal {
+                if let admitted { signature?.forget(admitted) }
                 guard case .full = refusal else {
                     return refuse(.serviceUnavailable, refusal.description, peer, warnings)
                 }

@@ -14,8 +14,9 @@ import VODAppMediaDirectory
 ///
 /// A file holds the push as it came, after a first line naming the topic it came on
 /// (`#topic ` and the topic percent-encoded), so that a push delivered at the next start still
-/// says where it came from. A payload is JSON and never starts with `#`: a file without the line
-/// (written before it existed) is the push alone.
+/// says where it came from, and a line `#signed` when the push came with a valid signature (so
+/// that it keeps the credentials it earned after a restart). A payload is JSON and never starts
+/// with `#`: a file without the lines (written before they existed) is the push alone.
 struct PushSpool: Sendable {
     /// A push in the spool: its file's name, which sorts in arrival order.
     struct Entry: Sendable, Hashable, Comparable {
@@ -76,15 +77,17 @@ struct PushSpool: Sendable {
     struct Kept {
         let payload: Data
         let topic: String?
+        var signed = false
     }
 
     private static let topicLine = Array("#topic ".utf8)
+    private static let signedLine = Array("#signed\n".utf8)
 
     /// The longest topic line: MQTT's longest topic (65,535 bytes), every byte percent-encoded.
     private static let topicLineLimit = topicLine.count + 3 * 65_535 + 1
 
     /// Writes `payload` durably, after the line naming `topic`, and returns its entry.
-    func keep(_ payload: Data, topic: String) throws(Failure) -> Entry {
+    func keep(_ payload: Data, topic: String, signed: Bool = false) throws(Failure) -> Entry {
         try prepare()
         guard entries().count < Self.limit else { throw .full(limit: Self.limit) }
         let milliseconds = UInt64(Date().timeIntervalSince1970 * 1000)
@@ -92,7 +95,7 @@ struct PushSpool: Sendable {
         do {
             // Synced before it counts as kept: the broker has been told the push arrived.
             let encoded = topic.addingPercentEncoding(withAllowedCharacters: Self.plainTopicCharacters) ?? ""
-            let bytes = Self.topicLine + Array(encoded.utf8) + [UInt8(ascii: "\n")] + Array(payload)
+            let bytes = Self.topicLine + Array(encoded.utf8) + [UInt8(ascii: "\n")] + (signed ? Self.signedLine : []) + Array(payload)
             try SafeFile.replace("\(path)/\(name)", with: bytes, writingFirst: "\(path)/.\(name).tmp")
         } catch {
             throw .unwritable(error.description)
@@ -120,16 +123,18 @@ struct PushSpool: Sendable {
     /// The push kept under `entry` (its payload at most `limit` bytes), or nil when the file is
     /// gone, too large, or not vodapp's (a link, a FIFO).
     func push(of entry: Entry, limit: Int) -> Kept? {
-        guard let bytes = try? SafeFile.contents(of: "\(path)/\(entry.name)", limit: limit + Self.topicLineLimit)
+        guard let bytes = try? SafeFile.contents(of: "\(path)/\(entry.name)", limit: limit + Self.topicLineLimit + Self.signedLine.count)
         else { return nil }
         guard bytes.starts(with: Self.topicLine) else {
             return bytes.count <= limit ? Kept(payload: Data(bytes), topic: nil) : nil
         }
         guard let end = bytes.firstIndex(of: UInt8(ascii: "\n")) else { return nil }
-        let payload = bytes[(end + 1)...]
+        var payload = bytes[(end + 1)...]
+        let signed = payload.starts(with: Self.signedLine)
+        if signed { payload = payload.dropFirst(Self.signedLine.count) }
         guard payload.count <= limit else { return nil }
         let topic = String(decoding: bytes[Self.topicLine.count..<end], as: UTF8.self).removingPercentEncoding
-        return Kept(payload: Data(payload), topic: topic)
+        return Kept(payload: Data(payload), topic: topic, signed: signed)
     }
 
     /// Removes the half-written files of a write a crash interrupted (never renamed into place,

@@ -3,6 +3,11 @@ import Foundation
 
 /// The `X-Hub-Signature-256` scheme that GitHub, adnanh/webhook and many webhook senders use:
 /// `sha256=` followed by the hex HMAC-SHA256 of the raw request body under a shared secret.
+///
+/// It covers the body alone, so a captured request is valid for ever: `vodapp listen` does not
+/// accept it (it takes `PushSignature`'s timestamped form). It is what adnanh/webhook checks
+/// before it runs `vodapp` (Examples/webhook), and `vodapp-push send --secret` adds it for that
+/// route, whose host owns the replay question.
 public struct WebhookSignature: Sendable {
     public static let headerName = "X-Hub-Signature-256"
     static let prefix = "sha256="
@@ -19,7 +24,7 @@ public struct WebhookSignature: Sendable {
     /// The header value that signs `body`.
     public func sign(_ body: some DataProtocol) -> String {
         let code = HMAC<SHA256>.authenticationCode(for: body, using: key)
-        return Self.prefix + code.map { String(format: "%02x", $0) }.joined()
+        return Self.prefix + Self.hex(code)
     }
 
     /// Whether `header` is a valid signature of `body`.
@@ -35,7 +40,7 @@ public struct WebhookSignature: Sendable {
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: body, using: key)
     }
 
-    private static func bytes(fromHex hex: Substring) -> [UInt8]? {
+    static func bytes(fromHex hex: Substring) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
@@ -47,6 +52,10 @@ public struct WebhookSignature: Sendable {
             index += 2
         }
         return bytes
+    }
+
+    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+        bytes.map { String(format: "%02x", $0) }.joined()
     }
 
     private static func nibble(_ digit: UInt8) -> UInt8? {

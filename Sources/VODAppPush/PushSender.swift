@@ -36,8 +36,14 @@ public struct PushSender: Sendable {
     }
 
     /// Sends `body` as it is. Validation is the caller's: tests send bodies no sender should.
+    ///
+    /// With `secret`, an HTTP push carries `PushSignature`'s headers, signed at `signedAt`, and
+    /// the body-only `X-Hub-Signature-256` that adnanh/webhook checks (vodapp listen ignores it);
+    /// an MQTT push is published as a `SignedPushEnvelope`. UDP cannot be signed.
+    /// - Parameter signedAt: Unix seconds; now unless a test says otherwise.
     /// - Throws: `PushError` when the push could not be sent or the receiver refused it.
-    public func send(_ body: Data, to destination: PushDestination, secret: String? = nil) async throws(PushError) -> Receipt {
+    public func send(_ body: Data, to destination: PushDestination, secret: String? = nil,
+                     signedAt: Int64 = PushSignature.now()) async throws(PushError) -> Receipt {
         switch destination {
         case .udp(let host, let port):
             try await DatagramSender.send(body, host: host, port: port)
@@ -45,6 +51,8 @@ public struct PushSender: Sendable {
         case .http(let url):
             var headers = ["Content-Type: application/json"]
             if let secret {
+                headers.append("\(PushSignature.timestampHeader): \(signedAt)")
+                headers.append("\(PushSignature.signatureHeader): \(PushSignature(secret: secret).sign(body, at: signedAt))")
                 headers.append("\(WebhookSignature.headerName): \(WebhookSignature(secret: secret).sign(body))")
             }
             let answer: SingleRequest.Answer
@@ -58,13 +66,14 @@ public struct PushSender: Sendable {
             }
             return .accepted(status: answer.status, body: answer.text)
         case .mqtt(let broker):
+            let message = secret.map { SignedPushEnvelope(signing: body, with: PushSignature(secret: $0), at: signedAt).message } ?? body
             do {
                 try await BrokerPublisher(broker: broker, caFile: certificateAuthorities, timeout: timeout)
-                    .publish(body, retain: retain, logger: logger)
+                    .publish(message, retain: retain, logger: logger)
             } catch {
                 throw .broker(error)
             }
-            return .published(bytes: body.count)
+            return .published(bytes: message.count)
         }
     }
 

@@ -13,8 +13,14 @@ struct Send: AsyncParsableCommand {
         sent as compact JSON, whole or not at all: a payload too large for one datagram is an \
         error, never cut. Above 4096 bytes (APNs' limit) there is a warning.
 
-        Over HTTP, --secret (or VODAPP_WEBHOOK_SECRET) signs the body with \
-        X-Hub-Signature-256, and the receiver's answer is printed on stdout.
+        Over HTTP, --secret (or VODAPP_WEBHOOK_SECRET) signs the push now: \
+        X-VODApp-Timestamp: <Unix seconds> and X-VODApp-Signature: v1=<hex HMAC-SHA256 of \
+        "<timestamp>.<body>">, which vodapp listen requires (within 5 minutes, once), and \
+        X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>, which adnanh/webhook \
+        checks (Examples/webhook). The receiver's answer is printed on stdout. Over MQTT, \
+        --secret publishes the signed envelope \
+        {"vodapp-signature":{"t":<timestamp>,"v1":"<hex>"},"payload":"<the payload as a string>"} \
+        that vodapp listen requires with a secret. UDP pushes cannot be signed.
 
         Over MQTT (--to mqtt[s]://[user[:password]@]HOST[:PORT]/TOPIC), it is published at QoS \
         1 and the command waits for the broker's acknowledgement: every subscribed vodapp \
@@ -40,7 +46,7 @@ struct Send: AsyncParsableCommand {
             transform: OptionValue.pushDestination)
     var to: PushDestination = PushDestination.defaultUDP
 
-    @Option(help: ArgumentHelp("Sign HTTP pushes with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
+    @Option(help: ArgumentHelp("Sign HTTP and MQTT pushes with this secret, over the time and the body. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
     var secret: String?
 
     @Flag(help: "MQTT: the broker keeps the push and hands it to listeners that subscribe later.")
@@ -96,10 +102,10 @@ struct Send: AsyncParsableCommand {
 
         var signingSecret = secret ?? Environment.value("VODAPP_WEBHOOK_SECRET")
         switch destination {
-        case .udp, .mqtt:
-            if secret != nil, !quiet { StandardError.warn("only HTTP pushes are signed; --secret is ignored") }
+        case .udp:
+            if secret != nil, !quiet { StandardError.warn("UDP pushes cannot be signed; --secret is ignored") }
             signingSecret = nil
-        case .http:
+        case .http, .mqtt:
             break
         }
         let sent: PushSender.Receipt

@@ -32,8 +32,16 @@ struct Listen: AsyncParsableCommand {
         429, too many bodies at once 503; GET /health answers 200.
 
         With --secret, or VODAPP_WEBHOOK_SECRET (better: it stays out of ps), every HTTP push \
-        must carry X-Hub-Signature-256: sha256=<hex HMAC-SHA256 of the body>. UDP cannot be \
-        signed: keep it on loopback, or turn it off with --no-udp.
+        must carry X-VODApp-Timestamp: <Unix seconds> and X-VODApp-Signature: v1=<hex \
+        HMAC-SHA256 of "<timestamp>.<body>"> (vodapp-push send --secret signs so). A push \
+        signed more than 5 minutes before (or after) it arrives is refused (401), and so is a \
+        signature already accepted (409). The body-only X-Hub-Signature-256 is not enough: it \
+        is for the adnanh/webhook route. Every MQTT message must then be a signed envelope \
+        (see the README), and UDP, which cannot be signed, is off unless --udp is given.
+
+        --header, --cookies and --user-agent go only with authenticated pushes: signed ones, \
+        messages from a broker that required credentials (the --mqtt URL has a user), and \
+        --poll's. The items of other pushes are fetched without them.
 
         Examples:
           VODAPP_MQTT_PASSWORD=s3cret vodapp listen --no-udp --no-http --mqtt mqtts://kiosk7@broker.example.com/vodapp/kiosks/7
@@ -60,8 +68,10 @@ struct Listen: AsyncParsableCommand {
         """
     )
 
-    @Option(help: ArgumentHelp("Where to receive UDP pushes. Default: \(ListenerConfiguration.defaultUDP).", valueName: "host:port"), transform: OptionValue.listenAddress)
-    var udp: ListenAddress = ListenerConfiguration.defaultUDP
+    // Optional: a secret turns UDP off unless this is given.
+    @Option(help: ArgumentHelp("Where to receive UDP pushes. Default: \(ListenerConfiguration.defaultUDP), and off with a secret (UDP pushes cannot be signed).",
+                               valueName: "host:port"), transform: OptionValue.listenAddress)
+    var udp: ListenAddress?
 
     @Flag(help: "Do not receive UDP pushes.")
     var noUdp = false
@@ -72,7 +82,7 @@ struct Listen: AsyncParsableCommand {
     @Flag(help: "Do not receive HTTP pushes.")
     var noHttp = false
 
-    @Option(help: ArgumentHelp("Require HTTP pushes signed with this secret. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
+    @Option(help: ArgumentHelp("Require HTTP and MQTT pushes signed with this secret, over a time and the body. Default: $VODAPP_WEBHOOK_SECRET.", valueName: "secret"))
     var secret: String?
 
     @Option(name: .customLong("mqtt"), help: ArgumentHelp("Receive pushes from this MQTT broker and topic filter, mqtt[s]://[user[:password]@]host[:port]/filter (QoS 1, a persistent session).",
@@ -118,7 +128,11 @@ struct Listen: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
-        guard !(noUdp && noHttp && mqtt == nil) else {
+        let secretSet = secret != nil || Environment.value("VODAPP_WEBHOOK_SECRET") != nil
+        guard !((noUdp || (secretSet && udp == nil)) && noHttp && mqtt == nil) else {
+            if !noUdp {
+                throw ValidationError("a secret turns UDP off and --no-http leaves nothing to listen on: add --udp HOST:PORT (unsigned), --mqtt URL, or drop --no-http")
+            }
             throw ValidationError("--no-udp and --no-http leave nothing to listen on: add --mqtt URL, or drop one of them")
         }
         if mqttURLs.count > 1 {
@@ -164,10 +178,12 @@ struct Listen: AsyncParsableCommand {
         var delivery = handling.deliveryOptions
         // A listener outlives its deliveries: each notification can wait for its click.
         delivery.offersOpenFolder = true
+        let secret = secret ?? Environment.value("VODAPP_WEBHOOK_SECRET")
         let configuration = ListenerConfiguration(
-            udp: noUdp ? nil : udp,
+            // UDP cannot be signed: with a secret, only an explicit --udp turns it on.
+            udp: noUdp ? nil : udp ?? (secret == nil ? ListenerConfiguration.defaultUDP : nil),
             http: noHttp ? nil : http,
-            secret: secret ?? Environment.value("VODAPP_WEBHOOK_SECRET"),
+            secret: secret,
             mqtt: try brokerSettings(directory: delivery.directory),
             pollOnConnect: poll.map { PayloadPoll(url: $0, token: token ?? Environment.value("VODAPP_TOKEN")) },
             queueCapacity: queue,

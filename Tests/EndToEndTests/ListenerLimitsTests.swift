@@ -18,8 +18,9 @@ import VODAppSamples
     static let peers = #"""
     import json, select, socket, sys, time
     port, mode, count, seconds = int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), float(sys.argv[4])
-    # A signature header, wrong: only reading the body can tell.
-    head = b"POST /push HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048576\r\nX-Hub-Signature-256: sha256=00\r\n\r\n"
+    # Signature headers of the present time, wrong: only reading the body can tell.
+    head = (b"POST /push HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048576\r\nX-VODApp-Timestamp: "
+            + str(int(time.time())).encode() + b"\r\nX-VODApp-Signature: v1=00\r\n\r\n")
     conns = []
     for i in range(count):
         s = socket.create_connection(("127.0.0.1", port))
@@ -272,7 +273,8 @@ import VODAppSamples
     static let flood = #"""
     import select, socket, sys, time
     port, count, seconds = int(sys.argv[1]), int(sys.argv[2]), float(sys.argv[3])
-    head = b"POST /push HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048576\r\nX-Hub-Signature-256: sha256=" + b"0" * 64 + b"\r\n\r\n"
+    head = (b"POST /push HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 1048576\r\nX-VODApp-Timestamp: "
+            + str(int(time.time())).encode() + b"\r\nX-VODApp-Signature: v1=" + b"0" * 64 + b"\r\n\r\n")
     def connect():
         s = socket.create_connection(("127.0.0.1", port))
         s.setblocking(False)

@@ -12,6 +12,9 @@ public final class HostileBroker: Sendable {
         /// One QoS 1 PUBLISH of `bytes`, then silence: a message as large as MQTT allows, which
         /// the client reads whole before it can judge it.
         case oneLargeMessage(bytes: Int)
+        /// One QoS 1 PUBLISH of `payload` on `topic`, whatever the client subscribed to, then
+        /// silence.
+        case oneMessage(topic: String, payload: [UInt8])
     }
 
     public let port: Int
@@ -58,14 +61,23 @@ public final class HostileBroker: Sendable {
         guard write(fd, [0x20, 0x02, 0x00, 0x00]) else { return }
         guard let subscribe = readPacket(fd), subscribe.type == 8, subscribe.body.count >= 2 else { return }
         guard write(fd, [0x90, 0x03, subscribe.body[0], subscribe.body[1], 0x01]) else { return }
-        let topic = Array("vodapp/devices/hostile/push".utf8)
-        func publish(qos: UInt8, id: UInt16, bytes: Int) -> Bool {
+        var topic = Array("vodapp/devices/hostile/push".utf8)
+        func publish(qos: UInt8, id: UInt16, bytes: Int, payload: [UInt8]? = nil) -> Bool {
+            let body = payload ?? [UInt8](repeating: UInt8(ascii: "x"), count: bytes)
             var packet: [UInt8] = [0x30 | (qos << 1)]
-            packet += remainingLength(2 + topic.count + 2 + bytes)
+            packet += remainingLength(2 + topic.count + 2 + body.count)
             packet += [UInt8(topic.count >> 8), UInt8(topic.count & 0xFF)] + topic
             packet += [UInt8(id >> 8), UInt8(id & 0xFF)]
-            packet += [UInt8](repeating: UInt8(ascii: "x"), count: bytes)
+            packet += body
             return write(fd, packet)
+        }
+        func silence() {
+            // Until the client goes: a read that ends with it.
+            var byte: UInt8 = 0
+            while !state.withLockedValue({ $0.stopped }) {
+                let got = recv(fd, &byte, 1, 0)
+                if got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return }
+            }
         }
         switch behaviour {
         case .unreleasedQoS2Flood(let messageBytes):
@@ -76,12 +88,11 @@ public final class HostileBroker: Sendable {
             }
         case .oneLargeMessage(let bytes):
             guard publish(qos: 1, id: 1, bytes: bytes) else { return }
-            // Silence until the client goes: a read that ends with it.
-            var byte: UInt8 = 0
-            while !state.withLockedValue({ $0.stopped }) {
-                let got = recv(fd, &byte, 1, 0)
-                if got == 0 || (got < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR) { return }
-            }
+            silence()
+        case .oneMessage(let to, let payload):
+            topic = Array(to.utf8)
+            guard publish(qos: 1, id: 1, bytes: payload.count, payload: payload) else { return }
+            silence()
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import VODAppPayload
 import VODAppPush
 import VODAppTransfer
 
@@ -15,12 +16,14 @@ public final class ListenerUnderTest: Sendable {
     ///     the process started (a broker that is down at the start).
     ///   - descriptorLimit: the soft and hard RLIMIT_NOFILE it starts with (through prlimit(1),
     ///     which execs it: the process is the listener's), as a shell's `ulimit -n` would set them.
-    public init(dir: String, arguments: [String] = [], notify: Bool = false, ready: Bool = true,
+    ///   - udp: give `--udp` (a free port); false leaves UDP to the listener's default, which a
+    ///     secret turns off (without one it is port 9930, which a test should not take).
+    public init(dir: String, arguments: [String] = [], notify: Bool = false, ready: Bool = true, udp: Bool = true,
                 descriptorLimit: (soft: Int, hard: Int)? = nil,
                 environment: [String: String] = VODAppRunner.environment()) async throws {
         let command = [
-            "listen", "--udp", "127.0.0.1:0", "--http", "127.0.0.1:0", "--dir", dir, "--json",
-        ] + (notify ? [] : ["--no-notify"]) + arguments
+            "listen", "--http", "127.0.0.1:0", "--dir", dir, "--json",
+        ] + (udp ? ["--udp", "127.0.0.1:0"] : []) + (notify ? [] : ["--no-notify"]) + arguments
         let process = if let descriptorLimit {
             try await RunningProcess("/usr/bin/prlimit", ["--nofile=\(descriptorLimit.soft):\(descriptorLimit.hard)", "--", VODAppRunner.executable] + command,
                                      environment: environment)
@@ -56,11 +59,13 @@ public final class ListenerUnderTest: Sendable {
         return deliveries
     }
 
-    /// POSTs `body` as it is (no checks), signed when `secret` is given.
-    public func post(_ body: Data, wait: Bool = false, secret: String? = nil) async -> Result<PushSender.Receipt, PushError> {
+    /// POSTs `body` as it is (no checks), signed when `secret` is given (now, or at `signedAt`,
+    /// which sends the very same request again for the same time).
+    public func post(_ body: Data, wait: Bool = false, secret: String? = nil,
+                     signedAt: Int64 = PushSignature.now()) async -> Result<PushSender.Receipt, PushError> {
         let url = wait ? URL(string: pushURL.absoluteString + "?wait=1")! : pushURL
         do {
-            return .success(try await PushSender().send(body, to: .http(url), secret: secret))
+            return .success(try await PushSender().send(body, to: .http(url), secret: secret, signedAt: signedAt))
         } catch {
             return .failure(error)
         }

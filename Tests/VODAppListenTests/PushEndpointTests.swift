@@ -3,11 +3,12 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import TestSupport
 import VODAppDelivery
-import VODAppListen
+@testable import VODAppListen
 import VODAppMediaDirectory
 import VODAppPayload
 
@@ -27,14 +28,14 @@ import VODAppPayload
     /// Runs `body` with a client of the listener's router in front of a running queue, and stops
     /// the queue afterwards (letting every held delivery go first).
     private func withEndpoint(
-        secret: String? = nil, capacity: Int = DeliveryQueue.defaultCapacity, concurrency: Int = DeliveryQueue.defaultConcurrency,
+        secret: String? = nil, clock: TestClock = TestClock(), capacity: Int = DeliveryQueue.defaultCapacity, concurrency: Int = DeliveryQueue.defaultConcurrency,
         maximumBufferedBytes: Int = HTTPLimits.defaultMaximumBufferedBytes, deliveries: HeldDeliveries = HeldDeliveries(),
         deliver: DeliveryQueue.Deliver? = nil,
         _ body: @Sendable (any TestClientProtocol, DeliveryQueue) async throws -> Void
     ) async throws {
         let queue = DeliveryQueue(capacity: capacity, concurrency: concurrency, logger: Self.logger,
                                   deliver: deliver ?? { payload, ticket in await deliveries.deliver(payload, ticket) })
-        let router = PushEndpoint.router(queue: queue, signature: secret.map(WebhookSignature.init(secret:)),
+        let router = PushEndpoint.router(queue: queue, signature: secret.map { PushAuthenticator(secret: $0, now: { clock.now }) },
                                          retryAfter: Self.retryAfter, maximumBufferedBytes: maximumBufferedBytes,
                                          warnings: WarningLimiter(attention: .unheard))
         let app = Application(router: router, logger: Self.logger)
@@ -43,11 +44,31 @@ import VODAppPayload
         }
     }
 
+    /// A clock the test sets, in Unix seconds.
+    final class TestClock: Sendable {
+        private let seconds = NIOLockedValueBox<Int64>(1_732_500_000)
+        var now: Int64 {
+            get { seconds.withLockedValue { $0 } }
+            set { seconds.withLockedValue { $0 = newValue } }
+        }
+    }
+
+    /// `body` with `PushSignature`'s headers, signed at `time`.
+    private static func signed(_ body: Data, at time: Int64, secret: String = PushEndpointTests.secret) -> HTTPFields {
+        var headers = HTTPFields()
+        headers[HTTPField.Name(PushSignature.timestampHeader)!] = "\(time)"
+        headers[HTTPField.Name(PushSignature.signatureHeader)!] = PushSignature(secret: secret).sign(body, at: time)
+        return headers
+    }
+
     private func post(_ client: any TestClientProtocol, _ body: Data, uri: String = "/push", signature: String? = nil,
-                      headers extra: HTTPFields = [:]) async throws -> TestResponse {
+                      timestamp: Int64 = TestClock().now, headers extra: HTTPFields = [:]) async throws -> TestResponse {
         var headers = extra
         headers[.contentType] = "application/json"
-        if let signature { headers[HTTPField.Name(WebhookSignature.headerName)!] = signature }
+        if let signature {
+            headers[HTTPField.Name(PushSignature.signatureHeader)!] = signature
+            headers[HTTPField.Name(PushSignature.timestampHeader)!] = "\(timestamp)"
+        }
         return try await client.execute(uri: uri, method: .post, headers: headers, body: ByteBuffer(bytes: body))
     }
 
@@ -126,40 +147,99 @@ import VODAppPayload
         #expect(deliveries.started.isEmpty)
     }
 
-    @Test func withASecretOnlyASignatureOfTheVeryBodyIsAccepted() async throws {
+    @Test func withASecretOnlyASignatureOfThisTimeAndTheVeryBodyIsAccepted() async throws {
         let deliveries = HeldDeliveries()
-        let signature = WebhookSignature(secret: Self.secret)
-        try await withEndpoint(secret: Self.secret, deliveries: deliveries) { client, _ in
+        let clock = TestClock()
+        let time = clock.now
+        let signature = PushSignature(secret: Self.secret)
+        try await withEndpoint(secret: Self.secret, clock: clock, deliveries: deliveries) { client, _ in
             let unsigned = try await post(client, Self.push)
             #expect(unsigned.status == .unauthorized)
             #expect(unsigned.headers[.contentType] == "application/json")
-            #expect(Self.text(unsigned) == "{\"error\":\"missing X-Hub-Signature-256\"}\n")
+            #expect(Self.json(unsigned)["error"] as? String == PushSignature.Rejection.missing.description)
+
+            // The body-only form of webhook senders is replayable: not enough here, and the
+            // answer says where it belongs.
+            var hub = HTTPFields()
+            hub[HTTPField.Name(WebhookSignature.headerName)!] = WebhookSignature(secret: Self.secret).sign(Self.push)
+            let hubOnly = try await post(client, Self.push, headers: hub)
+            #expect(hubOnly.status == .unauthorized)
+            #expect((Self.json(hubOnly)["error"] as? String)?.contains("X-Hub-Signature-256 alone (body only, replayable) is for the adnanh/webhook route") == true)
 
             let refusals = [
-                WebhookSignature(secret: "guess").sign(Self.push),
-                // A signature of other bytes is as wrong as a wrong secret.
-                signature.sign(Self.push + Data(" ".utf8)),
+                PushSignature(secret: "guess").sign(Self.push, at: time),
+                // A signature of other bytes, or of another time, is as wrong as a wrong secret.
+                signature.sign(Self.push + Data(" ".utf8), at: time),
+                signature.sign(Self.push, at: time - 1),
                 // Neither a bare code, another scheme, nor a code that is not hex.
-                String(signature.sign(Self.push).dropFirst("sha256=".count)),
-                "sha1=" + signature.sign(Self.push).dropFirst("sha256=".count),
-                "sha256=" + String(repeating: "zz", count: 32),
-                "sha256=",
+                String(signature.sign(Self.push, at: time).dropFirst("v1=".count)),
+                "sha256=" + signature.sign(Self.push, at: time).dropFirst("v1=".count),
+                "v1=" + String(repeating: "zz", count: 32),
+                "v1=",
                 "",
             ]
             for wrong in refusals {
-                let response = try await post(client, Self.push, signature: wrong)
+                let response = try await post(client, Self.push, signature: wrong, timestamp: time)
                 #expect(response.status == .unauthorized, "\(wrong)")
-                #expect(Self.text(response) == "{\"error\":\"X-Hub-Signature-256 does not match the body\"}\n", "\(wrong)")
+                #expect(Self.text(response) == "{\"error\":\"X-VODApp-Signature does not match the timestamp and the body\"}\n", "\(wrong)")
             }
             #expect(deliveries.started.isEmpty, "a refused push was delivered")
 
-            // The header's hex is read in either case.
-            for good in [signature.sign(Self.push), signature.sign(Self.push).uppercased().replacingOccurrences(of: "SHA256=", with: "sha256=")] {
-                let accepted = try await post(client, Self.push, signature: good)
-                #expect(accepted.status == .accepted, "\(good)")
-            }
+            let accepted = try await post(client, Self.push, signature: signature.sign(Self.push, at: time), timestamp: time)
+            #expect(accepted.status == .accepted)
+            // The header's hex is read in either case, and a new time makes a new signature.
+            let upper = "v1=" + signature.sign(Self.push, at: time + 1).dropFirst(3).uppercased()
+            #expect(try await post(client, Self.push, signature: upper, timestamp: time + 1).status == .accepted)
             try await deliveries.waitForStarts(2)
             #expect(deliveries.started.map(\.keys) == [["tulips"], ["tulips"]])
+        }
+    }
+
+    /// A captured request, sent again: refused with 409 while its time is in the window, with
+    /// 401 after; the same bytes signed anew go through.
+    @Test func aSignedPushIsTakenOnceAndNotAfterFiveMinutes() async throws {
+        let deliveries = HeldDeliveries()
+        let clock = TestClock()
+        let time = clock.now
+        try await withEndpoint(secret: Self.secret, clock: clock, deliveries: deliveries) { client, _ in
+            let captured = Self.signed(Self.push, at: time)
+            #expect(try await post(client, Self.push, headers: captured).status == .accepted)
+            for _ in 0..<2 {
+                let again = try await post(client, Self.push, headers: captured)
+                #expect(again.status == .conflict)
+                #expect((Self.json(again)["error"] as? String)?.contains("already accepted") == true)
+            }
+            clock.now = time + 299
+            #expect(try await post(client, Self.push, headers: captured).status == .conflict)
+            clock.now = time + 301
+            let old = try await post(client, Self.push, headers: captured)
+            #expect(old.status == .unauthorized)
+            #expect(Self.json(old)["error"] as? String == PushSignature.Rejection.tooOld(seconds: 301).description)
+            // A clock far ahead of the sender's is as wrong as one far behind.
+            #expect(try await post(client, Self.push, headers: Self.signed(Self.push, at: time + 301 + 301)).status == .unauthorized)
+            #expect(try await post(client, Self.push, headers: Self.signed(Self.push, at: time + 301)).status == .accepted)
+            try await deliveries.waitForStarts(2)
+        }
+        #expect(deliveries.started.count == 2)
+    }
+
+    /// A push whose signature is good and that is not taken (an invalid payload, a full queue)
+    /// may be sent again as it was.
+    @Test func aSignedPushNotTakenMayBeSentAgain() async throws {
+        let deliveries = HeldDeliveries(open: false)
+        let clock = TestClock()
+        try await withEndpoint(secret: Self.secret, clock: clock, capacity: 1, concurrency: 1, deliveries: deliveries) { client, _ in
+            let first = PayloadBuilder.json([(key: "first", title: "First", url: "http://127.0.0.1:1/a.mp4")])
+            let second = PayloadBuilder.json([(key: "second", title: "Second", url: "http://127.0.0.1:1/b.mp4")])
+            let third = PayloadBuilder.json([(key: "third", title: "Third", url: "http://127.0.0.1:1/c.mp4")])
+            #expect(try await post(client, first, headers: Self.signed(first, at: clock.now)).status == .accepted)
+            try await deliveries.waitForStarts(1)
+            #expect(try await post(client, second, headers: Self.signed(second, at: clock.now)).status == .accepted)
+            let full = Self.signed(third, at: clock.now)
+            #expect(try await post(client, third, headers: full).status == .tooManyRequests)
+            deliveries.open()
+            try await deliveries.waitForStarts(2)
+            #expect(try await post(client, third, headers: full).status == .accepted)
         }
     }
 

@@ -1,0 +1,56 @@
+import Testing
+import VODAppDelivery
+import VODAppMQTT
+@testable import VODAppListen
+
+/// Which pushes carry the person's credentials: a pure decision on the push's authentication.
+struct PushAuthenticationTests {
+    private var credentialed: DeliveryOptions {
+        var options = DeliveryOptions(directory: "/tmp/dir")
+        options.headers = ["X-Test: open-sesame"]
+        options.headerHosts = ["http://127.0.0.1:8080"]
+        options.cookieFile = "/tmp/cookies.txt"
+        options.userAgent = "secret-agent/1"
+        return options
+    }
+
+    @Test(arguments: [PushAuthentication.signed, .brokerCredentials, .poll])
+    func anAuthenticatedPushKeepsEveryCredential(_ authentication: PushAuthentication) {
+        #expect(credentialed.credentialed(for: authentication) == credentialed)
+    }
+
+    @Test func anUnauthenticatedPushHasNone() {
+        let options = credentialed.credentialed(for: .unauthenticated)
+        #expect(options.headers.isEmpty && options.cookieFile == nil && options.headerHosts.isEmpty)
+        #expect(options.userAgent == DeliveryOptions.defaultUserAgent)
+        // Everything else is as it was.
+        #expect(options.directory == credentialed.directory && options.budget == credentialed.budget)
+    }
+
+    @Test func eachReceiverIsAuthenticatedAsItsSetUpSays() throws {
+        let open = try BrokerURL("mqtt://broker/vodapp/#", for: .subscribe)
+        let withUser = try BrokerURL("mqtt://kiosk7@broker/vodapp/#", for: .subscribe)
+        var configuration = ListenerConfiguration(delivery: credentialed)
+        #expect(configuration.receiverAuthentication == ["UDP": .unauthenticated, "HTTP": .unauthenticated])
+        configuration.mqtt = BrokerSubscription.Settings(broker: open, clientID: "c")
+        #expect(configuration.receiverAuthentication["MQTT"] == .unauthenticated)
+        configuration.mqtt = BrokerSubscription.Settings(broker: withUser, clientID: "c")
+        #expect(configuration.receiverAuthentication["MQTT"] == .brokerCredentials)
+        #expect(configuration.notes == ["--header, --cookies and --user-agent go only with authenticated pushes (signed, or from a broker that required credentials, or --poll's); items of HTTP and UDP pushes are fetched without them"])
+        configuration.secret = "s3cret"
+        configuration.udp = nil
+        configuration.mqtt = BrokerSubscription.Settings(broker: open, clientID: "c")
+        #expect(configuration.receiverAuthentication == ["HTTP": .signed, "MQTT": .signed])
+        #expect(configuration.notes.isEmpty)
+        // Without credentials there is nothing to say.
+        #expect(ListenerConfiguration(delivery: DeliveryOptions(directory: "/tmp/dir")).notes.isEmpty)
+    }
+
+    @Test func udpBesideASecretIsAWarning() {
+        var configuration = ListenerConfiguration(secret: "s3cret", delivery: DeliveryOptions(directory: "/tmp/dir"))
+        #expect(configuration.warnings.count == 1)
+        #expect(configuration.warnings.first?.contains("UDP pushes are not authenticated") == true)
+        configuration.udp = nil
+        #expect(configuration.warnings.isEmpty)
+    }
+}
