@@ -140,7 +140,8 @@ package struct MediaDirectory: Sendable {
         for (index, directory) in [path + "/.vodapp", workPath].enumerated() {
             guard lstat(directory, &info) == 0 else {
                 if errno == ENOENT || errno == ENOTDIR, index == 0 { return false }
-                if errno == ENOENT { return true }
+                // `.vodapp` without its `partial`: still a work area, whose owner counts.
+                if errno == ENOENT { break }
                 throw .directoryUnusable(path: path, reason: "\(directory): \(Errno(rawValue: errno).description)")
             }
             guard (info.st_mode & S_IFMT) == S_IFDIR else {

@@ -116,6 +116,14 @@ import VODAppSamples
             chmod(dir + "/.vodapp", 0o755)
             let fixed = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
             #expect(fixed.exitCode == 0, "\(fixed.stderr)")
+
+            // A work area without its `partial` folder, on a run that fetches nothing (its item is
+            // there) but would apply retention: refused all the same.
+            #expect(rmdir(dir + "/.vodapp/partial") == 0)
+            chmod(dir + "/.vodapp", 0o777)
+            let present = try await runner.run(["-", "--dir", dir, "--no-notify", "--keep-days", "1"], stdin: payload)
+            #expect(present.exitCode == 73, "\(present.stderr)")
+            #expect(present.stderr.contains("\(dir)/.vodapp is writable by its group and others"), "\(present.stderr)")
         }
     }
 
