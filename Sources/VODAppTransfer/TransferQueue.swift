@@ -104,7 +104,8 @@ package struct TransferQueue {
             // The same id queued twice: the older one goes.
             cancelled.insert(earlier)
         }
-        var line = lines[host] ?? Line()
+        // Taken out and put back, not copied: a copy of a long line is a copy of its arrays.
+        var line = lines.removeValue(forKey: host) ?? Line()
         if inFront { line.front.append(placed) } else { line.back.append(placed) }
         lines[host] = line
         if line.running < perHost, line.first?.place == placed.place {
@@ -115,7 +116,11 @@ package struct TransferQueue {
     /// The next entry to start, counted as running on its host until `ended` is called for it;
     /// nil when none can start now.
     package mutating func next() -> Entry? {
-        guard let host = firstHostWithRoom(), var line = lines[host], let first = line.removeFirst() else { return nil }
+        guard let host = firstHostWithRoom(), var line = lines.removeValue(forKey: host) else { return nil }
+        guard let first = line.removeFirst() else {
+            lines[host] = line
+            return nil
+        }
         _ = candidates.removeFirst()
         places[first.entry.request.id] = nil
         line.running += 1
@@ -129,7 +134,7 @@ package struct TransferQueue {
     /// A transfer of `url`'s host that `next` handed out has ended, or was never started.
     package mutating func ended(_ url: MediaURL) {
         let host = TransferEngine.endpoint(of: url)
-        guard var line = lines[host] else { return }
+        guard var line = lines.removeValue(forKey: host) else { return }
         // A host that had room has a candidate already.
         let wasFull = line.running >= perHost
         line.running = max(0, line.running - 1)
@@ -145,7 +150,7 @@ package struct TransferQueue {
 
     /// Takes every waiting request of `host` out, in order.
     package mutating func removeAll(host: String) -> [Entry] {
-        guard var line = lines[host] else { return [] }
+        guard var line = lines.removeValue(forKey: host) else { return [] }
         let taken = take(line.removeAll())
         settle(&line, host: host)
         return taken
@@ -174,16 +179,15 @@ package struct TransferQueue {
     /// met on the way are dropped.
     private mutating func firstHostWithRoom() -> String? {
         while let candidate = candidates.first {
-            if var line = lines[candidate.host] {
-                let before = line.first?.place
-                dropCancelled(&line)
-                if line.first?.place != before {
-                    // Its first entry was cancelled: the next one is its candidate now.
-                    settle(&line, host: candidate.host)
-                    _ = candidates.removeFirst()
-                    continue
-                }
-                if line.running < perHost, line.first?.place == candidate.place { return candidate.host }
+            if let first = lines[candidate.host]?.first, cancelled.contains(first.place),
+               var line = lines.removeValue(forKey: candidate.host) {
+                // Its first entry was cancelled: the next one is its candidate now.
+                _ = candidates.removeFirst()
+                settle(&line, host: candidate.host)
+                continue
+            }
+            if let line = lines[candidate.host], line.running < perHost, line.first?.place == candidate.place {
+                return candidate.host
             }
             _ = candidates.removeFirst()
         }
