@@ -300,6 +300,8 @@ package struct HLSItemDownload: Sendable {
         }
         segmentFormat = playlist.segmentFormat
         guard prepareWorkArea() else { return [] }
+        // One listing, not a look at each of thousands of names: a new item's folder is empty.
+        let present = Set((try? FileManager.default.contentsOfDirectory(atPath: workPath)) ?? [])
         var initIndex: [String: Int] = [:]
         parts.reserveCapacity(playlist.segments.count)
         for (number, segment) in playlist.segments.enumerated() {
@@ -308,11 +310,11 @@ package struct HLSItemDownload: Sendable {
                 let identity = map.url.absoluteString
                 if initIndex[identity] == nil {
                     initIndex[identity] = parts.count
-                    add(Part(kind: .initSection, number: initIndex.count, url: map.url, key: map.key, initSection: nil))
+                    add(Part(kind: .initSection, number: initIndex.count, url: map.url, key: map.key, initSection: nil), present: present)
                 }
                 initSection = initIndex[identity]
             }
-            add(Part(kind: .segment, number: number + 1, url: segment.url, key: segment.key, initSection: initSection))
+            add(Part(kind: .segment, number: number + 1, url: segment.url, key: segment.key, initSection: initSection), present: present)
         }
         segmentCount = playlist.segments.count
         state = .parts
@@ -327,11 +329,12 @@ package struct HLSItemDownload: Sendable {
         return askForMore()
     }
 
-    /// Adds a part, whole when an earlier delivery fetched it.
-    private mutating func add(_ part: Part) {
+    /// Adds a part, whole when an earlier delivery fetched it (`present` lists the work area).
+    private mutating func add(_ part: Part, present: Set<String>) {
         var part = part
-        let path = workPath + "/" + part.name
-        switch SafeFile.inspect(path) {
+        let name = part.name
+        let path = workPath + "/" + name
+        switch present.contains(name) ? SafeFile.inspect(path) : .absent {
         case .absent: break
         case .file(let size): part.bytes = size
         // A FIFO or a link where a segment was kept is removed and the segment fetched again.
