@@ -56,6 +56,9 @@ class Server(socketserver.ThreadingMixIn, http.server.HTTPServer):
     daemon_threads = True
     request_queue_size = 256
 
+    def handle_error(self, request, client_address):
+        pass  # a client that hangs up at its deadline resets the connection: expected
+
 
 port = None
 for host in range(1, args.items + 1):
