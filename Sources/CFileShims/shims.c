@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include "CFileShims.h"
 
@@ -9,4 +10,10 @@ int vod_start_writeback(int fd, int64_t offset, int64_t length) {
 
 int vod_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+}
+
+void vod_release_free_heap(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }

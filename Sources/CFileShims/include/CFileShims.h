@@ -15,4 +15,7 @@ int vod_start_writeback(int fd, int64_t offset, int64_t length);
    errno set: EEXIST when to exists; EINVAL or ENOSYS where the file system cannot promise it. */
 int vod_rename_noreplace(const char *from, const char *to);
 
+/* Gives the pages malloc holds free, in every arena, back to the system (glibc's malloc_trim). */
+void vod_release_free_heap(void);
+
 #endif

@@ -1,3 +1,4 @@
+import CFileShims
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -36,6 +37,13 @@ package final class HLSDownloads: TransferFollowUp {
         self.room = room
         self.itemURLs = itemURLs
         self.ready = ready
+    }
+
+    deinit {
+        // An item's parts are tens of thousands of small allocations freed together, and glibc
+        // keeps freed pages in the arena of the thread that used them: a listener would hold
+        // them for good after a delivery of long playlists. Giving them back costs milliseconds.
+        vod_release_free_heap()
     }
 
     package func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
