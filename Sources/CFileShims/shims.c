@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
@@ -28,4 +29,10 @@ int64_t vod_filesystem_type(int fd) {
     struct statfs info;
     if (fstatfs(fd, &info) != 0) return -1;
     return (int64_t)info.f_type;
+}
+
+void vod_release_free_heap(void) {
+#ifdef __GLIBC__
+    malloc_trim(0);
+#endif
 }

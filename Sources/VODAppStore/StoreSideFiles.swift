@@ -41,7 +41,7 @@ enum StoreSideFiles {
         for suffix in suffixes {
             let path = database + suffix
             guard case .unsafe = SafeFile.inspect(path) else { continue }
-            if unlink(path) != 0, errno == EISDIR { SafeFile.removeFolder(path) }
+            if SafeFile.remove(path) == EISDIR { SafeFile.removeFolder(path) }
             if case .unsafe(let failure) = SafeFile.inspect(path) { throw StateStoreError.unsafe(failure.description) }
         }
     }

@@ -149,12 +149,20 @@ public struct TransferEngine: Sendable {
             curl_multi_cleanup(multi)
         }
 
+        // The outcomes of the caller's requests only: those of the requests a follow-up added
+        // are heard by the follow-up and not kept, or thousands of segments would stay in memory.
         var outcomes: [String: TransferOutcome] = [:]
         // What the caller asked for: the progress display counts these, not the requests a
         // follow-up added (an HLS item's segments).
         let requested = Set(requests.map(\.id))
-        var waiting = requests.map { (request: $0, attempt: 1) }[...]
-        var delayed: [Retry] = []
+        // Each host gets at most `perHost` slots: the next waiting item of a host with room
+        // starts, not merely the next waiting item.
+        var waiting = TransferQueue(perHost: configuration.perHost)
+        for request in requests { waiting.append(TransferQueue.Entry(request: request, attempt: 1)) }
+        // Retries by when they are due; `retrying` holds the ids still wanted, so that a cancelled
+        // one is passed over when it comes out instead of being searched for.
+        var delayed = MinimumHeap<Retry> { $0.at < $1.at }
+        var retrying: Set<String> = []
         var active: [UnsafeMutableRawPointer: TransferContext] = [:]
         var planner = BandwidthPlanner(enabled: configuration.budgetAware)
         // Body bytes of the transfers that ended or were set aside: the link's rate counts them.
@@ -162,6 +170,23 @@ public struct TransferEngine: Sendable {
         // Hosts (`host:port`) that did not take a connection, and why: their other items are not
         // tried in this run.
         var unreachable: [String: String] = [:]
+        // Requests of unreachable hosts, to end untried at the top of the next turn.
+        var untried: [TransferQueue.Entry] = []
+        func markUnreachable(_ endpoint: String, because why: String) {
+            guard unreachable[endpoint] == nil else { return }
+            unreachable[endpoint] = why
+            untried += waiting.removeAll(host: endpoint)
+        }
+        func enqueue(_ request: TransferRequest, attempt: Int, inFront: Bool) {
+            let entry = TransferQueue.Entry(request: request, attempt: attempt)
+            if unreachable[Self.endpoint(of: request.url)] != nil {
+                untried.append(entry)
+            } else if inFront {
+                waiting.prepend(entry)
+            } else {
+                waiting.append(entry)
+            }
+        }
         var snapshot = TransferSnapshot()
         var published = ContinuousClock.now
         // The caller's requests that are done, their follow-ups included.
@@ -182,50 +207,48 @@ public struct TransferEngine: Sendable {
             if let followUp {
                 let next = followUp.next(after: outcome)
                 if !next.cancel.isEmpty {
-                    waiting = waiting.filter { !next.cancel.contains($0.request.id) }[...]
-                    delayed.removeAll { next.cancel.contains($0.request.id) }
+                    waiting.cancel(next.cancel)
+                    retrying.subtract(next.cancel)
+                    // Once per item that gives up, not per event; and few transfers are aside.
                     aside.removeAll { next.cancel.contains($0.request.id) }
                 }
-                waiting.append(contentsOf: next.add.map { (request: $0, attempt: 1) })
+                for request in next.add { enqueue(request, attempt: 1, inFront: false) }
             }
-            outcomes[outcome.id] = outcome
+            if requested.contains(outcome.id) { outcomes[outcome.id] = outcome }
         }
 
         while true {
             let now = ContinuousClock.now
             // Retries whose time has come go to the front of the line.
-            for retry in delayed where retry.at <= now {
-                waiting.insert((retry.request, retry.attempt), at: waiting.startIndex)
+            while let retry = delayed.first, retry.at <= now {
+                _ = delayed.removeFirst()
+                if retrying.remove(retry.request.id) != nil {
+                    enqueue(retry.request, attempt: retry.attempt, inFront: true)
+                }
             }
-            delayed.removeAll { $0.at <= now }
-            if !unreachable.isEmpty {
-                // A host that did not take a connection costs its other items nothing more: they
-                // end now, untried, instead of each waiting out its own connect timeout.
-                let untried = waiting.filter { unreachable[Self.endpoint(of: $0.request.url)] != nil }
-                waiting = waiting.filter { unreachable[Self.endpoint(of: $0.request.url)] == nil }[...]
-                for entry in untried {
+            // A host that did not take a connection costs its other items nothing more: they
+            // end now, untried, instead of each waiting out its own connect timeout. Ending one
+            // may add more (an HLS item's next segments), which end here too.
+            while !untried.isEmpty {
+                let batch = untried
+                untried = []
+                for entry in batch {
                     let why = unreachable[Self.endpoint(of: entry.request.url)] ?? ""
                     conclude(TransferOutcome(id: entry.request.id,
                                              result: .failed(reason: why + (entry.attempt > 1 ? "; not tried again" : "; not tried")),
                                              partial: Self.kept(by: entry.request), attempts: entry.attempt - 1))
                 }
             }
-            // Each host gets at most `perHost` slots: the next waiting item of a host with room
-            // starts, not merely the next waiting item.
-            var perHost: [String: Int] = [:]
-            for context in active.values { perHost[Self.endpoint(of: context.request.url), default: 0] += 1 }
-            while active.count < configuration.jobs,
-                  let index = waiting.firstIndex(where: { perHost[Self.endpoint(of: $0.request.url), default: 0] < configuration.perHost }) {
-                let next = waiting.remove(at: index)
+            while active.count < configuration.jobs, let next = waiting.next() {
                 switch start(next.request, attempt: next.attempt, in: multi, deadline: deadline, gate: gate) {
                 case .running(let context):
                     active[context.handle] = context
-                    perHost[Self.endpoint(of: next.request.url), default: 0] += 1
                 case .refused(let outcome):
-                    outcomes[next.request.id] = outcome
+                    waiting.ended(next.request.url)
+                    conclude(outcome)
                 }
             }
-            if active.isEmpty && waiting.isEmpty && delayed.isEmpty && aside.isEmpty { break }
+            if active.isEmpty && waiting.isEmpty && retrying.isEmpty && aside.isEmpty && untried.isEmpty { break }
             // Held transfers whose turn has come read again.
             gate?.release { active[$0] != nil }
 
@@ -236,6 +259,7 @@ public struct TransferEngine: Sendable {
                 guard message.pointee.msg == CURLMSG_DONE,
                       let handle = message.pointee.easy_handle,
                       let context = active.removeValue(forKey: handle) else { continue }
+                waiting.ended(context.request.url)
                 let code = message.pointee.data.result
                 curl_multi_remove_handle(multi, handle)
                 transferred += context.bodyBytes
@@ -244,7 +268,7 @@ public struct TransferEngine: Sendable {
                 // Waited out at once: a host that leaves SYNs unanswered for seconds will not
                 // answer the next item's in this run either.
                 if code == CURLE_OPERATION_TIMEDOUT, let why = unreachableReason(context) {
-                    unreachable[endpoint] = unreachable[endpoint] ?? why
+                    markUnreachable(endpoint, because: why)
                 }
                 curl_easy_cleanup(handle)
                 guard case .outcome(let outcome, let again) = ending else {
@@ -252,7 +276,7 @@ public struct TransferEngine: Sendable {
                         // Followed here, not by libcurl, so that each hop is checked and the
                         // item's headers and cookies stay with its own origin.
                         logger.debug("redirected", metadata: ["key": "\(next.id)", "to": "\(next.url.redacted)"])
-                        waiting.insert((next, context.attempt), at: waiting.startIndex)
+                        enqueue(next, attempt: context.attempt, inFront: true)
                     }
                     continue
                 }
@@ -263,16 +287,17 @@ public struct TransferEngine: Sendable {
                 if again != .no, let retry = retry(after: outcome, of: context, immediately: again == .now, deadline: deadline) {
                     logger.info("retrying", metadata: ["key": "\(context.request.id)", "attempt": "\(retry.attempt)",
                                                        "after": "\(retry.delay)", "because": "\(Self.describe(outcome.result))"])
-                    delayed.append(retry)
+                    delayed.insert(retry)
+                    retrying.insert(retry.request.id)
                     // Kept until the retry ends: if the run is cut first, why it failed says more
                     // than that the budget ran out meanwhile.
-                    outcomes[context.request.id] = outcome
+                    if requested.contains(outcome.id) { outcomes[outcome.id] = outcome }
                     continue
                 }
                 if code == CURLE_COULDNT_CONNECT, unreachable[endpoint] == nil {
                     // Refused (or unroutable) through every retry: a restart would have been over
                     // by now. Refusals are quick, so one alone is only retried, never this.
-                    unreachable[endpoint] = "\(endpoint) refused the connection \(context.attempt) times"
+                    markUnreachable(endpoint, because: "\(endpoint) refused the connection \(context.attempt) times")
                 }
                 conclude(outcome)
             }
@@ -297,6 +322,7 @@ public struct TransferEngine: Sendable {
                 let ids = Set(decision.setAside)
                 for context in inFlight where ids.contains(context.request.id) {
                     active.removeValue(forKey: context.handle)
+                    waiting.ended(context.request.url)
                     curl_multi_remove_handle(multi, context.handle)
                     transferred += context.bodyBytes
                     let remaining = context.remainingBytes ?? .max
@@ -312,16 +338,17 @@ public struct TransferEngine: Sendable {
                 let ids = Set(decision.restore)
                 for entry in aside.filter({ ids.contains($0.request.id) }).reversed() {
                     logger.debug("restored", metadata: ["key": "\(entry.request.id)", "remaining": "\(entry.remaining)"])
-                    waiting.insert((entry.request, entry.attempt), at: waiting.startIndex)
+                    enqueue(entry.request, attempt: entry.attempt, inFront: true)
                 }
                 aside.removeAll { ids.contains($0.request.id) }
                 continue
             }
-            if active.isEmpty && waiting.isEmpty && delayed.isEmpty && aside.isEmpty { break }
+            if active.isEmpty && waiting.isEmpty && retrying.isEmpty && aside.isEmpty && untried.isEmpty { break }
 
             let remaining = ContinuousClock.now.duration(to: deadline)
             if let reason = stop?.reason ?? (remaining <= .zero ? Self.budgetRanOut : nil) {
-                for outcome in cut(active: active, waiting: waiting, in: multi, because: reason) {
+                for outcome in cut(active: active, waiting: untried + waiting.removeAll(), in: multi, because: reason)
+                    where requested.contains(outcome.id) {
                     // A retry cut before any answer keeps the failure that made it a retry ("the
                     // server answered HTTP 500"): that says more than that the budget ran out.
                     if let previous = outcomes[outcome.id], case .failed = previous.result, case .timedOut = outcome.result,
@@ -330,7 +357,7 @@ public struct TransferEngine: Sendable {
                     }
                     outcomes[outcome.id] = outcome
                 }
-                for entry in aside {
+                for entry in aside where requested.contains(entry.request.id) {
                     outcomes[entry.request.id] = TransferOutcome(
                         id: entry.request.id, result: .timedOut(reason: Self.setAsideReason(entry, cutBecause: reason)),
                         httpStatus: 200, partial: entry.partial, attempts: entry.attempt)
@@ -338,13 +365,11 @@ public struct TransferEngine: Sendable {
                 break
             }
             // A finished transfer freed a slot: start the next one now rather than after a poll.
-            if active.count < configuration.jobs && !waiting.isEmpty && waiting.contains(where: { entry in
-                active.values.count { Self.endpoint(of: $0.request.url) == Self.endpoint(of: entry.request.url) } < configuration.perHost
-            }) { continue }
+            if active.count < configuration.jobs && (waiting.canStart() || !untried.isEmpty) { continue }
             // curl_multi_poll also honours libcurl's own timers; the deadline and the next retry
             // bound the wait so that a silent server cannot hold the run past either.
             var wait = remaining
-            if let next = delayed.map(\.at).min() { wait = min(wait, ContinuousClock.now.duration(to: next)) }
+            if let next = delayed.first?.at { wait = min(wait, ContinuousClock.now.duration(to: next)) }
             if configuration.budgetAware { wait = min(wait, BandwidthPlanner.interval) }
             if let open = gate?.untilOpen { wait = min(wait, open) }
             curl_multi_poll(multi, nil, 0, Int32(clamping: max(0, wait.milliseconds) + 1), nil)
@@ -448,7 +473,7 @@ extension TransferEngine {
     /// Ends every unfinished transfer as timed out, freeing its handle and keeping what can be
     /// resumed.
     private func cut(
-        active: [UnsafeMutableRawPointer: TransferContext], waiting: ArraySlice<(request: TransferRequest, attempt: Int)>,
+        active: [UnsafeMutableRawPointer: TransferContext], waiting: [TransferQueue.Entry],
         in multi: UnsafeMutableRawPointer, because reason: String
     ) -> [TransferOutcome] {
         var outcomes: [TransferOutcome] = []

@@ -300,13 +300,17 @@ import VODAppTransfer
                 == "HLS playlist is 1100024 bytes, more than the 1.0 MiB vodapp reads")
     }
 
-    @Test func moreThanTwentyThousandSegmentsOrVariantsAreRefused() throws {
+    @Test func moreThanTwentyThousandSegmentsOrAThousandVariantsAreRefused() throws {
         let segments = "#EXTM3U\n" + String(repeating: "#EXTINF:1,\na.ts\n", count: 20_001)
         #expect(throws: HLSPlaylistError.tooManySegments(limit: 20_000)) { try HLSPlaylist.parse(text: segments, url: base) }
         let exactly = "#EXTM3U\n" + String(repeating: "#EXTINF:1,\na.ts\n", count: 20_000)
         #expect(try HLSPlaylist.parse(text: exactly, url: base).media?.segments.count == 20_000)
-        let variants = "#EXTM3U\n" + String(repeating: "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n", count: 20_001)
-        #expect(throws: HLSPlaylistError.tooManyVariants(limit: 20_000)) { try HLSPlaylist.parse(text: variants, url: base) }
+        // A caller's lower limit (what a delivery has left) is met the same way.
+        #expect(throws: HLSPlaylistError.tooManySegments(limit: 300)) { try HLSPlaylist.parse(text: exactly, url: base, maximumSegments: 300) }
+        let variants = "#EXTM3U\n" + String(repeating: "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n", count: 1_001)
+        #expect(throws: HLSPlaylistError.tooManyVariants(limit: 1_000)) { try HLSPlaylist.parse(text: variants, url: base) }
+        let thousand = "#EXTM3U\n" + String(repeating: "#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n", count: 1_000)
+        #expect(try HLSPlaylist.parse(text: thousand, url: base).master?.variants.count == 1_000)
         #expect(HLSPlaylistError.tooManySegments(limit: 20_000).description == "HLS playlist lists more than 20000 segments")
     }
 

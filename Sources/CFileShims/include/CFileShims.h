@@ -26,4 +26,7 @@ int vod_is_mount_root(int fd);
    fstatfs fails. */
 int64_t vod_filesystem_type(int fd);
 
+/* Gives the pages malloc holds free, in every arena, back to the system (glibc's malloc_trim). */
+void vod_release_free_heap(void);
+
 #endif

@@ -1,3 +1,4 @@
+import CFileShims
 import Foundation
 import NIOConcurrencyHelpers
 
@@ -5,7 +6,13 @@ import NIOConcurrencyHelpers
 /// variant's playlist, keys, init sections and segments join the delivery's transfer run
 /// (`TransferFollowUp`), under the same deadline, `--jobs` and size limit as every other item.
 package final class HLSDownloads: TransferFollowUp {
-    private let items = NIOLockedValueBox<[String: HLSItemDownload]>([:])
+    /// The items, and the segments the delivery has left for them.
+    private struct State {
+        var items: [String: HLSItemDownload] = [:]
+        var limits: HLSSegmentLimits
+    }
+
+    private let state: NIOLockedValueBox<State>
     private let segmentFolder: @Sendable (_ key: String) -> String
     private let maximumSize: Int64
     private let room: TransferRequest.Room?
@@ -20,8 +27,11 @@ package final class HLSDownloads: TransferFollowUp {
     ///   - ready: called on the transfer thread when an item's last part has arrived, so that it
     ///     can be joined (`finish`) and placed while the rest of the run goes on.
     ///   - room: the bytes the delivery's requests share on the disk, if limited.
+    ///   - limits: how many segments an item, and the delivery's items together, may fetch.
     package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: TransferRequest.Room? = nil,
-                 itemURLs: [String: MediaURL], ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
+                 itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
+                 ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
+        state = NIOLockedValueBox(State(limits: limits))
         self.segmentFolder = segmentFolder
         self.maximumSize = maximumSize
         self.room = room
@@ -29,43 +39,50 @@ package final class HLSDownloads: TransferFollowUp {
         self.ready = ready
     }
 
+    deinit {
+        // An item's parts are tens of thousands of small allocations freed together, and glibc
+        // keeps freed pages in the arena of the thread that used them: a listener would hold
+        // them for good after a delivery of long playlists. Giving them back costs milliseconds.
+        vod_release_free_heap()
+    }
+
     package func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
         // Item keys have no "/"; the requests an item adds are named "KEY/…".
         let key = outcome.id.split(separator: "/", maxSplits: 1).first.map(String.init) ?? outcome.id
         var complete = false
         defer { if complete { ready?(self, key) } }
-        return items.withLockedValue { items in
+        return state.withLockedValue { state in
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
                 var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
                                                maximumSize: maximumSize, room: room)
                 download.attempts = outcome.attempts
-                let requests = download.begin(playlist: data, from: url)
-                items[key] = download
+                let requests = download.begin(playlist: data, from: url, limits: &state.limits)
+                state.items[key] = download
                 return (requests, [])
             }
-            guard var download = items[key] else { return ([], []) }
-            let next = download.take(outcome)
-            items[key] = download
+            guard var download = state.items.removeValue(forKey: key) else { return ([], []) }
+            let next = download.take(outcome, limits: &state.limits)
+            state.items[key] = download
             complete = download.isComplete
             return next
         }
     }
 
     package func isUnderway(_ id: String) -> Bool {
-        items.withLockedValue { $0[id]?.isUnderway ?? false }
+        state.withLockedValue { $0.items[id]?.isUnderway ?? false }
     }
 
     /// The outcome of the HLS item `key` once its last part is in or the run has ended, its file
     /// joined into `temporaryPath`; nil when the item was not HLS or was finished already.
     package func finish(_ key: String, into temporaryPath: String, because cut: String?) -> TransferOutcome? {
         // Taken out, so that joining the file (reading, decrypting, writing) holds no lock.
-        guard var download = items.withLockedValue({ $0.removeValue(forKey: key) }) else { return nil }
+        guard var download = state.withLockedValue({ $0.items.removeValue(forKey: key) }) else { return nil }
         return download.finish(into: temporaryPath, because: cut)
     }
 
     /// How the item's variant was chosen, for the log; asked before `finish`.
     package func variant(of key: String) -> String? {
-        items.withLockedValue { $0[key]?.variantDescription }
+        state.withLockedValue { $0.items[key]?.variantDescription }
     }
 }

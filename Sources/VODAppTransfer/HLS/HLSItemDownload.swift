@@ -13,20 +13,41 @@ import VODAppBase
 ///   renamed from `.part` to `.seg` once whole: a delivery cut by the budget leaves the whole
 ///   ones, and the next delivery fetches only the rest.
 /// - Keys stay in memory. AES-128 segments are decrypted as they are joined.
+/// - At most `window` of its requests are queued or running at once; each one that ends makes
+///   room for the next in play order. The transfer run never holds thousands of an item's
+///   requests, and what is cut by the deadline is a handful.
+/// - A playlist listing more segments than `HLSSegmentLimits` leaves it fails the item at once.
 /// - What cannot be downloaded is an item-level failure that says why: a live playlist, SAMPLE-AES,
 ///   byte-range segments, a mix of MPEG-TS and fMP4.
 package struct HLSItemDownload: Sendable {
     /// A segment or an init section to fetch, in play order.
+    /// Small, as there may be thousands: its id and file name are made when asked for.
     struct Part: Sendable {
         enum Kind: Sendable { case initSection, segment }
-        let id: String
         let kind: Kind
+        /// The segment's place in the playlist, or the init section's among init sections, from 1.
+        let number: Int
         let url: MediaURL
         let key: HLSKey?
-        /// The name of the whole file in the work area.
-        let name: String
+        /// Which init section a segment follows, by index into `parts`.
+        let initSection: Int?
         var bytes: Int64?
+
+        /// Its request's id in the run: `KEY/segmentN`, `KEY/initN`.
+        func id(of item: String) -> String {
+            kind == .segment ? "\(item)/segment\(number)" : "\(item)/init\(number)"
+        }
+
+        /// The name of the whole file in the work area.
+        var name: String {
+            (kind == .segment ? "s" : "i") + "\(number)-" + HLSItemDownload.fingerprint(url.resource) + ".seg"
+        }
     }
+
+    /// The most requests of one item queued or running at once: more than the per-host limit
+    /// lets run (`TransferEngine.Configuration.defaultPerHost`), so an item's host is never idle
+    /// for want of one.
+    static let window = 16
 
     private enum State: Sendable {
         case playlist
@@ -43,14 +64,25 @@ package struct HLSItemDownload: Sendable {
     private var state = State.playlist
     private var master: HLSMasterPlaylist?
     private var choice: HLSVariantChoice?
-    private var media: HLSMediaPlaylist?
+    private var variantCount = 1
+    /// How the chosen playlist's segments are packaged: the playlist itself is not kept.
+    private var segmentFormat: HLSMediaPlaylist.SegmentFormat?
     private var playlistsFetched = 0
-    /// Init sections, each once, then the segments, in play order.
+    /// Each init section before the first segment that follows it, and the segments, in play
+    /// order.
     private var parts: [Part] = []
-    /// Which init section each segment follows, by index into `parts`.
-    private var initSectionOf: [Int: Int] = [:]
+    private var segmentCount = 0
+    /// The next part to ask for (or to pass, when it is whole already).
+    private var cursor = 0
+    /// Parts asked for and not ended, by request id.
+    private var requested: [String: Int] = [:]
+    /// Parts whole, and their bytes.
+    private var wholeParts = 0
+    private var total: Int64 = 0
     private var keys: [String: [UInt8]] = [:]
     private var keyRequests: [String: MediaURL] = [:]
+    /// The keys asked for, by URL.
+    private var keysAsked: Set<String> = []
     private var pending: Set<String> = []
     /// What the segments still to come may write between them: the limit is the item's whole.
     private var allowance: ByteAllowance?
@@ -58,7 +90,7 @@ package struct HLSItemDownload: Sendable {
     /// Whether requests of this item are still queued or running.
     var isUnderway: Bool {
         switch state {
-        case .playlist, .parts: !pending.isEmpty
+        case .playlist, .parts: !pending.isEmpty || cursor < parts.count
         case .failed, .tooLarge: false
         }
     }
@@ -67,8 +99,8 @@ package struct HLSItemDownload: Sendable {
 
     /// Whether every part and key is in and nothing is queued: the item can be joined now.
     var isComplete: Bool {
-        guard case .parts = state, pending.isEmpty else { return false }
-        return parts.allSatisfy { $0.bytes != nil } && keyRequests.values.allSatisfy { keys[$0.absoluteString] != nil }
+        guard case .parts = state, pending.isEmpty, cursor == parts.count else { return false }
+        return wholeParts == parts.count && keys.count == keysAsked.count
     }
     private var finalURL: MediaURL?
 
@@ -91,25 +123,26 @@ package struct HLSItemDownload: Sendable {
         guard let choice else { return nil }
         let variant = choice.variant
         let resolution = variant.resolution.map { "\($0), " } ?? ""
-        return "\(resolution)\(variant.bandwidth) bit/s of \(master?.variants.count ?? 1) variants"
+        return "\(resolution)\(variant.bandwidth) bit/s of \(variantCount) variants"
     }
 
     /// Takes an HLS playlist the item's own URL answered with; returns the requests that follow.
-    mutating func begin(playlist data: [UInt8], from url: MediaURL) -> [TransferRequest] {
+    /// - Parameter limits: the delivery's segments: the item takes its own from them.
+    mutating func begin(playlist data: [UInt8], from url: MediaURL, limits: inout HLSSegmentLimits) -> [TransferRequest] {
         finalURL = url
-        return take(playlist: data, from: url)
+        return take(playlist: data, from: url, limits: &limits)
     }
 
     /// Takes how one of this item's requests ended.
     /// - Returns: the requests that follow, and the ids of those no longer wanted.
-    mutating func take(_ outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
+    mutating func take(_ outcome: TransferOutcome, limits: inout HLSSegmentLimits) -> (add: [TransferRequest], cancel: Set<String>) {
         pending.remove(outcome.id)
         switch state {
         case .playlist:
             guard case .captured(let data) = outcome.result, let url = outcome.finalURL else {
                 return failing(because: outcome, what: "the variant's playlist")
             }
-            return (take(playlist: data, from: url), [])
+            return (take(playlist: data, from: url, limits: &limits), [])
         case .failed, .tooLarge:
             // Requests still running when the item gave up: what they bring is not wanted.
             return ([], [])
@@ -126,12 +159,12 @@ package struct HLSItemDownload: Sendable {
                 return ([], cancelAll())
             }
             keys[keyURL.absoluteString] = data
-            return ([], [])
+            return (askForMore(), [])
         }
-        guard let index = parts.firstIndex(where: { $0.id == outcome.id }) else { return ([], []) }
+        guard let index = requested.removeValue(forKey: outcome.id) else { return ([], []) }
         guard case .completed(let bytes) = outcome.result else {
             if case .tooLarge = outcome.result { return over() }
-            let what = parts[index].kind == .initSection ? "the init section" : "segment \(segmentNumber(index)) of \(segmentCount)"
+            let what = parts[index].kind == .initSection ? "the init section" : "segment \(parts[index].number) of \(segmentCount)"
             return failing(because: outcome, what: what)
         }
         let temporary = workPath + "/" + parts[index].name + ".part"
@@ -140,7 +173,9 @@ package struct HLSItemDownload: Sendable {
             return ([], cancelAll())
         }
         parts[index].bytes = bytes
-        return total > maximumSize ? over() : ([], [])
+        wholeParts += 1
+        total += bytes
+        return total > maximumSize ? over() : (askForMore(), [])
     }
 
     /// The item's outcome once its run has ended: its file joined in the item's temporary file,
@@ -162,18 +197,17 @@ package struct HLSItemDownload: Sendable {
         case .parts:
             break
         }
-        let whole = parts.filter { $0.bytes != nil }.count
-        guard whole == parts.count, keyRequests.values.allSatisfy({ keys[$0.absoluteString] != nil }) else {
+        guard isComplete else {
             removeLeftovers()
             // Counted as a person reads the playlist: its segments, not the init sections.
-            let segments = parts.filter { $0.kind == .segment && $0.bytes != nil }.count
-            let kept = whole > 0 ? "; they are kept for the next delivery" : ""
+            let segments = parts.count { $0.kind == .segment && $0.bytes != nil }
+            let kept = wholeParts > 0 ? "; they are kept for the next delivery" : ""
             return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) HLS segments\(kept)"))
         }
         switch join(into: temporaryPath) {
         case .success(let bytes):
             removeWorkArea()
-            let type = media?.segmentFormat == .fragmentedMP4 ? "video/mp4" : "video/mp2t"
+            let type = segmentFormat == .fragmentedMP4 ? "video/mp4" : "video/mp2t"
             return outcome(.completed(bytes: bytes), contentType: type)
         case .failure(let reason):
             SafeFile.remove(temporaryPath)
@@ -185,11 +219,16 @@ package struct HLSItemDownload: Sendable {
 
     // MARK: - Playlists
 
-    private mutating func take(playlist data: [UInt8], from url: MediaURL) -> [TransferRequest] {
+    private mutating func take(playlist data: [UInt8], from url: MediaURL, limits: inout HLSSegmentLimits) -> [TransferRequest] {
         playlistsFetched += 1
+        if let refusal = limits.refusal(segments: HLSSegmentLimits.segmentTags(in: data)) {
+            state = .failed(refusal.reason, final: refusal.isFinal)
+            return []
+        }
         let playlist: HLSPlaylist
         do {
-            playlist = try HLSPlaylist.parse(data, url: url)
+            // No more segments than tags: the limit only makes sure.
+            playlist = try HLSPlaylist.parse(data, url: url, maximumSegments: limits.available)
         } catch {
             state = .failed("the HLS playlist cannot be read: \(error)", final: true)
             return []
@@ -200,12 +239,13 @@ package struct HLSItemDownload: Sendable {
         }
         switch playlist {
         case .master(let found):
-            guard master == nil, !found.variants.isEmpty else {
-                state = .failed(master == nil ? "the HLS master playlist lists no variant"
+            guard master == nil, choice == nil, !found.variants.isEmpty else {
+                state = .failed(master == nil && choice == nil ? "the HLS master playlist lists no variant"
                                               : "the HLS variant's playlist is another master playlist", final: true)
                 return []
             }
             master = found
+            variantCount = found.variants.count
             // The highest variant first: with room to spare, it is the one chosen, and any
             // variant's playlist tells the duration the choice needs.
             let highest = found.variants.max { $0.expectedBitsPerSecond < $1.expectedBitsPerSecond } ?? found.variants[0]
@@ -217,11 +257,13 @@ package struct HLSItemDownload: Sendable {
                     return []
                 }
                 choice = chosen
+                // Only the choice is needed from here on.
+                self.master = nil
                 if chosen.variant.url != url {
                     return [playlistRequest(chosen.variant.url)]
                 }
             }
-            return plan(found)
+            return plan(found, limits: &limits)
         }
     }
 
@@ -244,38 +286,37 @@ package struct HLSItemDownload: Sendable {
         return named.compactMap { $0 }.first { !$0.isHTTPS }
     }
 
-    /// Checks a media playlist can become one file, and asks for what is not already in the work
-    /// area.
-    private mutating func plan(_ playlist: HLSMediaPlaylist) -> [TransferRequest] {
-        media = playlist
+    /// Checks a media playlist can become one file, and lists its parts, whole ones found in the
+    /// work area; asks for the first of the rest.
+    private mutating func plan(_ playlist: HLSMediaPlaylist, limits: inout HLSSegmentLimits) -> [TransferRequest] {
         if let problem = Self.problem(with: playlist) {
             state = .failed(problem, final: true)
             return []
         }
+        guard limits.take(playlist.segments.count) else {
+            let refusal = limits.refusal(segments: playlist.segments.count)
+            state = .failed(refusal?.reason ?? "the HLS playlist lists more segments than vodapp fetches", final: refusal?.isFinal ?? false)
+            return []
+        }
+        segmentFormat = playlist.segmentFormat
         guard prepareWorkArea() else { return [] }
-        var requests: [TransferRequest] = []
+        // One listing, not a look at each of thousands of names: a new item's folder is empty.
+        let present = Set((try? FileManager.default.contentsOfDirectory(atPath: workPath)) ?? [])
         var initIndex: [String: Int] = [:]
+        parts.reserveCapacity(playlist.segments.count)
         for (number, segment) in playlist.segments.enumerated() {
+            var initSection: Int?
             if let map = segment.map {
                 let identity = map.url.absoluteString
                 if initIndex[identity] == nil {
                     initIndex[identity] = parts.count
-                    parts.append(part(id: "\(key)/init\(initIndex.count)", kind: .initSection, url: map.url, key: map.key,
-                                      place: "i\(initIndex.count)"))
+                    add(Part(kind: .initSection, number: initIndex.count, url: map.url, key: map.key, initSection: nil), present: present)
                 }
+                initSection = initIndex[identity]
             }
-            initSectionOf[parts.count] = segment.map.flatMap { initIndex[$0.url.absoluteString] }
-            parts.append(part(id: "\(key)/segment\(number + 1)", kind: .segment, url: segment.url, key: segment.key,
-                              place: "s\(number + 1)"))
+            add(Part(kind: .segment, number: number + 1, url: segment.url, key: segment.key, initSection: initSection), present: present)
         }
-        for key in playlist.segments.flatMap({ [$0.key, $0.map?.key] }).compactMap({ $0 }) {
-            guard let url = key.url, !keyRequests.values.contains(url) else { continue }
-            let id = "\(self.key)/key\(keyRequests.count + 1)"
-            keyRequests[id] = url
-            pending.insert(id)
-            requests.append(TransferRequest(id: id, url: url, temporaryPath: workPath + "/key.part", maximumSize: 64,
-                                            expectation: .document(limit: 64), credentialScope: itemURL))
-        }
+        segmentCount = playlist.segments.count
         state = .parts
         // Segments kept by an earlier delivery (under a larger --max-size, perhaps) may already
         // be too much.
@@ -284,11 +325,49 @@ package struct HLSItemDownload: Sendable {
             pending = []
             return []
         }
-        let allowance = ByteAllowance(maximumSize - total)
-        self.allowance = allowance
-        for part in parts where part.bytes == nil {
-            pending.insert(part.id)
-            requests.append(TransferRequest(id: part.id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
+        allowance = ByteAllowance(maximumSize - total)
+        return askForMore()
+    }
+
+    /// Adds a part, whole when an earlier delivery fetched it (`present` lists the work area).
+    private mutating func add(_ part: Part, present: Set<String>) {
+        var part = part
+        let name = part.name
+        let path = workPath + "/" + name
+        switch present.contains(name) ? SafeFile.inspect(path) : .absent {
+        case .absent: break
+        case .file(let size): part.bytes = size
+        // A FIFO or a link where a segment was kept is removed and the segment fetched again.
+        case .unsafe: SafeFile.remove(path)
+        }
+        if let bytes = part.bytes {
+            wholeParts += 1
+            total += bytes
+        }
+        parts.append(part)
+    }
+
+    /// The next requests in play order, up to `window` pending: the parts not whole yet, and each
+    /// key the first time a part needs it (whole ones too: joining decrypts them).
+    private mutating func askForMore() -> [TransferRequest] {
+        guard case .parts = state else { return [] }
+        var requests: [TransferRequest] = []
+        while pending.count < Self.window, cursor < parts.count {
+            let index = cursor
+            cursor += 1
+            let part = parts[index]
+            if let url = part.key?.url, keysAsked.insert(url.absoluteString).inserted {
+                let id = "\(key)/key\(keysAsked.count)"
+                keyRequests[id] = url
+                pending.insert(id)
+                requests.append(TransferRequest(id: id, url: url, temporaryPath: workPath + "/key.part", maximumSize: 64,
+                                                expectation: .document(limit: 64), credentialScope: itemURL))
+            }
+            guard part.bytes == nil else { continue }
+            let id = part.id(of: key)
+            requested[id] = index
+            pending.insert(id)
+            requests.append(TransferRequest(id: id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
                                             maximumSize: maximumSize, expectation: .segment, credentialScope: itemURL,
                                             allowance: allowance, room: room))
         }
@@ -313,19 +392,6 @@ package struct HLSItemDownload: Sendable {
         return nil
     }
 
-    /// A part, found whole in the work area when an earlier delivery fetched it.
-    private func part(id: String, kind: Part.Kind, url: MediaURL, key: HLSKey?, place: String) -> Part {
-        let name = place + "-" + Self.fingerprint(url.resource) + ".seg"
-        var bytes: Int64?
-        switch SafeFile.inspect(workPath + "/" + name) {
-        case .absent: break
-        case .file(let size): bytes = size
-        // A FIFO or a link where a segment was kept is removed and the segment fetched again.
-        case .unsafe: SafeFile.remove(workPath + "/" + name)
-        }
-        return Part(id: id, kind: kind, url: url, key: key, name: name, bytes: bytes)
-    }
-
     /// A hash of `text`, in hex: a segment's name must change when its path does, not when the
     /// token in its query does.
     static func fingerprint(_ text: String) -> String {
@@ -333,10 +399,6 @@ package struct HLSItemDownload: Sendable {
     }
 
     // MARK: - Ends
-
-    private var total: Int64 { parts.reduce(0) { $0 + ($1.bytes ?? 0) } }
-    private var segmentCount: Int { parts.count { $0.kind == .segment } }
-    private func segmentNumber(_ index: Int) -> Int { parts[...index].count { $0.kind == .segment } }
 
     private mutating func over() -> (add: [TransferRequest], cancel: Set<String>) {
         state = .tooLarge
@@ -411,7 +473,7 @@ package struct HLSItemDownload: Sendable {
         var lastInit: Int?
         for (index, part) in parts.enumerated() where part.kind == .segment {
             var pieces = [index]
-            if let initIndex = initSectionOf[index], initIndex != lastInit {
+            if let initIndex = part.initSection, initIndex != lastInit {
                 pieces.insert(initIndex, at: 0)
                 lastInit = initIndex
             }
@@ -427,18 +489,18 @@ package struct HLSItemDownload: Sendable {
                     do {
                         bytes = try HLSSegmentDecryption.decrypt(bytes, key: keyBytes, iv: key.iv)
                     } catch {
-                        return .failure(JoinFailure(text: "\(part.kind == .segment ? "segment \(segmentNumber(piece))" : "the init section"): \(error)",
+                        return .failure(JoinFailure(text: "\(part.kind == .segment ? "segment \(part.number)" : "the init section"): \(error)",
                                                     isFinal: true))
                     }
                 }
-                if part.kind == .segment, media?.segmentFormat == .mpegTS, let first = bytes.first,
+                if part.kind == .segment, segmentFormat == .mpegTS, let first = bytes.first,
                    first != 0x47, first != 0xFF, !bytes.starts(with: Array("ID3".utf8)) {
                     // Joined as they are, segments that are not MPEG-TS (or packed audio) would
                     // make a file no player reads: fMP4 fragments without their #EXT-X-MAP, or a
                     // segment decrypted with the wrong key or IV.
                     let why = part.key != nil ? "decrypted, it is not MPEG-TS: wrong key or IV?"
                                               : "it is not MPEG-TS, and the playlist names no init section (#EXT-X-MAP) for it"
-                    return .failure(JoinFailure(text: "segment \(segmentNumber(piece)): \(why)", isFinal: true))
+                    return .failure(JoinFailure(text: "segment \(part.number): \(why)", isFinal: true))
                 }
                 guard written + Int64(bytes.count) <= maximumSize else {
                     // Init sections written again at each change of map can make the whole more

@@ -9,20 +9,26 @@ public enum HLSPlaylist: Sendable, Equatable {
     /// Larger playlists are refused before they are decoded: a 1 MiB media playlist already
     /// lists tens of thousands of segments.
     public static let maximumBytes = 1 << 20
-    /// The most segments (of a media playlist) or variants (of a master) accepted.
-    public static let maximumEntries = 20_000
+    /// The most segments of a media playlist accepted: one HLS item fetches at most this many
+    /// (`HLSSegmentLimits`).
+    public static let maximumSegments = 20_000
+    /// The most variants of a master playlist accepted. Real ones list tens; the list is held
+    /// until a variant is chosen, so its size is the item's memory.
+    public static let maximumVariants = 1_000
 
     /// Parses the bytes of a playlist fetched from `url`; relative URIs resolve against `url`.
-    public static func parse(_ bytes: [UInt8], url: MediaURL) throws(HLSPlaylistError) -> HLSPlaylist {
+    /// - Parameter maximumSegments: a media playlist listing more fails with `tooManySegments`,
+    ///   as soon as the parser meets one more: the rest is not read.
+    public static func parse(_ bytes: [UInt8], url: MediaURL, maximumSegments: Int = maximumSegments) throws(HLSPlaylistError) -> HLSPlaylist {
         guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: bytes.count, limit: maximumBytes) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
-        return try parse(text: text, url: url)
+        return try parse(text: text, url: url, maximumSegments: maximumSegments)
     }
 
     /// Parses the text of a playlist fetched from `url`; relative URIs resolve against `url`.
-    public static func parse(text: String, url: MediaURL) throws(HLSPlaylistError) -> HLSPlaylist {
+    public static func parse(text: String, url: MediaURL, maximumSegments: Int = maximumSegments) throws(HLSPlaylistError) -> HLSPlaylist {
         guard text.utf8.count <= maximumBytes else { throw .tooLarge(bytes: text.utf8.count, limit: maximumBytes) }
-        var parser = HLSPlaylistParser(url: url)
+        var parser = HLSPlaylistParser(url: url, maximumSegments: min(maximumSegments, Self.maximumSegments))
         return try parser.parse(text)
     }
 

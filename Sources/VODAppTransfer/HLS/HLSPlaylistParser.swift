@@ -9,6 +9,7 @@ import Foundation
 /// and the low-latency `#EXT-X-PART`/`#EXT-X-SKIP` tags.
 struct HLSPlaylistParser {
     private let url: MediaURL
+    private let maximumSegments: Int
 
     private var variants: [HLSVariant] = []
     private var pendingStreamInf: (attributes: HLSAttributeList, line: Int)?
@@ -54,8 +55,9 @@ struct HLSPlaylistParser {
         var built: HLSMap?
     }
 
-    init(url: MediaURL) {
+    init(url: MediaURL, maximumSegments: Int = HLSPlaylist.maximumSegments) {
         self.url = url
+        self.maximumSegments = max(0, maximumSegments)
     }
 
     mutating func parse(_ text: String) throws(HLSPlaylistError) -> HLSPlaylist {
@@ -200,7 +202,7 @@ struct HLSPlaylistParser {
     private mutating func uri(_ text: Substring, line: Int) throws(HLSPlaylistError) {
         if let streamInf = pendingStreamInf {
             pendingStreamInf = nil
-            guard variants.count < HLSPlaylist.maximumEntries else { throw .tooManyVariants(limit: HLSPlaylist.maximumEntries) }
+            guard variants.count < HLSPlaylist.maximumVariants else { throw .tooManyVariants(limit: HLSPlaylist.maximumVariants) }
             let attributes = streamInf.attributes
             guard let bandwidth = try attributes.integer("BANDWIDTH") else {
                 throw .missingAttribute(tag: attributes.tag, name: "BANDWIDTH", line: attributes.line)
@@ -218,7 +220,7 @@ struct HLSPlaylistParser {
             throw .uriWithoutTag(uri: HLSPlaylistError.excerpt(text), line: line)
         }
         pendingExtinf = nil
-        guard segments.count < HLSPlaylist.maximumEntries else { throw .tooManySegments(limit: HLSPlaylist.maximumEntries) }
+        guard segments.count < maximumSegments else { throw .tooManySegments(limit: maximumSegments) }
         let segmentURL = try resolve(String(text), line: line)
         let (sequenceNumber, overflow) = mediaSequence.addingReportingOverflow(UInt64(segments.count))
         guard !overflow else {
