@@ -70,7 +70,7 @@ extension Delivery {
             }
         }
         let hls = HLSDownloads(segmentFolder: directory.segmentFolder(key:), maximumSize: options.maximumSize, room: plan.room,
-                               itemURLs: targets.mapValues(\.url)) { hls, key in
+                               itemURLs: targets.mapValues(\.url), deadline: budget.transferDeadline) { hls, key in
             guard let target = targets[key] else { return }
             syncer.perform { join(hls, target, nil) }
         }

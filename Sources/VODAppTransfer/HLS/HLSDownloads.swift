@@ -17,6 +17,8 @@ package final class HLSDownloads: TransferFollowUp {
     private let maximumSize: Int64
     private let room: TransferRequest.Room?
     private let itemURLs: [String: MediaURL]
+    /// The run's deadline, past which no playlist is read on.
+    private let deadline: ContinuousClock.Instant?
     private let ready: (@Sendable (HLSDownloads, _ key: String) -> Void)?
 
     /// - Parameters:
@@ -30,7 +32,9 @@ package final class HLSDownloads: TransferFollowUp {
     ///   - limits: how many segments an item, and the delivery's items together, may fetch.
     package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: TransferRequest.Room? = nil,
                  itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
+                 deadline: ContinuousClock.Instant? = nil,
                  ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
+        self.deadline = deadline
         state = NIOLockedValueBox(State(limits: limits))
         self.segmentFolder = segmentFolder
         self.maximumSize = maximumSize
@@ -55,7 +59,7 @@ package final class HLSDownloads: TransferFollowUp {
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
                 var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
-                                               maximumSize: maximumSize, room: room)
+                                               maximumSize: maximumSize, room: room, deadline: deadline)
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url, limits: &state.limits)
                 state.items[key] = download

@@ -107,8 +107,13 @@ package struct HLSItemDownload: Sendable {
     /// The bytes the delivery's requests share on the disk, if limited: segments take from it.
     let room: TransferRequest.Room?
 
-    init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil) {
+    /// The run's deadline: a playlist still being read then is given up, as a transfer is.
+    let deadline: ContinuousClock.Instant?
+
+    init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil,
+         deadline: ContinuousClock.Instant? = nil) {
         self.room = room
+        self.deadline = deadline
         self.key = key
         self.itemURL = itemURL
         self.workPath = workPath
@@ -228,7 +233,11 @@ package struct HLSItemDownload: Sendable {
         let playlist: HLSPlaylist
         do {
             // No more segments than tags: the limit only makes sure.
-            playlist = try HLSPlaylist.parse(data, url: url, maximumSegments: limits.available)
+            playlist = try HLSPlaylist.parse(data, url: url, maximumSegments: limits.available, deadline: deadline)
+        } catch .outOfTime {
+            // As a transfer the deadline cut: the item is still waiting for its playlists, and
+            // reports itself timed out as the run ends; the next delivery reads them again.
+            return []
         } catch {
             state = .failed("the HLS playlist cannot be read: \(error)", final: true)
             return []

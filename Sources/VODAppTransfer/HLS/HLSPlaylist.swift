@@ -19,16 +19,19 @@ public enum HLSPlaylist: Sendable, Equatable {
     /// Parses the bytes of a playlist fetched from `url`; relative URIs resolve against `url`.
     /// - Parameter maximumSegments: a media playlist listing more fails with `tooManySegments`,
     ///   as soon as the parser meets one more: the rest is not read.
-    public static func parse(_ bytes: [UInt8], url: MediaURL, maximumSegments: Int = maximumSegments) throws(HLSPlaylistError) -> HLSPlaylist {
+    /// - Parameter deadline: reading stops with `outOfTime` once it has passed.
+    public static func parse(_ bytes: [UInt8], url: MediaURL, maximumSegments: Int = maximumSegments,
+                             deadline: ContinuousClock.Instant? = nil) throws(HLSPlaylistError) -> HLSPlaylist {
         guard bytes.count <= maximumBytes else { throw .tooLarge(bytes: bytes.count, limit: maximumBytes) }
         guard let text = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
-        return try parse(text: text, url: url, maximumSegments: maximumSegments)
+        return try parse(text: text, url: url, maximumSegments: maximumSegments, deadline: deadline)
     }
 
     /// Parses the text of a playlist fetched from `url`; relative URIs resolve against `url`.
-    public static func parse(text: String, url: MediaURL, maximumSegments: Int = maximumSegments) throws(HLSPlaylistError) -> HLSPlaylist {
+    public static func parse(text: String, url: MediaURL, maximumSegments: Int = maximumSegments,
+                             deadline: ContinuousClock.Instant? = nil) throws(HLSPlaylistError) -> HLSPlaylist {
         guard text.utf8.count <= maximumBytes else { throw .tooLarge(bytes: text.utf8.count, limit: maximumBytes) }
-        var parser = HLSPlaylistParser(url: url, maximumSegments: min(maximumSegments, Self.maximumSegments))
+        var parser = HLSPlaylistParser(url: url, maximumSegments: min(maximumSegments, Self.maximumSegments), deadline: deadline)
         return try parser.parse(text)
     }
 

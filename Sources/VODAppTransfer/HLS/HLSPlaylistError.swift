@@ -4,6 +4,9 @@ import VODAppBase
 public enum HLSPlaylistError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(bytes: Int, limit: Int)
     case notUTF8
+    /// The run's deadline came while the playlist was being read: a long playlist must not hold
+    /// the transfer thread past the budget.
+    case outOfTime
     /// The first line is not `#EXTM3U`: an error page, a DASH manifest, a video.
     case notAPlaylist(firstLine: String)
     case tooManySegments(limit: Int)
@@ -29,6 +32,8 @@ public enum HLSPlaylistError: Error, Equatable, Sendable, CustomStringConvertibl
         switch self {
         case .tooLarge(let bytes, let limit):
             "HLS playlist is \(bytes) bytes, more than the \(ByteSize.format(Int64(limit))) vodapp reads"
+        case .outOfTime:
+            "the budget ran out while the HLS playlist was read"
         case .notUTF8:
             "HLS playlist is not UTF-8 text"
         case .notAPlaylist(let firstLine):

@@ -55,9 +55,13 @@ struct HLSPlaylistParser {
         var built: HLSMap?
     }
 
-    init(url: MediaURL, maximumSegments: Int = HLSPlaylist.maximumSegments) {
+    /// When to stop reading, if the run has a deadline.
+    let deadline: ContinuousClock.Instant?
+
+    init(url: MediaURL, maximumSegments: Int = HLSPlaylist.maximumSegments, deadline: ContinuousClock.Instant? = nil) {
         self.url = url
         self.maximumSegments = max(0, maximumSegments)
+        self.deadline = deadline
     }
 
     mutating func parse(_ text: String) throws(HLSPlaylistError) -> HLSPlaylist {
@@ -69,6 +73,8 @@ struct HLSPlaylistParser {
             throw .notAPlaylist(firstLine: HLSPlaylistError.excerpt(first?.text ?? ""))
         }
         while let line = lines.next() {
+            // Every few hundred lines: reading the clock per line would cost more than the line.
+            if let deadline, line.number % 256 == 0, ContinuousClock.now >= deadline { throw .outOfTime }
             if line.text.isEmpty { continue }
             if line.text.hasPrefix("#") {
                 if line.text.hasPrefix("#EXT") { try tag(line.text, line: line.number) }
