@@ -204,8 +204,12 @@ import VODAppSamples
         let outside = scratch.child("outside.txt")
         let size = 2_000_000
         try await withSampleServer { server in
-            let slow = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/\(size).mp4?rate=500000"))])
-            let cut = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "2"], stdin: slow)
+            // A file, not stdin: a two-second budget also bounds reading stdin, which a test
+            // runner under load may write late.
+            let slow = scratch.child("slow.json")
+            try PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/\(size).mp4?rate=500000"))])
+                .write(to: URL(fileURLWithPath: slow))
+            let cut = try await runner.run([slow, "--dir", dir, "--json", "--no-notify", "--budget", "2"])
             #expect(cut.exitCode == 75)
             let partial = dir + "/.vodapp/partial/item.part"
             let keptBytes = ScratchDirectory.contents(partial)?.count ?? 0
