@@ -26,20 +26,22 @@ package enum WorkAreaOwnership {
     /// it is. `honoursPermissions` is false on a file system that keeps no Unix owner or mode
     /// (exFAT, FAT: every file shows the mount's), where the mode cannot be changed and only the
     /// owner is checked.
-    package static func refusal(of entry: Entry, runningAs user: uid_t, honoursPermissions: Bool) -> String? {
-        let quoted = shellQuoted(entry.path)
+    /// - Parameter area: the work area `entry` is in (itself, or what holds it), which the fix
+    ///   names: one command for all of it.
+    package static func refusal(of entry: Entry, runningAs user: uid_t, honoursPermissions: Bool, area: String? = nil) -> String? {
+        let quoted = shellQuoted(area ?? entry.path)
         if entry.owner != user {
             let theirs = userName(entry.owner).map { "user \($0) (uid \(entry.owner))" } ?? "uid \(entry.owner)"
             let yours = userName(user).map { "\($0) (uid \(user))" } ?? "uid \(user)"
             return "\(entry.path) belongs to \(theirs), not to you, \(yours): vodapp does not act on a work area another user "
-                + "could have written; if it is yours, 'chown -R \(userName(user) ?? String(user)) \(quoted)', "
-                + "otherwise move it aside"
+                + "could have written; if it is yours, 'sudo chown -R \(userName(user) ?? String(user)) \(quoted)', "
+                + "otherwise use a DIR of your own (--dir)"
         }
         let writable = entry.mode & (S_IWGRP | S_IWOTH)
         guard honoursPermissions, writable != 0 else { return nil }
         let who = writable == S_IWGRP ? "its group" : writable == S_IWOTH ? "others" : "its group and others"
         return "\(entry.path) is writable by \(who) (mode \(String(entry.mode & 0o7777, radix: 8))): vodapp does not act on a work "
-            + "area another user could have written; 'chmod go-w \(quoted)' if nobody else did, otherwise move it aside"
+            + "area another user could have written; 'chmod -R go-w \(quoted)' if nobody else did, otherwise move it aside"
     }
 
     /// The first reason the work area at `path` (and what is directly in it) is not the running
@@ -59,7 +61,7 @@ package enum WorkAreaOwnership {
             let isLink = (inside.st_mode & S_IFMT) == S_IFLNK
             if let refusal = refusal(of: Entry(path: path + "/" + entry.name, owner: inside.st_uid,
                                                mode: isLink ? 0o755 : inside.st_mode),
-                                     runningAs: user, honoursPermissions: honours) {
+                                     runningAs: user, honoursPermissions: honours, area: path) {
                 return refusal
             }
         }

@@ -23,6 +23,9 @@ public struct ListenerConfiguration: Sendable {
     /// What HTTP peers may hold; nil: fitted to the descriptor limit, which the listener raises
     /// to the hard limit first.
     public var httpLimits: HTTPLimits?
+    /// UDP is off because the person said so (`--no-udp`), not because a secret turned it off,
+    /// which start-up then says.
+    public var udpTurnedOff = false
 
     public init(
         udp: ListenAddress? = defaultUDP,
@@ -57,6 +60,14 @@ public struct ListenerConfiguration: Sendable {
         if let http, !http.isLoopback, secret == nil {
             warnings.append("http \(http) is reachable from other machines without --secret: anyone who can reach it can make this machine download")
         }
+        if udp == nil, secret != nil, !udpTurnedOff {
+            warnings.append("UDP is off because a secret is set (UDP pushes cannot be signed): 'vodapp-push send' to udp:// finds nothing listening; "
+                            + "send over HTTP with the secret, or give --udp to take unsigned UDP pushes as well")
+        }
+        if delivery.hasCredentials, !receiverAuthentication.isEmpty, receiverAuthentication.values.allSatisfy({ !$0.carriesCredentials }) {
+            warnings.append("--header, --cookies and --user-agent go only with authenticated pushes, and no receiver here authenticates its pushes: "
+                            + "no item will be fetched with them; set --secret (and sign pushes), or use a broker that requires credentials")
+        }
         if let mqtt, !mqtt.broker.usesTLS, mqtt.broker.password != nil, !Self.isLoopback(mqtt.broker.host) {
             warnings.append("\(mqtt.broker) sends its password unencrypted over the network: use mqtts://")
         }
@@ -68,7 +79,8 @@ public struct ListenerConfiguration: Sendable {
         var notes: [String] = []
         if delivery.hasCredentials {
             let open = receiverAuthentication.filter { !$0.value.carriesCredentials }.map(\.key).sorted()
-            if !open.isEmpty {
+            // When no receiver authenticates, a warning says so (`warnings`).
+            if !open.isEmpty, open.count < receiverAuthentication.count {
                 notes.append("--header, --cookies and --user-agent go only with authenticated pushes (signed, or from a broker that required credentials, or --poll's); "
                              + "items of \(Self.conjoined(open)) pushes are fetched without them")
             }

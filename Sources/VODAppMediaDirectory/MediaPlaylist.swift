@@ -80,7 +80,9 @@ package struct MediaPlaylist: Equatable {
     package static func name(in directory: String) -> String {
         let path = directory + "/" + MediaFileName.playlist
         guard case .file = SafeFile.inspect(path) else { return MediaFileName.playlist }
-        guard let text = text(at: path) else { return MediaFileName.playlist }
+        // A regular file vodapp cannot read as its own (not UTF-8, over 8 MiB, unreadable) is not
+        // proven vodapp's, so it is the user's.
+        guard let text = text(at: path) else { return fallbackName }
         return isVodapps(text) ? MediaFileName.playlist : fallbackName
     }
 
@@ -88,18 +90,21 @@ package struct MediaPlaylist: Equatable {
     package static let fallbackName = "vodapp.m3u8"
 
     /// Whether `text` is a playlist vodapp wrote: it carries the marker, or it has exactly the
-    /// shape vodapp gave its playlists before it had one (`#EXTM3U`, then an `#EXTINF:-1,` title
-    /// and the name of an item's file for each entry), which a user's own playlist does not.
+    /// shape vodapp gave its playlists before it had one (`#EXTM3U`, then, for one entry or more,
+    /// an `#EXTINF:-1,` title and a name of the form `Title [key].ext`), which a user's own
+    /// playlist does not. A name such as `holiday.mp4` passes the key rule, so plain `key.ext`
+    /// names (`--name key`) do not count: a user's list of them would be taken.
     package static func isVodapps(_ text: String) -> Bool {
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
         if lines.last?.isEmpty == true { lines.removeLast() }
         guard lines.first == "#EXTM3U" else { return false }
         if lines.contains(where: { $0 == marker }) { return true }
         var rest = lines.dropFirst()
+        guard !rest.isEmpty else { return false }
         while let title = rest.popFirst() {
             guard title.hasPrefix("#EXTINF:-1,"), var name = rest.popFirst() else { return false }
             if name.hasPrefix("./") { name = name.dropFirst(2) }
-            guard !name.hasPrefix("."), !name.contains("/"), MediaFileName.key(of: String(name)) != nil else { return false }
+            guard !name.hasPrefix("."), !name.contains("/"), MediaFileName.shape(of: String(name))?.style == .title else { return false }
         }
         return true
     }

@@ -164,6 +164,11 @@ struct Listen: AsyncParsableCommand {
         guard (1...10_000).contains(queue) else { throw ValidationError("--queue must be between 1 and 10000, not \(queue)") }
         guard (1...64).contains(parallel) else { throw ValidationError("--parallel must be between 1 and 64, not \(parallel)") }
         if let secret, secret.isEmpty { throw ValidationError("--secret must not be empty") }
+        // Set but empty (a settings file's `VODAPP_WEBHOOK_SECRET=` left blank) is a mistake, not
+        // a wish for unsigned pushes: failing open would take every push unauthenticated.
+        if secret == nil, let set = ProcessInfo.processInfo.environment["VODAPP_WEBHOOK_SECRET"], set.isEmpty {
+            throw ValidationError("VODAPP_WEBHOOK_SECRET is set but empty: give it a secret, or unset it to take unsigned pushes")
+        }
         if !handling.headers.isEmpty, handling.headerHosts.isEmpty {
             // A push names its own URLs, and UDP pushes come from any local process: without a
             // list of hosts, any of them could send the headers to a server it runs.
@@ -179,7 +184,7 @@ struct Listen: AsyncParsableCommand {
         // A listener outlives its deliveries: each notification can wait for its click.
         delivery.offersOpenFolder = true
         let secret = secret ?? Environment.value("VODAPP_WEBHOOK_SECRET")
-        let configuration = ListenerConfiguration(
+        var configuration = ListenerConfiguration(
             // UDP cannot be signed: with a secret, only an explicit --udp turns it on.
             udp: noUdp ? nil : udp ?? (secret == nil ? ListenerConfiguration.defaultUDP : nil),
             http: noHttp ? nil : http,
@@ -190,6 +195,7 @@ struct Listen: AsyncParsableCommand {
             concurrency: parallel,
             delivery: delivery
         )
+        configuration.udpTurnedOff = noUdp
         let output = ListenerOutput(json: json, logger: logger)
         try await Listener(configuration: configuration, logger: logger, attention: .logged(to: logger)).run(
             stop: signals.stop,

@@ -133,7 +133,7 @@ import VODAppSamples
             .write(toFile: cookies, atomically: true, encoding: .utf8)
         try await withSampleServer { server in
             let listener = try await ListenerUnderTest(dir: scratch.child("media"), arguments: ["--cookies", cookies])
-            #expect(listener.process.stderr.contains("items of HTTP and UDP pushes are fetched without them"), "\(listener.process.stderr)")
+            #expect(listener.process.stderr.contains("no receiver here authenticates its pushes: no item will be fetched with them"), "\(listener.process.stderr)")
             #expect(await listener.post(payload(on: server, key: "open"), wait: true).status == 200)
             let request = try #require(server.requests.first { $0.target == "/bytes/1000.mp4" })
             #expect(request.header("cookie") == nil, "\(request.headers)")

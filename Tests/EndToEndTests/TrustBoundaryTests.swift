@@ -110,7 +110,7 @@ import VODAppSamples
                 #expect(run.exitCode == 73, "\(arguments): \(run.stderr)")
                 #expect(run.stderr.split(separator: "\n").count == 1, "\(run.stderr)")
                 #expect(run.stderr.contains("\(dir)/.vodapp is writable by its group and others (mode 777)")
-                        && run.stderr.contains("chmod go-w \(dir)/.vodapp"), "\(run.stderr)")
+                        && run.stderr.contains("chmod -R go-w \(dir)/.vodapp"), "\(run.stderr)")
             }
             #expect(ScratchDirectory.visibleMedia(dir).isEmpty, "fetched into a refused DIR")
             chmod(dir + "/.vodapp", 0o755)
@@ -176,7 +176,7 @@ import VODAppSamples
             #expect(run.exitCode == 73, "\(run.stdout) \(run.stderr)")
             #expect(run.stderr == "vodapp: cannot use \(shared) for media: \(shared)/.vodapp belongs to user \(mallory.name) (uid \(mallory.uid)), "
                     + "not to you, \(alice.name) (uid \(alice.uid)): vodapp does not act on a work area another user could have written; "
-                    + "if it is yours, 'chown -R \(alice.name) \(shared)/.vodapp', otherwise move it aside\n", "\(run.stderr)")
+                    + "if it is yours, 'sudo chown -R \(alice.name) \(shared)/.vodapp', otherwise use a DIR of your own (--dir)\n", "\(run.stderr)")
             #expect(FileManager.default.contents(atPath: holiday) == bytes, "the victim's holiday is gone")
         }
     }

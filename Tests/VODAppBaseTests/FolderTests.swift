@@ -12,7 +12,7 @@ import VODAppBase
         func make(_ relative: String, _ text: String = "x") {
             let full = path + "/" + relative
             try? FileManager.default.createDirectory(atPath: (full as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-            FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
+            _ = FileManager.default.createFile(atPath: full, contents: Data(text.utf8))
         }
         func entries(_ relative: String) -> [String] {
             (FileManager.default.enumerator(atPath: path + "/" + relative)?.allObjects as? [String] ?? []).sorted()

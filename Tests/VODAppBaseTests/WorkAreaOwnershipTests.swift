@@ -23,7 +23,7 @@ import VODAppBase
     func anotherUsersIsAlwaysRefused(mode: mode_t, honours: Bool) {
         let refusal = WorkAreaOwnership.refusal(of: entry(owner: 1001, mode: mode), runningAs: 1000, honoursPermissions: honours)
         #expect(refusal?.contains("/media/.vodapp belongs to") == true && refusal?.contains("uid 1001") == true
-                && refusal?.contains("chown -R") == true && refusal?.contains("move it aside") == true, "\(refusal ?? "nil")")
+                && refusal?.contains("sudo chown -R") == true && refusal?.contains("use a DIR of your own (--dir)") == true, "\(refusal ?? "nil")")
         // Root is another user too: a work area of root's is not a user's to trust, nor a
         // user's root's (git's safe.directory does the same).
         #expect(WorkAreaOwnership.refusal(of: entry(owner: 1000, mode: mode), runningAs: 0, honoursPermissions: honours) != nil)
@@ -33,7 +33,7 @@ import VODAppBase
     func theMessageSaysWhoMayWriteAndTheFix(mode: mode_t, who: String) {
         let refusal = WorkAreaOwnership.refusal(of: entry(owner: 7, mode: mode), runningAs: 7, honoursPermissions: true)
         #expect(refusal == "/media/.vodapp is writable by \(who): vodapp does not act on a work area another user could have "
-                + "written; 'chmod go-w /media/.vodapp' if nobody else did, otherwise move it aside")
+                + "written; 'chmod -R go-w /media/.vodapp' if nobody else did, otherwise move it aside")
     }
 
     /// On a real folder: the running user's own, 0755, passes; opened to all, or holding a file
@@ -49,7 +49,10 @@ import VODAppBase
         chmod(area + "/state.sqlite", 0o644)
         #expect(WorkAreaOwnership.refusal(ofWorkArea: area) == nil)
         chmod(area + "/state.sqlite", 0o666)
-        #expect(WorkAreaOwnership.refusal(ofWorkArea: area)?.hasPrefix(area + "/state.sqlite is writable by its group and others") == true)
+        let inside = WorkAreaOwnership.refusal(ofWorkArea: area)
+        #expect(inside?.hasPrefix(area + "/state.sqlite is writable by its group and others") == true, "\(inside ?? "nil")")
+        // The fix is one command for the whole work area.
+        #expect(inside?.contains("'chmod -R go-w \(area)'") == true, "\(inside ?? "nil")")
         chmod(area + "/state.sqlite", 0o644)
         chmod(area, 0o777)
         #expect(WorkAreaOwnership.refusal(ofWorkArea: area)?.hasPrefix(area + " is writable") == true)

@@ -20,7 +20,10 @@ struct ListenAddressTests {
         #expect(ListenerConfiguration(delivery: options).warnings.isEmpty)
         let open = ListenerConfiguration(udp: ListenAddress("0.0.0.0:9930"), http: ListenAddress("0.0.0.0:9931"), delivery: options)
         #expect(open.warnings.count == 2)
-        let signed = ListenerConfiguration(udp: nil, http: ListenAddress("0.0.0.0:9931"), secret: "s", delivery: options)
+        var signed = ListenerConfiguration(udp: nil, http: ListenAddress("0.0.0.0:9931"), secret: "s", delivery: options)
+        // Signed HTTP may be reachable; that the secret turned UDP off is said, unless --no-udp did.
+        #expect(signed.warnings.count == 1 && signed.warnings[0].hasPrefix("UDP is off because a secret is set"), "\(signed.warnings)")
+        signed.udpTurnedOff = true
         #expect(signed.warnings.isEmpty)
         let udpOnly = ListenerConfiguration(udp: ListenAddress("192.168.1.2:9930"), http: nil, secret: "s", delivery: options)
         #expect(udpOnly.warnings.count == 1)

@@ -50,7 +50,22 @@ struct PushAuthenticationTests {
         var configuration = ListenerConfiguration(secret: "s3cret", delivery: DeliveryOptions(directory: "/tmp/dir"))
         #expect(configuration.warnings.count == 1)
         #expect(configuration.warnings.first?.contains("UDP pushes are not authenticated") == true)
+        // Off because of the secret: `vodapp-push send` to UDP would find nobody, which is said.
         configuration.udp = nil
+        #expect(configuration.warnings.count == 1 && configuration.warnings[0].contains("give --udp to take unsigned UDP pushes as well"),
+                "\(configuration.warnings)")
+        configuration.udpTurnedOff = true
         #expect(configuration.warnings.isEmpty)
+    }
+
+    /// Credentials that no receiver can ever carry are a mistake worth a warning, not a note.
+    @Test func credentialsNoReceiverCarriesAreAWarning() throws {
+        let configuration = ListenerConfiguration(delivery: credentialed)
+        #expect(configuration.notes.isEmpty)
+        #expect(configuration.warnings.contains { $0.hasPrefix("--header, --cookies and --user-agent go only with authenticated pushes, and no receiver here authenticates") },
+                "\(configuration.warnings)")
+        var signed = configuration
+        signed.secret = "s3cret"
+        #expect(!signed.warnings.contains { $0.contains("no receiver here authenticates") }, "\(signed.warnings)")
     }
 }

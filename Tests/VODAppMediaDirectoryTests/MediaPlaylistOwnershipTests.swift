@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VODAppMediaDirectory
 
@@ -11,18 +12,39 @@ import VODAppMediaDirectory
     }
 
     /// What an earlier vodapp wrote, without the marker: its exact shape, entries naming items' files.
-    @Test(arguments: ["#EXTM3U\n", "#EXTM3U\n#EXTINF:-1,A\nA [a].mp4\n", "#EXTM3U\n#EXTINF:-1,A — B\n./#1 [k_1].mkv\n#EXTINF:-1,K\nkey-2.mp4\n"])
+    @Test(arguments: ["#EXTM3U\n#EXTINF:-1,A\nA [a].mp4\n", "#EXTM3U\n#EXTINF:-1,A — B\n./#1 [k_1].mkv\n#EXTINF:-1,K\nK [key-2].mp4\n"])
     func anEarlierVodappsPlaylistIsItsOwn(_ text: String) {
         #expect(MediaPlaylist.isVodapps(text))
     }
 
     /// A person's or another program's playlist: anything but that shape.
     @Test(arguments: [
-        "", "#EXTM3U\n#EXTINF:-1,My mix\n/home/me/song.mp3\n", "#EXTM3U\n#EXTINF:123,A\nA [a].mp4\n",
+        "", "#EXTM3U\n", "#EXTM3U\n#EXTINF:-1,My mix\n/home/me/song.mp3\n",
+        // A user's list of their own files, whose names pass the key rule (the new-user trial).
+        "#EXTM3U\n#EXTINF:-1,Holiday in Rome\nholiday.mp4\n#EXTINF:-1,Birthday\nbirthday-2023.mp4\n", "#EXTM3U\n#EXTINF:123,A\nA [a].mp4\n",
         "#EXTM3U\n#EXTINF:-1,A\nA [a].mp4\n#EXTINF:-1,Mine\nholiday video.mp4\n", "A [a].mp4\n",
         "#EXTM3U\n#EXTINF:-1,A\n", "#EXTM3U\n#PLAYLIST:Mine\n#EXTINF:-1,A\nA [a].mp4\n", "#EXTM3U\n#EXTINF:-1,A\n../A [a].mp4\n",
     ])
     func anythingElseIsTheUsers(_ text: String) {
         #expect(!MediaPlaylist.isVodapps(text))
+    }
+
+    /// The name vodapp's playlist takes in a folder: a regular file it cannot prove it wrote,
+    /// whether by its text or because it cannot read it as text (a player's Latin-1 list, the
+    /// attacker trial's), is the user's, so vodapp writes `vodapp.m3u8` beside it.
+    @Test func aPlaylistVodappCannotReadAsItsOwnIsTheUsers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("playlist-name-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/playlist.m3u8"
+        #expect(MediaPlaylist.name(in: folder) == "playlist.m3u8")
+        try Data("#EXTM3U\n#EXTINF:-1,Caf\u{e9}\ncaf\u{e9}.mp3\n".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(MediaPlaylist.name(in: folder) == "vodapp.m3u8")
+        // The same list in Latin-1: é is one byte, 0xE9, which is not UTF-8.
+        try Data("#EXTM3U\n#EXTINF:-1,Caf\u{e9}\ncaf\u{e9}.mp3\n".data(using: .isoLatin1)!).write(to: URL(fileURLWithPath: path))
+        #expect(String(data: try Data(contentsOf: URL(fileURLWithPath: path)), encoding: .utf8) == nil)
+        #expect(MediaPlaylist.name(in: folder) == "vodapp.m3u8")
+        try Data(MediaPlaylist(entries: []).text.utf8).write(to: URL(fileURLWithPath: path))
+        #expect(MediaPlaylist.name(in: folder) == "playlist.m3u8")
     }
 }
