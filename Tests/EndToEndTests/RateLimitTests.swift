@@ -8,30 +8,31 @@ import VODAppPush
 @Suite(.serialized, .timingSensitive) struct RateLimitTests {
     let runner = VODAppRunner()
 
-    /// Three items of different sizes, so that the transfers sharing the limit go from three to
+    /// Two small items and a large one, so that the transfers sharing the limit go from three to
     /// two to one as they finish: the total must hold through each change, not only while all run.
+    ///
+    /// The bounds are set so that no load on the machine decides them. Load only slows a delivery,
+    /// so the upper one (the limit is never exceeded) holds on any machine. The lower one asks
+    /// for 60 % of the limit over the whole run, start-up included: shares that stayed with the
+    /// finished transfers would leave the large item a third of the limit, and the run at about
+    /// 40 % of it (12 s instead of 4.6), while 60 % leaves three seconds for a loaded machine.
     @Test(.disabled(if: TimeBound.sanitizer != nil, "a sanitizer's slowdown, not the limit, would set the rate"))
-    func theWholeDeliveryHoldsTheRateWithinTenPercent() async throws {
+    func theWholeDeliveryHoldsTheRateThroughEachChange() async throws {
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
-            let sizes = [250_000, 400_000, 550_000]
+            let sizes = [50_000, 150_000, 1_000_000]
             let payload = PayloadBuilder.json(sizes.enumerated().map { index, size in
                 (key: "item\(index)", title: "Item \(index)", url: server.url("/bytes/\(size).mp4"))
             })
-            let limit = 256 * 1024
-            // The same delivery without the limit, just before: what a delivery costs besides its
-            // transfers (reading the payload, the store, placing and syncing the files) on this
-            // machine under the suite's load, which the limit's time must not be blamed for.
-            let unlimited = try await runner.run(["-", "--dir", scratch.child("unlimited"), "--json", "--no-notify"], stdin: payload)
-            #expect(unlimited.exitCode == 0, "\(unlimited.stdout) \(unlimited.stderr)")
-            let overhead = try #require(unlimited.report?["elapsedSeconds"] as? Double)
+            let limit = 256.0 * 1024
             let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--limit-rate", "256K"], stdin: payload)
             #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
             #expect(run.items.allSatisfy { $0["status"] as? String == "downloaded" }, "\(run.stdout)")
-            let seconds = try #require(run.report?["elapsedSeconds"] as? Double) - overhead
+            let seconds = try #require(run.report?["elapsedSeconds"] as? Double)
             let rate = Double(sizes.reduce(0, +)) / seconds
             // About 4.6 s at the limit; unlimited, the sample server sends it in milliseconds.
-            #expect(abs(rate - Double(limit)) <= 0.1 * Double(limit), "\(Int(rate)) bytes/s over \(seconds) s against a limit of \(limit)")
+            #expect(rate <= 1.1 * limit, "\(Int(rate)) bytes/s over \(seconds) s against a limit of \(Int(limit))")
+            #expect(rate >= 0.6 * limit, "\(Int(rate)) bytes/s over \(seconds) s against a limit of \(Int(limit))")
             for (index, size) in sizes.enumerated() {
                 #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item\(index)"), count: Int64(size)))
             }
@@ -81,10 +82,13 @@ import VODAppPush
             }
             let seconds = Double(started.duration(to: .now).attoseconds) / 1e18
             #expect(answers.map(\.status) == [200, 200], "\(answers)")
-            // About 4.6 s shared; 2.3 s if each delivery had the limit to itself.
+            // About 4.6 s shared; 2.3 s if each delivery had the limit to itself, twice the limit,
+            // which the upper bound finds on any machine (load only slows a delivery). The lower
+            // one leaves three seconds for a loaded machine (see the test above).
             let rate = Double(sizes.reduce(0, +)) / seconds
             let limit = 256.0 * 1024
-            #expect(abs(rate - limit) <= 0.1 * limit, "\(Int(rate)) bytes/s over \(seconds) s against a limit of \(Int(limit))")
+            #expect(rate <= 1.1 * limit, "\(Int(rate)) bytes/s over \(seconds) s against a limit of \(Int(limit))")
+            #expect(rate >= 0.6 * limit, "\(Int(rate)) bytes/s over \(seconds) s against a limit of \(Int(limit))")
             for (index, size) in sizes.enumerated() {
                 #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item\(index)"), count: Int64(size + index)))
             }
