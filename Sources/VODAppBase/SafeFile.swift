@@ -29,6 +29,16 @@ package enum SafeFile {
             }
         }
 
+        /// The errno that stands for it, for callers that answer with one: a link or a FIFO on
+        /// the way is ELOOP, as `O_NOFOLLOW` says of a link.
+        package var errno: Int32 {
+            switch self {
+            case .system(_, _, let code): code
+            case .notRegular: ELOOP
+            case .linked: EMLINK
+            }
+        }
+
         /// Too many open files, in this process or the system: not the file's fault.
         package var isDescriptorExhaustion: Bool {
             if case .system(_, _, let code) = self { code == EMFILE || code == ENFILE } else { false }
@@ -56,8 +66,13 @@ package enum SafeFile {
 
     /// Opens an existing file (or creates one, with `O_CREAT` in `flags`) that must be a regular
     /// file with one link. The descriptor is blocking again once checked.
+    ///
+    /// The name is opened relative to the folder that holds it (`holder(of:)`): in the work area,
+    /// a folder on the way swapped for a link while vodapp runs cannot lead the open outside DIR
+    /// (the attacker trial appended to a file in a victim's home through a swapped `.vodapp`).
     package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws(Failure) -> Int32 {
-        let fd = Foundation.open(path, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode)
+        let (folder, name) = try holder(of: path)
+        let fd = openat(folder.descriptor, name, flags | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC, mode)
         guard fd >= 0 else {
             // ELOOP is O_NOFOLLOW meeting a symbolic link; ENXIO a FIFO opened to write with no
             // reader.
@@ -103,7 +118,8 @@ package enum SafeFile {
     package static func holder(of path: String) throws(Failure) -> (folder: Folder, name: String) {
         let name = (path as NSString).lastPathComponent
         guard let work = path.range(of: "/" + workAreaName + "/", options: .backwards) else {
-            return (try Folder.open((path as NSString).deletingLastPathComponent), name)
+            let parent = (path as NSString).deletingLastPathComponent
+            return (try Folder.open(parent.isEmpty ? "." : parent), name)
         }
         let below = path[work.upperBound...].split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
         return (try Folder.open(String(path[..<work.lowerBound]), below: [workAreaName] + below), name)
@@ -186,10 +202,62 @@ package enum SafeFile {
             remove(temporary)
             throw .system(path: temporary, operation: "write", errno: failure)
         }
-        guard rename(temporary, path) == 0 else {
-            let code = errno
+        let code = rename(temporary, to: path)
+        guard code == 0 else {
             remove(temporary)
             throw .system(path: path, operation: "rename \(temporary) to", errno: code)
+        }
+    }
+
+    /// Renames `from` to `to`, replacing what `to` names, each through the folder that holds it
+    /// (`holder(of:)`). Returns 0 or the errno.
+    @discardableResult
+    package static func rename(_ from: String, to: String) -> Int32 {
+        do {
+            let (source, name) = try holder(of: from)
+            let (destination, newName) = try holder(of: to)
+            guard Folder.isComponent(name), Folder.isComponent(newName) else { return EINVAL }
+            return renameat(source.descriptor, name, destination.descriptor, newName) == 0 ? 0 : errno
+        } catch {
+            return error.errno
+        }
+    }
+
+    /// Renames `from` to `to` unless `to` is taken (`Folder.rename`), each through the folder
+    /// that holds it. Returns 0, EEXIST when `to` is taken, or the errno.
+    package static func renameWithoutReplacing(_ from: String, to: String) -> Int32 {
+        do {
+            let (source, name) = try holder(of: from)
+            let (destination, newName) = try holder(of: to)
+            return source.rename(name, to: destination, as: newName)
+        } catch {
+            return error.errno
+        }
+    }
+
+    /// Gives the file at `from` the further name `to` (a hard link: fails with EEXIST where a
+    /// file has that name), each through the folder that holds it. Returns 0 or the errno.
+    package static func link(_ from: String, to: String) -> Int32 {
+        do {
+            let (source, name) = try holder(of: from)
+            let (destination, newName) = try holder(of: to)
+            guard Folder.isComponent(name), Folder.isComponent(newName) else { return EINVAL }
+            // No AT_SYMLINK_FOLLOW: a link at `from` is linked itself, never what it names.
+            return linkat(source.descriptor, name, destination.descriptor, newName, 0) == 0 ? 0 : errno
+        } catch {
+            return error.errno
+        }
+    }
+
+    /// Makes the folder `path` (mode 0755 less the umask) through the folder that holds it.
+    /// Returns 0 or the errno (EEXIST when something has the name).
+    package static func makeFolder(_ path: String) -> Int32 {
+        do {
+            let (parent, name) = try holder(of: path)
+            guard Folder.isComponent(name) else { return EINVAL }
+            return mkdirat(parent.descriptor, name, 0o755) == 0 ? 0 : errno
+        } catch {
+            return error.errno
         }
     }
 

@@ -240,9 +240,12 @@ package struct MediaDirectory: Sendable {
         defer { SafeFile.remove(temporary) }
         // The same inode after the link or the rename: its identity and bytes now are the file's.
         let identity = Self.identity(of: temporary)
-        if link(temporary, final) == 0 { return .placed(identity) }
-        if errno == EEXIST { return taken(final) }
-        guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(errno) else { return .failed(Errno(rawValue: errno).description) }
+        // Through the folders' descriptors (`SafeFile.link`): a `.vodapp` swapped for a link
+        // while the item downloaded cannot put a file from outside DIR at the item's name.
+        let linked = SafeFile.link(temporary, to: final)
+        if linked == 0 { return .placed(identity) }
+        if linked == EEXIST { return taken(final) }
+        guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(linked) else { return .failed(Errno(rawValue: linked).description) }
         switch Self.renameWithoutReplacing(temporary, to: final) {
         case 0: return .placed(identity)
         case EEXIST: return taken(final)
@@ -254,12 +257,7 @@ package struct MediaDirectory: Sendable {
     /// file system cannot promise that in one call (exfat-fuse answers EINVAL), a look first and a
     /// `rename`. Returns 0, EEXIST when `to` is taken, or the errno that stopped it.
     static func renameWithoutReplacing(_ from: String, to: String) -> Int32 {
-        if vod_rename_noreplace(from, to) == 0 { return 0 }
-        guard [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(errno) else { return errno }
-        var info = stat()
-        if lstat(to, &info) == 0 { return EEXIST }
-        guard errno == ENOENT else { return errno }
-        return rename(from, to) == 0 ? 0 : errno
+        SafeFile.renameWithoutReplacing(from, to: to)
     }
 
     /// The identity and fingerprint of the regular file at `path`, through one descriptor.
@@ -273,11 +271,8 @@ package struct MediaDirectory: Sendable {
     /// Opens `path` without following a link and hands `body` the descriptor and its status, so
     /// that what is checked and what is read are one file; nil when it cannot be opened.
     static func examining<T>(_ path: String, _ body: (FileDescriptor, stat) -> T) -> T? {
-        guard let descriptor = try? FileDescriptor.open(FilePath(path), .readOnly, options: [.noFollow, .closeOnExec]) else { return nil }
-        defer { try? descriptor.close() }
-        var info = stat()
-        guard fstat(descriptor.rawValue, &info) == 0 else { return nil }
-        return body(descriptor, info)
+        guard let (folder, name) = try? SafeFile.holder(of: path) else { return nil }
+        return folder.examining(name) { descriptor, info in body(FileDescriptor(rawValue: descriptor), info) }
     }
 
     /// A file's `dev:ino`, as the store keeps it.

@@ -26,6 +26,8 @@ public struct PushSignature: Sendable {
         case malformedTimestamp
         case tooOld(seconds: Int64)
         case fromTheFuture(seconds: Int64)
+        /// Not `v1=` and 64 hex digits: another scheme (a webhook sender's `sha256=`), or none.
+        case malformedSignature
         case mismatch
 
         public var description: String {
@@ -38,6 +40,8 @@ public struct PushSignature: Sendable {
                 "the signature is \(seconds) s old; a push must be signed less than \(PushSignature.tolerance) s before it arrives (replay protection)"
             case .fromTheFuture(let seconds):
                 "the signature's time is \(seconds) s ahead of this machine's clock; at most \(PushSignature.tolerance) s are allowed"
+            case .malformedSignature:
+                "\(PushSignature.signatureHeader) is not v1= followed by the 64 hex digits of an HMAC-SHA256 of \"<timestamp>.<body>\" (vodapp-push send --secret signs so)"
             case .mismatch:
                 "\(PushSignature.signatureHeader) does not match the timestamp and the body"
             }
@@ -71,11 +75,10 @@ public struct PushSignature: Sendable {
     /// - Returns: the code, which the receiver remembers to refuse the same push again.
     public func verify(timestamp: String?, signature: String?, body: some DataProtocol, now: Int64) throws(Rejection) -> [UInt8] {
         let time = try Self.checkTime(timestamp, now: now)
-        guard let signature, signature.hasPrefix(Self.prefix),
+        guard let signature else { throw .missing }
+        guard signature.hasPrefix(Self.prefix),
               let code = WebhookSignature.bytes(fromHex: signature.dropFirst(Self.prefix.count)), code.count == SHA256.byteCount
-        else {
-            throw signature == nil ? .missing : .mismatch
-        }
+        else { throw .malformedSignature }
         var message = Array("\(time).".utf8)
         message.append(contentsOf: body)
         guard HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: message, using: SymmetricKey(data: secret)) else {

@@ -164,7 +164,7 @@ import VODAppSamples
             let idle = try await peers(port: listener.httpPort, "idle", count: 200, watching: 3)
             #expect(listener.process.openDescriptors < 128, "\(listener.process.openDescriptors) descriptors")
 
-            #expect(try httpGet(port: listener.httpPort, path: "/health").status == 200)
+            #expect(try httpGet(port: listener.httpPort, path: "/health", timeout: 5).status == 200)
             #expect(await listener.post(payload(on: server)).status == 202)
             try await listener.waitForDeliveries(1)
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 5000))

@@ -73,13 +73,15 @@ import TestSupport
             defer { holder.signal(SIGTERM) }
             try await holder.wait(for: "the store to be locked") { holder.stdout.contains("locked") }
 
-            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "2"],
+            // A store that held the delivery for its whole budget would leave the item unfetched;
+            // ten seconds, of which the store may take a quarter, leave a loaded machine room.
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "10"],
                                            stdin: PayloadBuilder.json([(key: "b", title: "B", url: server.url("/bytes/2000.mp4"))]))
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(run.item("b")?["status"] as? String == "downloaded")
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "b"), count: 2000))
             // The contract's bound for every run: the budget and half a second.
-            #expect(run.wallSeconds < TimeBound.seconds(2.5), "took \(run.wallSeconds) s")
+            #expect(run.wallSeconds < TimeBound.seconds(10.5), "took \(run.wallSeconds) s")
             #expect(run.stderr.contains("state store") && run.stderr.contains("locked"), "\(run.stderr)")
         }
     }

@@ -60,6 +60,52 @@ import VODAppSamples
         #expect(outsideIsUntouched(outside), "\(ScratchDirectory.allEntries(outside))")
     }
 
+    /// `.vodapp` swapped for a link while an HLS item downloads, which anyone who may rename
+    /// entries in DIR can do (its owner, when it is a shared sticky folder; its group, when it is
+    /// group-writable): the link's `partial` names a folder of someone else's. Nothing in it is
+    /// removed or written when the item is cut, and no segment lands there. (The attacker trial
+    /// emptied `~/notes.hls` this way, and wrote segments into it: every open, rename and
+    /// removal re-resolved the path through the new link.)
+    @Test func aWorkAreaSwappedForALinkMidRunLeadsNothingOutsideDIR() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let home = scratch.child("home")
+        let theirs = home + "/notes.hls"
+        try FileManager.default.createDirectory(atPath: theirs, withIntermediateDirectories: true)
+        for name in ["important.txt", "draft.doc"] {
+            _ = FileManager.default.createFile(atPath: theirs + "/" + name, contents: Data("theirs: \(name)".utf8))
+        }
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        try await withSampleServer { server in
+            // Twenty segments of 5 s each at this rate: the swap lands while they download.
+            var playlist = "#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            for index in 0..<20 { playlist += "#EXTINF:1.0,\n\(server.url("/bytes/100000.ts?rate=20000&n=\(index)"))\n" }
+            try (playlist + "#EXT-X-ENDLIST\n").write(toFile: nginx.root + "/notes.m3u8", atomically: true, encoding: .utf8)
+            let payload = scratch.child("payload.json")
+            try PayloadBuilder.json([(key: "notes", title: "Lecture", url: nginx.url("notes.m3u8"))]).write(to: URL(fileURLWithPath: payload))
+            let run = try await RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify"],
+                                               environment: VODAppRunner.environment())
+            try await waitUntil("segments on the wire") { server.requests.contains { $0.bodyBytesSent > 20_000 } }
+            #expect(FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/notes.hls"))
+
+            let evil = scratch.child("evil")
+            try FileManager.default.createDirectory(atPath: evil, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: evil + "/partial", withDestinationPath: home)
+            #expect(rename(dir + "/.vodapp", dir + "/.vodapp-orig") == 0)
+            try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp", withDestinationPath: evil)
+            // The cut, before any segment is whole: the item's folder is cleaned of its leftovers.
+            run.signal(SIGTERM)
+            #expect(try await run.exitStatus() == 143, "\(run.stderr)")
+
+            #expect(ScratchDirectory.allEntries(home) == ["notes.hls", "notes.hls/draft.doc", "notes.hls/important.txt"],
+                    "\(ScratchDirectory.allEntries(home))")
+            for name in ["important.txt", "draft.doc"] {
+                #expect(ScratchDirectory.contents(theirs + "/" + name) == Array("theirs: \(name)".utf8))
+            }
+        }
+    }
+
     /// A record of the store in the `partial` state whose key climbs out of the work area
     /// (`../../../x`, written by another program): retention builds no path from it, and the
     /// `x.part` and `x.hls/` it would name outside DIR stay.

@@ -4,8 +4,9 @@ public struct WaitTimedOut: Error, CustomStringConvertible {
 }
 
 /// Polls `condition` every 10 ms until it holds; throws once `timeout` passes, naming `what`
-/// (and whatever `detail` adds at that moment).
-public func waitUntil(_ what: String, timeout: Duration = .seconds(10), detail: () -> String = { "" },
+/// (and whatever `detail` adds at that moment). The timeout only keeps a broken test from hanging:
+/// a machine loaded by the suite (two cores, a build beside it) starved a 10 s wait.
+public func waitUntil(_ what: String, timeout: Duration = .seconds(60), detail: () -> String = { "" },
                       _ condition: () -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while !condition() {

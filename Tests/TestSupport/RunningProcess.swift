@@ -110,7 +110,7 @@ public final class RunningProcess: Sendable {
     }
 
     /// Polls `condition` until it holds or `timeout` passes.
-    public func wait(for what: String, timeout: Duration = .seconds(20), until condition: () -> Bool) async throws {
+    public func wait(for what: String, timeout: Duration = .seconds(60), until condition: () -> Bool) async throws {
         try await waitUntil(what, timeout: timeout, detail: { "; stdout: \(stdout.suffix(2000)) stderr: \(stderr.suffix(2000))" },
                             condition)
     }

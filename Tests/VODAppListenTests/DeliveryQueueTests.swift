@@ -97,7 +97,14 @@ import VODAppPayload
             }
             let first = try queue.submit(try Self.payload("first"), from: .standardInput)
             let second = try queue.submit(try Self.payload("second"), from: .standardInput)
-            try await deliveries.waitForStarts(1)
+            do {
+                try await deliveries.waitForStarts(1)
+            } catch {
+                // The group would wait for a run nobody ends: a failure here must end the test.
+                deliveries.open()
+                queue.close()
+                throw error
+            }
 
             queue.close()
             #expect(throws: DeliveryQueue.Refusal.shuttingDown) {

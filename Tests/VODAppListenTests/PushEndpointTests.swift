@@ -171,17 +171,24 @@ import VODAppPayload
                 // A signature of other bytes, or of another time, is as wrong as a wrong secret.
                 signature.sign(Self.push + Data(" ".utf8), at: time),
                 signature.sign(Self.push, at: time - 1),
-                // Neither a bare code, another scheme, nor a code that is not hex.
+            ]
+            for wrong in refusals {
+                let response = try await post(client, Self.push, signature: wrong, timestamp: time)
+                #expect(response.status == .unauthorized, "\(wrong)")
+                #expect(Self.text(response) == "{\"error\":\"X-VODApp-Signature does not match the timestamp and the body\"}\n", "\(wrong)")
+            }
+            // Neither a bare code, another scheme, nor a code that is not hex: the scheme is named.
+            let malformed = [
                 String(signature.sign(Self.push, at: time).dropFirst("v1=".count)),
                 "sha256=" + signature.sign(Self.push, at: time).dropFirst("v1=".count),
                 "v1=" + String(repeating: "zz", count: 32),
                 "v1=",
                 "",
             ]
-            for wrong in refusals {
+            for wrong in malformed {
                 let response = try await post(client, Self.push, signature: wrong, timestamp: time)
                 #expect(response.status == .unauthorized, "\(wrong)")
-                #expect(Self.text(response) == "{\"error\":\"X-VODApp-Signature does not match the timestamp and the body\"}\n", "\(wrong)")
+                #expect(Self.text(response).hasPrefix("{\"error\":\"X-VODApp-Signature is not v1= followed by the 64 hex digits"), "\(wrong)")
             }
             #expect(deliveries.started.isEmpty, "a refused push was delivered")
 

@@ -44,16 +44,26 @@ struct PushSignatureTests {
             signer.sign(body + Data(" ".utf8), at: time),
             // The same body at another second: the time is covered.
             signer.sign(body, at: time + 1),
+        ]
+        for signature in wrong {
+            #expect(throws: PushSignature.Rejection.mismatch, "\(signature)") {
+                try signer.verify(timestamp: "\(time)", signature: signature, body: body, now: time)
+            }
+        }
+        // Not the scheme at all: said so, not that the code differs (the new-user trial's
+        // signature without `v1=` read as a wrong secret).
+        let malformed = [
             String(expected.dropFirst(3)),
             "v2=" + expected.dropFirst(3),
             "v1=" + String(repeating: "zz", count: 32),
+            "v1=" + expected.dropFirst(5),
             "v1=",
             "",
             // The body-only form of a webhook sender.
             WebhookSignature(secret: "s3cret").sign(body),
         ]
-        for signature in wrong {
-            #expect(throws: PushSignature.Rejection.mismatch, "\(signature)") {
+        for signature in malformed {
+            #expect(throws: PushSignature.Rejection.malformedSignature, "\(signature)") {
                 try signer.verify(timestamp: "\(time)", signature: signature, body: body, now: time)
             }
         }
@@ -66,7 +76,7 @@ struct PushSignatureTests {
     }
 
     @Test func eachRefusalIsOneLineThatSaysWhatToDo() {
-        let all: [PushSignature.Rejection] = [.missing, .malformedTimestamp, .tooOld(seconds: 400), .fromTheFuture(seconds: 400), .mismatch]
+        let all: [PushSignature.Rejection] = [.missing, .malformedTimestamp, .tooOld(seconds: 400), .fromTheFuture(seconds: 400), .malformedSignature, .mismatch]
         for rejection in all {
             #expect(!rejection.description.contains("\n"))
         }

@@ -173,8 +173,9 @@ package struct HLSItemDownload: Sendable {
             return failing(because: outcome, what: what)
         }
         let temporary = workPath + "/" + parts[index].name + ".part"
-        guard rename(temporary, workPath + "/" + parts[index].name) == 0 else {
-            state = .failed("cannot keep a segment: \(Errno(rawValue: errno).description)", final: false)
+        let renamed = SafeFile.rename(temporary, to: workPath + "/" + parts[index].name)
+        guard renamed == 0 else {
+            state = .failed("cannot keep a segment: \(Errno(rawValue: renamed).description)", final: false)
             return ([], cancelAll())
         }
         parts[index].bytes = bytes
@@ -310,7 +311,8 @@ package struct HLSItemDownload: Sendable {
         segmentFormat = playlist.segmentFormat
         guard prepareWorkArea() else { return [] }
         // One listing, not a look at each of thousands of names: a new item's folder is empty.
-        let present = Set((try? FileManager.default.contentsOfDirectory(atPath: workPath)) ?? [])
+        let folder = (try? SafeFile.holder(of: workPath)).flatMap { try? $0.folder.folder($0.name) }
+        let present = Set(folder?.entries().map(\.name) ?? [])
         var initIndex: [String: Int] = [:]
         parts.reserveCapacity(playlist.segments.count)
         for (number, segment) in playlist.segments.enumerated() {
@@ -435,24 +437,33 @@ package struct HLSItemDownload: Sendable {
         return pending
     }
 
+    /// Makes the item's folder, from DIR without following a link (`SafeFile.holder(of:)`).
     private mutating func prepareWorkArea() -> Bool {
-        guard mkdir(workPath, 0o755) != 0 else { return true }
-        var info = stat()
-        if errno == EEXIST, lstat(workPath, &info) == 0 {
+        var made = SafeFile.makeFolder(workPath)
+        if made == EEXIST {
+            guard let (parent, name) = try? SafeFile.holder(of: workPath), let info = parent.status(name) else {
+                state = .failed("cannot create \(workPath): it cannot be opened from \(SafeFile.workAreaName) without following a link", final: false)
+                return false
+            }
             if (info.st_mode & S_IFMT) == S_IFDIR { return true }
             // A link, a FIFO or a file planted at the item's folder: the name is vodapp's, and
             // what is there is removed (a link, not its target), or the item would fail for good.
-            if SafeFile.remove(workPath) == 0, mkdir(workPath, 0o755) == 0 { return true }
+            made = parent.removeFile(name)
+            if made == 0 { made = SafeFile.makeFolder(workPath) }
         }
-        state = .failed("cannot create \(workPath): \(Errno(rawValue: errno).description)", final: false)
-        return false
+        guard made == 0 else {
+            state = .failed("cannot create \(workPath): \(Errno(rawValue: made).description)", final: false)
+            return false
+        }
+        return true
     }
 
-    /// Removes what is not a segment from the item's folder, through its descriptor: a link
-    /// planted at the folder's name is never listed through.
+    /// Removes what is not a segment from the item's folder, through its descriptor, reached
+    /// from DIR without following a link: neither a link planted at the folder's name nor one at
+    /// `.vodapp` or `partial` on the way is listed through.
     private func removeLeftovers() {
-        (try? Folder.open((workPath as NSString).deletingLastPathComponent, below: [(workPath as NSString).lastPathComponent]))?
-            .removeFiles { $0.hasSuffix(".seg") }
+        guard let (parent, name) = try? SafeFile.holder(of: workPath) else { return }
+        (try? parent.folder(name))?.removeFiles { $0.hasSuffix(".seg") }
     }
 
     private func removeWorkArea() {
