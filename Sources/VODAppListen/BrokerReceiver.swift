@@ -332,9 +332,8 @@ final class BrokerReceiver: Service, Sendable {
                 continue
             }
             held.withLockedValue { $0[FNV1a.hash(String(decoding: kept.payload, as: UTF8.self))] = entry }
-            // A kept push was checked when it came: signed then, or from this broker's credentials.
-            let vouched: PushAuthentication = subscription.settings.broker.user != nil ? .brokerCredentials
-                : kept.signed ? .signed : .unauthenticated
+            // A kept push was checked when it came: signed then, or vouched for by nothing.
+            let vouched: PushAuthentication = kept.signed ? .signed : .unauthenticated
             guard submit(payload, kept: entry, from: .mqtt(topic: kept.topic ?? "(kept from an earlier run)"),
                          authentication: vouched, isNew: false) else { break }
         }

@@ -66,7 +66,7 @@ public struct ListenerConfiguration: Sendable {
         }
         if delivery.hasCredentials, !receiverAuthentication.isEmpty, receiverAuthentication.values.allSatisfy({ !$0.carriesCredentials }) {
             warnings.append("--header, --cookies and --user-agent go only with authenticated pushes, and no receiver here authenticates its pushes: "
-                            + "no item will be fetched with them; set --secret (and sign pushes), or use a broker that requires credentials")
+                            + "no item will be fetched with them; set --secret and sign the pushes")
         }
         if let mqtt, !mqtt.broker.usesTLS, mqtt.broker.password != nil, !Self.isLoopback(mqtt.broker.host) {
             warnings.append("\(mqtt.broker) sends its password unencrypted over the network: use mqtts://")
@@ -81,7 +81,7 @@ public struct ListenerConfiguration: Sendable {
             let open = receiverAuthentication.filter { !$0.value.carriesCredentials }.map(\.key).sorted()
             // When no receiver authenticates, a warning says so (`warnings`).
             if !open.isEmpty, open.count < receiverAuthentication.count {
-                notes.append("--header, --cookies and --user-agent go only with authenticated pushes (signed, or from a broker that required credentials, or --poll's); "
+                notes.append("--header, --cookies and --user-agent go only with authenticated pushes (signed, or --poll's); "
                              + "items of \(Self.conjoined(open)) pushes are fetched without them")
             }
         }
@@ -98,10 +98,10 @@ public struct ListenerConfiguration: Sendable {
     }
 
     /// What vouches for a broker's messages: a signature when a secret is set (every message
-    /// must carry one), else the broker's own credentials when the URL has a user.
+    /// must carry one), else nothing (`PushAuthentication.unauthenticated`: a broker's login
+    /// says nothing of who published).
     static func authentication(of broker: BrokerURL, signed: Bool) -> PushAuthentication {
-        if signed { return .signed }
-        return broker.user == nil ? .unauthenticated : .brokerCredentials
+        signed ? .signed : .unauthenticated
     }
 
     /// "A", "A and B", "A, B and C".

@@ -7,14 +7,16 @@ import VODAppDelivery
 /// an unsigned POST, a message on an open broker) could otherwise have the listener send the
 /// person's cookies to a server of the sender's choosing, and put what they protect in DIR.
 public enum PushAuthentication: Sendable, Equatable, CustomStringConvertible {
-    /// Nothing vouches for it: a UDP datagram, an HTTP push without a secret, a message from a
-    /// broker that asked for no credentials with no secret set.
+    /// Nothing vouches for it: a UDP datagram, an HTTP push without a secret, an MQTT message
+    /// without a secret set.
+    ///
+    /// A broker's login is not a voucher: it proves who the listener is to the broker, not who
+    /// published. A broker with accounts may still let anonymous clients publish (mosquitto's
+    /// `allow_anonymous true` beside a `password_file`), and the attacker trial had such a broker
+    /// hand the listener's cookies to an anonymous publisher's server.
     case unauthenticated
     /// Signed with the listener's secret, over a time and its bytes (HTTP or MQTT).
     case signed
-    /// A message from a broker that took the listener's user (and password) before it handed
-    /// anything over: only who may publish there reaches it.
-    case brokerCredentials
     /// The answer of the `--poll` URL the person gave.
     case poll
 
@@ -27,7 +29,6 @@ public enum PushAuthentication: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .unauthenticated: "unauthenticated"
         case .signed: "signed"
-        case .brokerCredentials: "from a broker that required credentials"
         case .poll: "polled"
         }
     }

@@ -39,9 +39,9 @@ struct Listen: AsyncParsableCommand {
         is for the adnanh/webhook route. Every MQTT message must then be a signed envelope \
         (see the README), and UDP, which cannot be signed, is off unless --udp is given.
 
-        --header, --cookies and --user-agent go only with authenticated pushes: signed ones, \
-        messages from a broker that required credentials (the --mqtt URL has a user), and \
-        --poll's. The items of other pushes are fetched without them.
+        --header, --cookies and --user-agent go only with authenticated pushes: signed ones \
+        (HTTP or MQTT, with --secret) and --poll's. The items of other pushes are fetched \
+        without them; a broker's login does not count, since it cannot tell who published.
 
         Examples:
           VODAPP_MQTT_PASSWORD=s3cret vodapp listen --no-udp --no-http --mqtt mqtts://kiosk7@broker.example.com/vodapp/kiosks/7

@@ -140,4 +140,30 @@ import VODAppSamples
             _ = try await listener.stop()
         }
     }
+
+    /// A broker with accounts that lets anonymous clients publish too (mosquitto's
+    /// `allow_anonymous true` beside a password file): the listener's login vouches for nobody,
+    /// so an anonymous publisher's item is fetched without the cookies. (The attacker trial had
+    /// the cookies and a bearer header sent for such a message.)
+    @Test func aBrokersLoginIsNoVoucherForItsPublishers() async throws {
+        let scratch = try ScratchDirectory()
+        let cookies = scratch.child("cookies.txt")
+        try "# Netscape HTTP Cookie File\n127.0.0.1\tFALSE\t/\tFALSE\t0\tsession\tcookie-secret\n"
+            .write(toFile: cookies, atomically: true, encoding: .utf8)
+        let broker = try await MosquittoBroker(allowingAnonymous: true)
+        try await withSampleServer { server in
+            let topic = "vodapp/kiosk"
+            let listener = try await ListenerUnderTest(dir: scratch.child("media"),
+                                                       arguments: ["--no-udp", "--no-http", "--mqtt", broker.url(topic: topic), "--cookies", cookies])
+            #expect(listener.process.stderr.contains("no receiver here authenticates its pushes"), "\(listener.process.stderr)")
+            let anonymous = try await runTool("mosquitto_pub", ["-h", "127.0.0.1", "-p", "\(broker.port)", "-q", "1", "-t", topic, "-s"],
+                                              stdin: payload(on: server, key: "anonymous"))
+            #expect(anonymous.exitCode == 0, "\(anonymous.stderr)")
+            _ = try await listener.waitForDeliveries(1)
+            #expect(holdsSampleBytes(ScratchDirectory.media(scratch.child("media"), "anonymous"), count: 1000))
+            let request = try #require(server.requests.first { $0.target == "/bytes/1000.mp4" })
+            #expect(request.header("cookie") == nil, "\(request.headers)")
+            _ = try await listener.stop()
+        }
+    }
 }

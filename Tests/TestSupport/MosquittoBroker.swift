@@ -23,6 +23,7 @@ public final class MosquittoBroker: Sendable {
     public let configPath: String
     private let scratch: ScratchDirectory
     private let logPath: String
+    private let allowsAnonymous: Bool
     /// The broker's process while it runs; `stop()` and `start()` replace it.
     private let child = NIOLockedValueBox<WatchedChild?>(nil)
 
@@ -39,7 +40,10 @@ public final class MosquittoBroker: Sendable {
     }
 
     /// Sets the broker up and starts it (unless `started` is false: a broker that comes up later).
-    public init(started: Bool = true) async throws {
+    /// - Parameter allowingAnonymous: clients without credentials may connect and publish too,
+    ///   beside the accounts of the password file (a common set-up: `allow_anonymous true`).
+    public init(started: Bool = true, allowingAnonymous: Bool = false) async throws {
+        self.allowsAnonymous = allowingAnonymous
         scratch = try ScratchDirectory("vodapp-mosquitto")
         caPath = scratch.child("ca.pem")
         configPath = scratch.child("mosquitto.conf")
@@ -124,7 +128,7 @@ public final class MosquittoBroker: Sendable {
         per_listener_settings false
         persistence true
         persistence_location \(scratch.child("data"))/
-        allow_anonymous false
+        allow_anonymous \(allowsAnonymous)
         password_file \(scratch.child("passwd"))
         log_dest file \(logPath)
         log_type all
