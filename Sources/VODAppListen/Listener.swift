@@ -106,7 +106,8 @@ public struct Listener: Sendable {
         }
 
         // One memory for HTTP and MQTT: a push signed for one is not taken again from the other.
-        let signatures = SharedSignatureMemory()
+        // Kept in DIR's work area, so that a restart does not forget it.
+        let signatures = SharedSignatureMemory(keptAt: configuration.secret == nil ? nil : options.directory + "/.vodapp/signatures")
         var roster: ConnectionRoster?
         let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1) + (configuration.mqtt == nil ? 0 : 1)
         let readiness = Readiness(expected: expected, onReady: onReady)

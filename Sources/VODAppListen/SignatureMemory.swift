@@ -1,4 +1,6 @@
+import Foundation
 import NIOConcurrencyHelpers
+import VODAppBase
 import VODAppPayload
 
 /// The signatures a listener accepted within the last `PushSignature.tolerance`: the same one
@@ -43,14 +45,56 @@ struct SignatureMemory: Sendable {
     mutating func forget(_ code: [UInt8]) {
         expiries[code] = nil
     }
+
+    /// The memory as a file keeps it: a line `EXPIRY HEX` for each code, oldest expiry first.
+    var text: String {
+        expiries.sorted { ($0.value, WebhookSignature.hex($0.key)) < ($1.value, WebhookSignature.hex($1.key)) }
+            .map { "\($0.value) \(WebhookSignature.hex($0.key))\n" }.joined()
+    }
+
+    /// The memory `text` kept, without what expired by `now`. A line that is not `EXPIRY HEX`
+    /// is skipped: the file is vodapp's, and a torn one costs at most a replay's refusal.
+    init(text: String, now: Int64, capacity: Int = defaultCapacity, window: Int64 = PushSignature.tolerance) {
+        self.init(capacity: capacity, window: window)
+        for line in text.split(separator: "\n") {
+            let fields = line.split(separator: " ")
+            guard fields.count == 2, let expiry = Int64(fields[0]), expiry >= now,
+                  let code = WebhookSignature.bytes(fromHex: fields[1]), expiries.count < capacity else { continue }
+            // No expiry further than a window past `now`: a clock set back cannot make one last.
+            expiries[code] = min(expiry, now + 2 * window)
+        }
+    }
 }
 
-/// The memory behind a lock, shared by the requests and messages of one listener.
+/// The memory behind a lock, shared by the requests and messages of one listener, and kept in a
+/// file (`DIR/.vodapp/signatures`) so that a restart does not forget it: the attacker trial
+/// replayed a captured push with success after the listener restarted (a crash, an upgrade, a
+/// `systemctl restart`), within the five minutes its time still passes.
 package final class SharedSignatureMemory: Sendable {
     private let memory: NIOLockedValueBox<SignatureMemory>
+    /// Where the memory is kept; nil: in this process only.
+    private let file: String?
 
-    package init() {
-        memory = NIOLockedValueBox(SignatureMemory())
+    /// - Parameter file: where the memory is kept; what is there (within its window) is read.
+    package init(keptAt file: String? = nil, now: Int64 = PushSignature.now()) {
+        self.file = file
+        let kept = file.flatMap { try? SafeFile.contents(of: $0, limit: 1 << 20) }.map { String(decoding: $0, as: UTF8.self) }
+        memory = NIOLockedValueBox(kept.map { SignatureMemory(text: $0, now: now) } ?? SignatureMemory())
+    }
+
+    /// Writes the memory to its file, synced and renamed into place, under the lock so that two
+    /// writes land in the order they were made. A memory that cannot be written (DIR unwritable)
+    /// still refuses replays while this process runs.
+    private func keep(_ memory: SignatureMemory) {
+        guard let file else { return }
+        let bytes = Array(memory.text.utf8)
+        do {
+            try SafeFile.replace(file, with: bytes, writingFirst: file + ".new")
+        } catch {
+            // A DIR no delivery has used yet has no work area: the first signed push makes it.
+            guard SafeFile.makeFolder((file as NSString).deletingLastPathComponent) == 0 else { return }
+            try? SafeFile.replace(file, with: bytes, writingFirst: file + ".new")
+        }
     }
 
 
@@ -58,6 +102,7 @@ package final class SharedSignatureMemory: Sendable {
         let refusal = memory.withLockedValue { memory -> SignatureMemory.Refusal? in
             do throws(SignatureMemory.Refusal) {
                 try memory.admit(code, signedAt: timestamp, now: now)
+                keep(memory)
                 return nil
             } catch {
                 return error
@@ -67,6 +112,9 @@ package final class SharedSignatureMemory: Sendable {
     }
 
     func forget(_ code: [UInt8]) {
-        memory.withLockedValue { $0.forget(code) }
+        memory.withLockedValue { memory in
+            memory.forget(code)
+            keep(memory)
+        }
     }
 }

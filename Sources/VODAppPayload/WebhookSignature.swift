@@ -40,7 +40,7 @@ public struct WebhookSignature: Sendable {
         return HMAC<SHA256>.isValidAuthenticationCode(code, authenticating: body, using: key)
     }
 
-    static func bytes(fromHex hex: Substring) -> [UInt8]? {
+    package static func bytes(fromHex hex: Substring) -> [UInt8]? {
         let digits = Array(hex.utf8)
         guard digits.count.isMultiple(of: 2) else { return nil }
         var bytes: [UInt8] = []
@@ -54,7 +54,7 @@ public struct WebhookSignature: Sendable {
         return bytes
     }
 
-    static func hex(_ bytes: some Sequence<UInt8>) -> String {
+    package static func hex(_ bytes: some Sequence<UInt8>) -> String {
         bytes.map { String(format: "%02x", $0) }.joined()
     }
 

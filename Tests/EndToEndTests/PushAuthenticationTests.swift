@@ -52,6 +52,31 @@ import VODAppSamples
         }
     }
 
+    /// A captured push sent again after the listener restarted (a crash, an upgrade, `systemctl
+    /// restart`) within its five minutes: the memory of accepted signatures outlives the process.
+    /// (The attacker trial's replay got 200 after a restart.)
+    @Test func aCapturedSignedPushIsRefusedAfterARestart() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let body = payload(on: server, key: "captured")
+            let signedAt = PushSignature.now()
+            let first = try await ListenerUnderTest(dir: scratch.path, environment: Self.withSecret)
+            #expect(await first.post(body, wait: true, secret: Self.secret, signedAt: signedAt).status == 200)
+            _ = try await first.stop()
+            try FileManager.default.removeItem(atPath: ScratchDirectory.media(scratch.path, "captured"))
+            #expect(try await VODAppRunner().run(["forget", "captured", "--dir", scratch.path]).exitCode == 0)
+
+            let second = try await ListenerUnderTest(dir: scratch.path, environment: Self.withSecret)
+            let replay = await second.post(body, wait: true, secret: Self.secret, signedAt: signedAt)
+            #expect(replay.status == 409, "\(replay)")
+            #expect(server.requests.count { $0.target == "/bytes/1000.mp4" } == 1)
+            #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+            // Signed anew, it goes through.
+            #expect(await second.post(body, wait: true, secret: Self.secret, signedAt: signedAt + 1).status == 200)
+            _ = try await second.stop()
+        }
+    }
+
     /// What adnanh/webhook checks, the body-only X-Hub-Signature-256, is not enough for
     /// `vodapp listen`: replayable for ever, it belongs to the webhook host.
     @Test func theBodyOnlySignatureIsRefusedByTheListener() async throws {

@@ -41,4 +41,24 @@ struct SignatureMemoryTests {
         memory.forget([1])
         try memory.admit([1], signedAt: now, now: now)
     }
+
+    /// What a restart reads back: the codes still inside their window, and nothing else.
+    @Test func theKeptTextGivesBackTheLiveCodes() throws {
+        var memory = SignatureMemory()
+        try memory.admit([0xAB, 0x01], signedAt: now, now: now)
+        try memory.admit([0xCD], signedAt: now + 100, now: now + 100)
+        #expect(memory.text == "\(now + 300) ab01\n\(now + 400) cd\n")
+        var restarted = SignatureMemory(text: memory.text, now: now + 350)
+        #expect(restarted.count == 1, "the first expired at \(now + 300)")
+        #expect(throws: SignatureMemory.Refusal.replayed) { try restarted.admit([0xCD], signedAt: now + 100, now: now + 350) }
+        try restarted.admit([0xAB, 0x01], signedAt: now + 350, now: now + 350)
+    }
+
+    /// A torn or foreign line is skipped, and no expiry lasts past two windows from now.
+    @Test func aLineThatIsNotExpiryAndHexIsSkipped() {
+        let text = "garbage\n\(now + 10) zz\n\(now + 10)\n\(now + 10) ab cd\n\(now + 100_000) ef\n\(now + 10) 01"
+        let memory = SignatureMemory(text: text, now: now)
+        #expect(memory.count == 2)
+        #expect(memory.text == "\(now + 10) 01\n\(now + 600) ef\n")
+    }
 }
