@@ -42,8 +42,8 @@ import VODAppSamples
         try await withSampleServer { server in
             try await prepare(dir, server)
             try plantFIFO(dir + "/" + planted)
-            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server))
-            #expect(run.wallSeconds < TimeBound.seconds(5.5), "took \(run.wallSeconds) s")
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"], stdin: payload(server))
+            #expect(run.wallSeconds < TimeBound.seconds(15.5), "took \(run.wallSeconds) s")
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 3000))
             let playlist = String(decoding: ScratchDirectory.contents(dir + "/playlist.m3u8") ?? [], as: UTF8.self)
@@ -63,7 +63,7 @@ import VODAppSamples
             try FileManager.default.createDirectory(atPath: dir + "/.vodapp/partial/item.part/inside", withIntermediateDirectories: true)
             _ = FileManager.default.createFile(atPath: dir + "/.vodapp/partial/item.part/inside/deeper.txt", contents: Data("deeper".utf8))
             try FileManager.default.createSymbolicLink(atPath: dir + "/.vodapp/partial/other.part", withDestinationPath: outside)
-            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"],
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"],
                                            stdin: PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/3000.mp4")),
                                                                        (key: "other", title: "Other", url: server.url("/bytes/4000.mp4"))]))
             #expect(run.exitCode == 0, "\(run.stdout)")
@@ -91,7 +91,7 @@ import VODAppSamples
             try await prepare(dir, server)
             for name in ["item.part", "playlist.m3u8.new"] {
                 try await withBindMount(outside, at: dir + "/.vodapp/partial/" + name) { _ in
-                    let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"],
+                    let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"],
                                                    stdin: PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/3000.mp4?\(name)"))]))
                     #expect(run.exitCode != 0 || name != "item.part", "\(run.stdout)")
                     #expect(ScratchDirectory.contents(outside + "/one.txt") == Array("theirs".utf8), "\(name): \(run.stdout) \(run.stderr)")
@@ -137,8 +137,8 @@ import VODAppSamples
         try await withSampleServer { server in
             try await prepare(dir, server)
             try plantFIFO(dir + "/.vodapp/locks")
-            let locked = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server))
-            #expect(locked.wallSeconds < TimeBound.seconds(5.5))
+            let locked = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"], stdin: payload(server))
+            #expect(locked.wallSeconds < TimeBound.seconds(15.5))
             #expect(locked.exitCode == 73)
             #expect(locked.stderr == "vodapp: cannot use \(dir) for media: \(dir)/.vodapp/locks is a FIFO, not a regular file\n",
                     "\(locked.stderr)")
@@ -146,8 +146,8 @@ import VODAppSamples
 
             unlink(dir + "/.vodapp/locks")
             try plantFIFO(dir + "/.vodapp/state.sqlite")
-            let stored = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server))
-            #expect(stored.wallSeconds < TimeBound.seconds(5.5))
+            let stored = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"], stdin: payload(server))
+            #expect(stored.wallSeconds < TimeBound.seconds(15.5))
             #expect(stored.exitCode == 0, "\(stored.stderr)")
             #expect(stored.stderr.contains("the state store of \(dir) cannot be used, so nothing is recorded: \(dir)/.vodapp/state.sqlite is a FIFO, not a regular file"),
                     "\(stored.stderr)")

@@ -105,14 +105,14 @@ import VODAppSamples
                 #expect(run.stderr == "vodapp: cannot read the state of \(dir): \(refusal)\n", "\(arguments)")
                 #expect(run.stdout.isEmpty)
             }
-            let handled = try await vodapp(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server, "next"), scratch: scratch)
-            #expect(handled.exited && handled.wallSeconds < TimeBound.seconds(5.5), "\(handled.wallSeconds) s")
+            let handled = try await vodapp(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"], stdin: payload(server, "next"), scratch: scratch)
+            #expect(handled.exited && handled.wallSeconds < TimeBound.seconds(15.5), "\(handled.wallSeconds) s")
             #expect(handled.exitCode == 0, "\(handled.stderr)")
             #expect(handled.stderr.contains("the state store of \(dir) cannot be used, so nothing is recorded: \(refusal)"), "\(handled.stderr)")
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "next"), count: 3000))
 
-            let polled = try await vodapp(["poll", server.url("/payload.json"), "--dir", dir, "--json", "--no-notify", "--budget", "5"], scratch: scratch)
-            #expect(polled.exited && polled.wallSeconds < TimeBound.seconds(5.5), "\(polled.wallSeconds) s")
+            let polled = try await vodapp(["poll", server.url("/payload.json"), "--dir", dir, "--json", "--no-notify", "--budget", "15"], scratch: scratch)
+            #expect(polled.exited && polled.wallSeconds < TimeBound.seconds(15.5), "\(polled.wallSeconds) s")
             #expect(polled.exitCode == 0, "\(polled.stderr)")
             #expect(polled.stderr.contains(refusal), "\(polled.stderr)")
         }
@@ -184,9 +184,9 @@ import VODAppSamples
                     "\(status.stderr)")
 
             for key in ["second", "third"] {
-                let run = try await vodapp(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server, key), scratch: scratch)
+                let run = try await vodapp(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"], stdin: payload(server, key), scratch: scratch)
                 #expect(run.exitCode == 0, "\(run.stderr)")
-                #expect(run.wallSeconds < TimeBound.seconds(5.5))
+                #expect(run.wallSeconds < TimeBound.seconds(15.5))
                 #expect(!run.stderr.contains("warning"), "\(key): \(run.stderr)")
             }
             let after = try await vodapp(["status", "--dir", dir, "--json"], scratch: scratch)
@@ -224,7 +224,7 @@ import VODAppSamples
             try await holder.wait(for: "the reader") { FileManager.default.fileExists(atPath: marker) || !holder.isRunning }
             try plant(.fifo, at: store + "-journal", outside: "")
 
-            let refused = try await vodapp(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server, "second"), scratch: scratch)
+            let refused = try await vodapp(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"], stdin: payload(server, "second"), scratch: scratch)
             #expect(refused.exitCode == 0, "\(refused.stderr)")
             #expect(refused.stderr.contains("the state store of \(dir) cannot be used, so nothing is recorded: \(store)-journal is a FIFO, not a regular file, and the store is in use, so it is not replaced now"),
                     "\(refused.stderr)")
@@ -236,7 +236,7 @@ import VODAppSamples
 
             holder.signal(SIGKILL)
             _ = try await holder.exitStatus()
-            let replaced = try await vodapp(["-", "--dir", dir, "--json", "--no-notify", "--budget", "5"], stdin: payload(server, "third"), scratch: scratch)
+            let replaced = try await vodapp(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"], stdin: payload(server, "third"), scratch: scratch)
             #expect(replaced.exitCode == 0, "\(replaced.stderr)")
             #expect(!replaced.stderr.contains("warning"), "\(replaced.stderr)")
             #expect(lstat(store + "-journal", &info) != 0 || (info.st_mode & S_IFMT) == S_IFREG)
