@@ -40,7 +40,9 @@ public final class SampleServer: Sendable {
             // would otherwise soak up megabytes for it.
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-                .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+                // A TCP option: `.socketOption(.tcp_nodelay)` would set option 1 at the socket
+                // level, SO_DEBUG, which only root may, and every other user's connection closed.
+                .childChannelOption(.tcpOption(.tcp_nodelay), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
                         if linkRate != nil {
