@@ -14,7 +14,7 @@ package struct PushAuthenticator: Sendable {
         var description: String {
             switch self {
             case .unauthorized(let rejection): rejection.description
-            case .replayed: "this signature was already accepted: a push is taken once (replay protection); sign it again to send it again"
+            case .replayed: "this signature was already accepted: a push is taken once (replay protection); sign it again to send it again (the same body signed within the same second is the same signature: wait a second)"
             case .memoryFull(let capacity):
                 "\(capacity) signed pushes arrived in the last \(PushSignature.tolerance) s, the most this listener remembers; try again shortly"
             }

@@ -64,6 +64,11 @@ struct Send: AsyncParsableCommand {
     var quiet = false
 
     func validate() throws {
+        // An empty key signs, and the listener answers "does not match": say so here instead.
+        if let secret, secret.isEmpty { throw ValidationError("--secret must not be empty") }
+        if secret == nil, let set = ProcessInfo.processInfo.environment["VODAPP_WEBHOOK_SECRET"], set.isEmpty {
+            throw ValidationError("VODAPP_WEBHOOK_SECRET is set but empty: give it the listener's secret, or unset it to send unsigned")
+        }
         guard case .mqtt(let broker) = to else {
             if retain { throw ValidationError("--retain is for MQTT destinations (--to mqtt://...)") }
             if certificateAuthorities != nil { throw ValidationError("--cacert is for mqtts:// destinations") }

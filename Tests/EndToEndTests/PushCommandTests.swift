@@ -86,6 +86,18 @@ import VODAppSamples
                 + "(see 'vodapp-push demo --help')\n", "\(run.stderr)")
     }
 
+    /// An empty secret would sign with an empty key, and the listener would answer "does not
+    /// match" (the new-user trial): a usage error here, as `vodapp listen` gives.
+    @Test func anEmptySecretIsAUsageError() async throws {
+        let given = try await push.run(["send", Self.samplePayloads + "/vodapp-sample-local.json", "--to", "http://127.0.0.1:9/push", "--secret", ""])
+        #expect(given.exitCode == 64)
+        #expect(given.stderr.contains("--secret must not be empty"), "\(given.stderr)")
+        let blank = try await push.run(["send", Self.samplePayloads + "/vodapp-sample-local.json", "--to", "http://127.0.0.1:9/push"],
+                                       environment: VODAppRunner.environment(extra: ["VODAPP_WEBHOOK_SECRET": ""]))
+        #expect(blank.exitCode == 64)
+        #expect(blank.stderr.contains("VODAPP_WEBHOOK_SECRET is set but empty"), "\(blank.stderr)")
+    }
+
     @Test func sendingToAPortNobodyListensOnFailsWithTheReason() async throws {
         let port = try closedPort()
         let run = try await push.run(["send", Self.samplePayloads + "/vodapp-sample-local.json", "--to", "udp://127.0.0.1:\(port)"])
