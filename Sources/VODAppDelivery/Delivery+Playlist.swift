@@ -32,7 +32,11 @@ extension Delivery {
                            + "vodapp's playlist is \(path)")
         }
         let current = MediaPlaylist.text(at: path)
-        let playlist = MediaPlaylist(parsing: current ?? "", keepingOnly: directory.regularFiles()).merging(latest)
+        // A playlist.m3u8 the user removed, after vodapp had written vodapp.m3u8 beside it,
+        // starts from what vodapp.m3u8 lists: the items already in DIR stay listed.
+        let fallback = directory.path + "/" + MediaPlaylist.fallbackName
+        let seed = current ?? (name == MediaFileName.playlist ? MediaPlaylist.text(at: fallback).flatMap { MediaPlaylist.isVodapps($0) ? $0 : nil } : nil)
+        let playlist = MediaPlaylist(parsing: seed ?? "", keepingOnly: directory.regularFiles()).merging(latest)
         // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
         if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath) {
             attention.warn("cannot write \(path): \(failure)")

@@ -315,6 +315,15 @@ import VODAppSamples
             let ours = try String(contentsOfFile: dir + "/vodapp.m3u8", encoding: .utf8)
             #expect(ours.contains("A [a].mp4") && ours.contains("B [b].mp4"), "\(ours)")
 
+            // The user's goes away: vodapp's playlist.m3u8 starts from what vodapp.m3u8 listed
+            // (it listed only the new item before, the new-user trial found).
+            try FileManager.default.removeItem(atPath: dir + "/playlist.m3u8")
+            let back = try await runner.run(["-", "--dir", dir, "--no-notify"],
+                                            stdin: PayloadBuilder.json([(key: "e", title: "E", url: server.url("/bytes/100.mp4?e"))]))
+            #expect(back.exitCode == 0, "\(back.stderr)")
+            let again = try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8)
+            #expect(["A [a].mp4", "B [b].mp4", "E [e].mp4"].allSatisfy(again.contains), "\(again)")
+
             // A playlist of an earlier vodapp's, without the marker: still vodapp's own.
             let other = scratch.child("other")
             try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
