@@ -8,11 +8,22 @@ import VODAppBase
 /// record its state and exit 130 or 143; a second exits at once. Either way the process is gone
 /// within `grace` of the first: a second for a one-shot run, two for `listen`.
 ///
-/// The signals arrive through swift-service-lifecycle's `UnixSignalsSequence`, which registers
-/// them before it returns, so a signal that comes as the run begins is not lost. A trap lives as
-/// long as the process.
+/// The signals arrive through dispatch signal sources on a queue of their own, registered before
+/// `init` returns, so a signal that comes as the run begins is not lost. Not through a task: one
+/// waits for a thread of the cooperative pool (two, on two cores), which a run's blocking work
+/// can hold, and a loaded CI machine saw a process take no notice of SIGTERM and SIGINT for 5 s.
+/// A trap lives as long as the process.
 public final class SignalTrap: Sendable {
     private let received = NIOLockedValueBox<Int32?>(nil)
+    private let sources: Sources
+    private static let queue = DispatchQueue(label: "vodapp.signals")
+
+    /// The sources, kept as long as the trap: never changed once made, and a source is safe to
+    /// use from any thread (libdispatch), which the compiler cannot see.
+    private final class Sources: @unchecked Sendable {
+        let all: [any DispatchSourceSignal]
+        init(_ all: [any DispatchSourceSignal]) { self.all = all }
+    }
     /// Handed to the delivery: a signal asks it to stop.
     public let stop = StopRequest()
 
@@ -24,11 +35,17 @@ public final class SignalTrap: Sendable {
     /// Returns once the signals are trapped.
     public init(signals: [UnixSignal] = [.sigint, .sigterm], grace: Double = oneShotGrace) async {
         self.grace = grace
-        let sequence = await UnixSignalsSequence(trapping: signals)
-        Task { [self] in
-            for await signal in sequence {
-                handle(signal.rawValue)
-            }
+        sources = Sources(signals.map { signal in
+            let number = signal.rawValue
+            // The default action (the end of the process, with nothing recorded) gives way to
+            // the source; the source sees the signal all the same.
+            Foundation.signal(number, SIG_IGN)
+            return DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
+        })
+        for (source, signal) in zip(sources.all, signals) {
+            let number = signal.rawValue
+            source.setEventHandler { [weak self] in self?.handle(number) }
+            source.resume()
         }
     }
 
