@@ -40,6 +40,29 @@ package final class Folder {
         return folder
     }
 
+    /// Opens DIR (`root`), then its work area and each of `components` below it, none through a
+    /// symbolic link and each one the running user's own (`ownFolder`).
+    package static func openWorkArea(in root: String, below components: [String] = []) throws(SafeFile.Failure) -> Folder {
+        var folder = try open(root).ownFolder(SafeFile.workAreaName)
+        for name in components { folder = try folder.ownFolder(name) }
+        return folder
+    }
+
+    /// The folder `name` in this one, not through a link, and the running user's own, checked
+    /// through its descriptor as it is opened (`WorkAreaOwnership`). A check of the work area at
+    /// the start of a run is not enough: anyone who may rename in DIR can swap `.vodapp` for a
+    /// folder of their own while the run goes on, and the attacker trial had a listener read a
+    /// push from such a folder's spool, as signed, and send the user's cookies with it.
+    package func ownFolder(_ name: String) throws(SafeFile.Failure) -> Folder {
+        let inside = try folder(name)
+        guard let info = inside.status() else { throw .system(path: inside.path, operation: "inspect", errno: errno) }
+        if let refusal = WorkAreaOwnership.refusal(of: WorkAreaOwnership.Entry(path: inside.path, owner: info.st_uid, mode: info.st_mode),
+                                                   runningAs: geteuid(), honoursPermissions: WorkAreaOwnership.honoursPermissions(inside.descriptor)) {
+            throw .foreign(refusal)
+        }
+        return inside
+    }
+
     /// Whether `name` is one component of a path: not empty, no `/`, not `.` or `..`, no NUL, at
     /// most 255 bytes. Only such a name stays in the folder it is looked up in.
     package static func isComponent(_ name: String) -> Bool {

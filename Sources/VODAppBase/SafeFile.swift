@@ -17,6 +17,8 @@ package enum SafeFile {
         case notRegular(path: String, kind: String)
         /// A regular file with other names, possibly outside DIR.
         case linked(path: String, links: Int)
+        /// A folder of the work area that is not the running user's own (`WorkAreaOwnership`).
+        case foreign(String)
 
         package var description: String {
             switch self {
@@ -26,6 +28,8 @@ package enum SafeFile {
                 "\(path) is \(kind), not a regular file"
             case .linked(let path, let links):
                 "\(path) has \(links) hard links, so writing it could change a file outside the directory"
+            case .foreign(let refusal):
+                refusal
             }
         }
 
@@ -36,6 +40,7 @@ package enum SafeFile {
             case .system(_, _, let code): code
             case .notRegular: ELOOP
             case .linked: EMLINK
+            case .foreign: EPERM
             }
         }
 
@@ -122,7 +127,7 @@ package enum SafeFile {
             return (try Folder.open(parent.isEmpty ? "." : parent), name)
         }
         let below = path[work.upperBound...].split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
-        return (try Folder.open(String(path[..<work.lowerBound]), below: [workAreaName] + below), name)
+        return (try Folder.openWorkArea(in: String(path[..<work.lowerBound]), below: below), name)
     }
 
     /// The name of vodapp's work area in DIR.

@@ -106,14 +106,15 @@ struct PushSpool: Sendable {
 
     /// The pushes kept, oldest first.
     func entries() -> [Entry] {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
-        return names.filter { name in
-            guard !name.hasPrefix("."), name.hasSuffix(".json") else { return false }
+        // Listed through the spool's descriptor, reached from DIR through folders of the user's
+        // own (`SafeFile.holder`): a work area swapped for someone else's lists nothing.
+        guard let (parent, name) = try? SafeFile.holder(of: path), let spool = try? parent.ownFolder(name) else { return [] }
+        return spool.entries().filter { entry in
+            guard !entry.name.hasPrefix("."), entry.name.hasSuffix(".json") else { return false }
             // Only regular files count (and fill it): a directory planted under a push's name is
             // none.
-            var info = stat()
-            return lstat("\(path)/\(name)", &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
-        }.map(Entry.init(name:)).sorted()
+            return spool.status(entry.name).map { ($0.st_mode & S_IFMT) == S_IFREG } == true
+        }.map { Entry(name: $0.name) }.sorted()
     }
 
     /// What a topic keeps unencoded: letters, digits and the usual separators, never a newline.
@@ -140,7 +141,7 @@ struct PushSpool: Sendable {
     /// Removes the half-written files of a write a crash interrupted (never renamed into place,
     /// so never acknowledged as kept).
     func removeLeftovers() {
-        guard let (parent, name) = try? SafeFile.holder(of: path), let spool = try? parent.folder(name) else { return }
+        guard let (parent, name) = try? SafeFile.holder(of: path), let spool = try? parent.ownFolder(name) else { return }
         spool.removeFiles { !($0.hasPrefix(".") && $0.hasSuffix(".tmp")) }
     }
 

@@ -79,7 +79,7 @@ extension MediaDirectory {
     package func remove(_ file: PlacedFile, in root: Folder) -> Removal {
         let aside: Folder
         do {
-            aside = try root.folder(".vodapp").makeFolder(Self.asideFolder)
+            aside = try root.ownFolder(".vodapp").makeFolder(Self.asideFolder)
         } catch {
             return .failed("cannot set it aside: \(error)")
         }
@@ -116,7 +116,7 @@ extension MediaDirectory {
     /// hidden only until the next run.
     package func restoreSetAside() {
         guard let root = try? folder() else { return }
-        if let aside = try? root.folder(".vodapp").folder(Self.asideFolder) {
+        if let aside = try? root.ownFolder(".vodapp").ownFolder(Self.asideFolder) {
             for entry in aside.entries() where Self.mayRestore(entry.name, in: aside) {
                 _ = aside.rename(entry.name, to: root, as: entry.name)
             }

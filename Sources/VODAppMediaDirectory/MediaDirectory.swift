@@ -208,7 +208,7 @@ package struct MediaDirectory: Sendable {
 
     /// The work area's `partial` folder, reached from DIR without following a link.
     package func workFolder() throws(SafeFile.Failure) -> Folder {
-        try Folder.open(path, below: [".vodapp", "partial"])
+        try Folder.openWorkArea(in: path, below: ["partial"])
     }
 
     /// What a placed file was as vodapp placed it: its `dev:ino` and the SHA-256 of its bytes,

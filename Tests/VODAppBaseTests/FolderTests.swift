@@ -81,4 +81,36 @@ import VODAppBase
         #expect(FileManager.default.contents(atPath: scratch.path + "/b") == Data("second".utf8))
         #expect(folder.rename("a", to: folder, as: "c") == 0)
     }
+
+    /// A work area (or a folder in it) that is another user's, swapped in while vodapp runs: no
+    /// file in it is opened, created, listed or removed through a path into it, whatever a check
+    /// at the start of the run saw. (The attacker trial's spool push was read from such a
+    /// folder as signed, and a partial of the attacker's was resumed as the user's download.)
+    @Test(.enabled(if: geteuid() == 0, "needs root, to give a folder to another user"))
+    func aWorkAreaThatIsAnotherUsersIsNeverWalkedInto() throws {
+        let scratch = try Scratch()
+        scratch.make(".vodapp/partial/thesis.part", "theirs")
+        scratch.make(".vodapp/spool/1.json", "{}")
+        let area = scratch.path + "/.vodapp"
+        let nobody: uid_t = 65_534
+        #expect(chown(area, nobody, gid_t.max) == 0)
+        #expect(throws: SafeFile.Failure.self) { try SafeFile.open(area + "/partial/thesis.part", O_RDONLY) }
+        #expect(throws: SafeFile.Failure.self) { try SafeFile.create(area + "/partial/new.part") }
+        #expect(throws: SafeFile.Failure.self) { try SafeFile.contents(of: area + "/spool/1.json", limit: 100) }
+        #expect(SafeFile.remove(area + "/partial/thesis.part") != 0)
+        #expect(throws: SafeFile.Failure.self) { try Folder.openWorkArea(in: scratch.path, below: ["partial"]) }
+        #expect(scratch.entries(".vodapp") == ["partial", "partial/thesis.part", "spool", "spool/1.json"])
+        // The message is the work area's refusal, naming the owner.
+        do {
+            _ = try Folder.openWorkArea(in: scratch.path)
+            Issue.record("opened another user's work area")
+        } catch {
+            #expect(error.description.contains("belongs to"), "\(error.description)")
+        }
+        // A folder deeper in it, given away the same way, is refused as well.
+        #expect(chown(area, geteuid(), gid_t.max) == 0)
+        #expect(chown(area + "/partial", nobody, gid_t.max) == 0)
+        #expect(throws: SafeFile.Failure.self) { try SafeFile.open(area + "/partial/thesis.part", O_RDONLY) }
+        #expect((try? SafeFile.contents(of: area + "/spool/1.json", limit: 100)) == Array("{}".utf8))
+    }
 }
