@@ -46,6 +46,14 @@ struct SignatureMemory: Sendable {
         expiries[code] = nil
     }
 
+    /// Takes in what `other` remembers (another listener's, on the same DIR), each code kept to
+    /// the later of its two expiries, as far as the capacity goes.
+    mutating func merge(_ other: SignatureMemory) {
+        for (code, expiry) in other.expiries where expiries[code].map({ $0 < expiry }) ?? (expiries.count < capacity) {
+            expiries[code] = expiry
+        }
+    }
+
     /// The memory as a file keeps it: a line `EXPIRY HEX` for each code, oldest expiry first.
     var text: String {
         expiries.sorted { ($0.value, WebhookSignature.hex($0.key)) < ($1.value, WebhookSignature.hex($1.key)) }
@@ -78,8 +86,14 @@ package final class SharedSignatureMemory: Sendable {
     /// - Parameter file: where the memory is kept; what is there (within its window) is read.
     package init(keptAt file: String? = nil, now: Int64 = PushSignature.now()) {
         self.file = file
-        let kept = file.flatMap { try? SafeFile.contents(of: $0, limit: 1 << 20) }.map { String(decoding: $0, as: UTF8.self) }
-        memory = NIOLockedValueBox(kept.map { SignatureMemory(text: $0, now: now) } ?? SignatureMemory())
+        memory = NIOLockedValueBox(SignatureMemory())
+        if let kept = kept(now: now) { memory.withLockedValue { $0.merge(kept) } }
+    }
+
+    /// What the file holds now, within its window.
+    private func kept(now: Int64) -> SignatureMemory? {
+        guard let file, let bytes = try? SafeFile.contents(of: file, limit: 1 << 20) else { return nil }
+        return SignatureMemory(text: String(decoding: bytes, as: UTF8.self), now: now)
     }
 
     /// Writes the memory to its file, synced and renamed into place, under the lock so that two
@@ -100,6 +114,10 @@ package final class SharedSignatureMemory: Sendable {
 
     func admit(_ code: [UInt8], signedAt timestamp: Int64, now: Int64) throws(SignatureMemory.Refusal) {
         let refusal = memory.withLockedValue { memory -> SignatureMemory.Refusal? in
+            // Another listener on the same DIR (one for HTTP, one for MQTT) keeps the same file:
+            // what it took counts here too, and is not lost when this one writes (the second
+            // attacker trial replayed to one listener what the other had taken).
+            if let kept = kept(now: now) { memory.merge(kept) }
             do throws(SignatureMemory.Refusal) {
                 try memory.admit(code, signedAt: timestamp, now: now)
                 keep(memory)

@@ -77,6 +77,28 @@ import VODAppSamples
         }
     }
 
+    /// Two listeners on one DIR (say one for HTTP, one for a broker) share the memory: a push
+    /// one of them took is refused by the other. (The second attacker trial's replay to the
+    /// other listener got 202, and each overwrote the other's memory.)
+    @Test func twoListenersOnOneDIRRefuseEachOthersPushes() async throws {
+        let scratch = try ScratchDirectory()
+        try await withSampleServer { server in
+            let body = payload(on: server, key: "shared")
+            let signedAt = PushSignature.now()
+            let one = try await ListenerUnderTest(dir: scratch.path, environment: Self.withSecret)
+            let other = try await ListenerUnderTest(dir: scratch.path, environment: Self.withSecret)
+            #expect(await one.post(body, wait: true, secret: Self.secret, signedAt: signedAt).status == 200)
+            #expect(await other.post(body, wait: true, secret: Self.secret, signedAt: signedAt).status == 409)
+            let second = payload(on: server, key: "second", size: 2000)
+            #expect(await other.post(second, wait: true, secret: Self.secret, signedAt: signedAt).status == 200)
+            // The first's memory was not overwritten by the other's write.
+            #expect(await one.post(body, wait: true, secret: Self.secret, signedAt: signedAt).status == 409)
+            #expect(await one.post(second, wait: true, secret: Self.secret, signedAt: signedAt).status == 409)
+            _ = try await one.stop()
+            _ = try await other.stop()
+        }
+    }
+
     /// What adnanh/webhook checks, the body-only X-Hub-Signature-256, is not enough for
     /// `vodapp listen`: replayable for ever, it belongs to the webhook host.
     @Test func theBodyOnlySignatureIsRefusedByTheListener() async throws {

@@ -61,4 +61,20 @@ struct SignatureMemoryTests {
         #expect(memory.count == 2)
         #expect(memory.text == "\(now + 10) 01\n\(now + 600) ef\n")
     }
+
+    /// Two listeners' memories of one DIR: each code at its later expiry, within the capacity.
+    @Test func mergingKeepsEveryCodeAtItsLaterExpiry() throws {
+        var mine = SignatureMemory(capacity: 3)
+        try mine.admit([1], signedAt: now, now: now)
+        var theirs = SignatureMemory()
+        try theirs.admit([1], signedAt: now + 10, now: now + 10)
+        try theirs.admit([2], signedAt: now, now: now)
+        try theirs.admit([3], signedAt: now, now: now)
+        try theirs.admit([4], signedAt: now, now: now)
+        mine.merge(theirs)
+        #expect(mine.count == 3)
+        #expect(mine.text.hasPrefix("\(now + 300) "), "\(mine.text)")
+        #expect(mine.text.contains("\(now + 310) 01"), "\(mine.text)")
+        #expect(throws: SignatureMemory.Refusal.replayed) { try mine.admit([1], signedAt: now + 10, now: now + 305) }
+    }
 }
