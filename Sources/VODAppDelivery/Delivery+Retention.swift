@@ -59,6 +59,13 @@ extension Delivery {
         defer { locks.release(".retention") }
         let directory = plan.directory
         directory.restoreSetAside()
+        // A way to DIR that another user can change could have led this run to a folder the user
+        // never named, whose files it would remove (`DirectoryPath`).
+        if let refusal = DirectoryPath.refusal(to: directory.path) {
+            attention.warn("no file was removed for retention: \(refusal), so another user could point \(directory.path) "
+                           + "at a folder of yours elsewhere; keep DIR on a path only you (and root) can change")
+            return []
+        }
         // Every file is found, checked and removed through DIR's own descriptor.
         let root: Folder
         do {

@@ -294,6 +294,39 @@ import VODAppSamples
         }
     }
 
+    /// DIR named through a folder another user owns (a sticky `share` of theirs), which they
+    /// turned into a link to the user's own library: retention removes nothing, and says why.
+    /// (The second attacker trial's `--max-total` run removed four files of `~/Videos/VODApp`.)
+    @Test func retentionRemovesNothingWhenAnotherUserCanChangeTheWayToDIR() async throws {
+        let scratch = try ScratchDirectory()
+        let library = scratch.child("Videos")
+        try await withSampleServer { server in
+            let first = try await runner.run(["-", "--dir", library, "--no-notify"],
+                                             stdin: PayloadBuilder.json([(key: "home", title: "Home", url: server.url("/bytes/3000.mp4"))]))
+            #expect(first.exitCode == 0, "\(first.stderr)")
+            let file = ScratchDirectory.media(library, "home")
+            let placed = Date(timeIntervalSinceNow: -10 * 86_400)
+            try FileManager.default.setAttributes([.modificationDate: placed], ofItemAtPath: file)
+            let formatter = DateFormatter()
+            formatter.timeZone = TimeZone(identifier: "UTC")
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+            try await sql(library, "UPDATE item SET updatedAt = ? WHERE key = ?", [formatter.string(from: placed.addingTimeInterval(1)), "home"])
+            let before = ScratchDirectory.contents(file)
+
+            // Another user's sticky folder, and in it, where DIR was, a link to the library.
+            let share = scratch.child("share")
+            try FileManager.default.createDirectory(atPath: share, withIntermediateDirectories: true)
+            #expect(chmod(share, 0o1777) == 0 && chown(share, 65_534, gid_t.max) == 0)
+            try FileManager.default.createSymbolicLink(atPath: share + "/vids", withDestinationPath: library)
+            let run = try await runner.run(["-", "--dir", share + "/vids", "--json", "--no-notify", "--keep-days", "1"],
+                                           stdin: PayloadBuilder.json([(key: "next", title: "Next", url: server.url("/bytes/100.mp4"))]))
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(run.stderr.contains("no file was removed for retention: \(share) can be changed by"), "\(run.stderr)")
+            #expect(ScratchDirectory.contents(file) == before)
+        }
+    }
+
     /// A `playlist.m3u8` of the user's own in DIR is left as it is: vodapp writes its playlist as
     /// `vodapp.m3u8` and says so once. One an earlier vodapp wrote (without the marker line) is
     /// still vodapp's.

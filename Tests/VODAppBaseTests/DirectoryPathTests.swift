@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+import VODAppBase
+
+/// Whether another user could change where the path to DIR leads: a pure rule over the folders
+/// on the way, their owners and modes.
+@Suite struct DirectoryPathTests {
+    private let me: uid_t = 1000
+    private let them: uid_t = 1001
+
+    private func step(_ path: String, _ owner: uid_t, _ mode: mode_t) -> DirectoryPath.Step {
+        DirectoryPath.Step(path: path, owner: owner, mode: S_IFDIR | mode)
+    }
+
+    /// A home, /tmp, /media: folders of root's or the user's that nobody else may write, or
+    /// sticky ones of root's.
+    @Test func theUsualWaysAreTheUsers() {
+        #expect(DirectoryPath.refusal(of: [step("/", 0, 0o755), step("/home", 0, 0o755), step("/home/me", me, 0o700)], runningAs: me) == nil)
+        #expect(DirectoryPath.refusal(of: [step("/", 0, 0o755), step("/tmp", 0, 0o1777)], runningAs: me) == nil)
+        #expect(DirectoryPath.refusal(of: [step("/", 0, 0o755), step("/srv", 0, 0o755), step("/srv/mine", me, 0o1775)], runningAs: me) == nil)
+    }
+
+    /// The second attacker trial's way: a sticky folder of another user's in /tmp, whose owner
+    /// may rename DIR for a link.
+    @Test func aFolderOfAnotherUsersOnTheWayIsNamed() {
+        let refusal = DirectoryPath.refusal(of: [step("/", 0, 0o755), step("/tmp", 0, 0o1777), step("/tmp/share", them, 0o1777)], runningAs: me)
+        #expect(refusal?.hasPrefix("/tmp/share can be changed by") == true, "\(refusal ?? "nil")")
+        #expect(refusal?.contains("owner uid 1001, mode 1777") == true, "\(refusal ?? "nil")")
+    }
+
+    /// Every mode of a folder of the user's own: refused exactly when group or others may write
+    /// and it is not sticky; the same for root's.
+    @Test func writableByOthersAndNotStickyIsRefusedForEveryMode() {
+        for mode in mode_t(0)...0o1777 {
+            for owner in [me, 0] {
+                let refused = DirectoryPath.refusal(of: [step("/srv/media", owner, mode)], runningAs: me) != nil
+                let expected = mode & 0o022 != 0 && mode & 0o1000 == 0
+                #expect(refused == expected, "owner \(owner), mode \(String(mode, radix: 8))")
+            }
+            #expect(DirectoryPath.refusal(of: [step("/srv/media", them, mode)], runningAs: me) != nil)
+        }
+    }
+
+    /// On FAT or exFAT every folder shows the mount's mode: only the owner is asked.
+    @Test func withoutPermissionsOnlyTheOwnerCounts() {
+        let usb = [step("/", 0, 0o755), step("/media/me/STICK", me, 0o777)]
+        #expect(DirectoryPath.refusal(of: usb, runningAs: me) != nil)
+        #expect(DirectoryPath.refusal(of: usb, runningAs: me) { $0.path != "/media/me/STICK" } == nil)
+    }
+
+    /// The way to a real folder: from / to the folder that holds it, links followed.
+    @Test func theStepsOfARealPathEndAtItsParent() throws {
+        let base = NSTemporaryDirectory() + "/vodapp-path-\(UInt32.random(in: 0...UInt32.max))"
+        try FileManager.default.createDirectory(atPath: base + "/a/DIR", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        try FileManager.default.createSymbolicLink(atPath: base + "/link", withDestinationPath: base + "/a/DIR")
+        let resolvedBase = try #require(realpath(base, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) })
+        let steps = try #require(DirectoryPath.steps(to: base + "/link")).map(\.path)
+        #expect(steps.first == "/")
+        // The folder that holds the link, as given, and the one that holds DIR, as resolved.
+        #expect(steps.contains(base) || steps.contains(resolvedBase), "\(steps)")
+        #expect(steps.last == resolvedBase + "/a", "\(steps)")
+        #expect(!steps.contains(base + "/link") && !steps.contains(base + "/a/DIR"), "\(steps)")
+    }
+}
