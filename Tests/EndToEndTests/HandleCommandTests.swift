@@ -149,7 +149,7 @@ import VODAppSamples
             #expect(ScratchDirectory.visibleMedia(scratch.path) == ["Good [good].mp4"])
 
             // One failure a later delivery may fix is enough for a script to try again.
-            let temporary = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--budget", "2"],
+            let temporary = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--budget", "5"],
                                                  stdin: PayloadBuilder.json([good, gone, busy]))
             #expect(temporary.exitCode == 75, "\(temporary.stdout)")
             #expect(temporary.item("busy")?["status"] as? String == "failed")

@@ -230,7 +230,7 @@ import TestSupport
         let scratch = try ScratchDirectory()
         let dir = scratch.path
 
-        let cut = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/movie.mp4?token=AAA"))], into: dir, ["--budget", "2"])
+        let cut = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/movie.mp4?token=AAA"))], into: dir, ["--budget", "4"])
         #expect(cut.exitCode == 75)
         #expect(cut.item("m")?["status"] as? String == "timedOut")
         let kept = try FileManager.default.attributesOfItem(atPath: dir + "/.vodapp/partial/m.part")[.size] as? Int ?? 0
@@ -250,7 +250,7 @@ import TestSupport
         // deleted to fetch it again, which vodapp then does only when asked.)
         try FileManager.default.removeItem(atPath: ScratchDirectory.media(dir, "m"))
         _ = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/movie.mp4?token=CCC"))], into: dir,
-                              ["--budget", "2", "--refetch-removed"])
+                              ["--budget", "4", "--refetch-removed"])
         let moved = try await deliver([(key: "m", title: "Movie", url: nginx.url("slow/moved.mp4?token=CCC"))], into: dir,
                                       ["--refetch-removed"])
         #expect(moved.exitCode == 0, "\(moved.stdout)")
@@ -283,7 +283,7 @@ import TestSupport
                 "\(unasked.stdout)")
 
         let item = [(key: "m", title: "Movie", url: nginx.url("ranges/movie.mp4"))]
-        let cut = try await deliver(item, into: dir, ["--budget", "2"])
+        let cut = try await deliver(item, into: dir, ["--budget", "4"])
         #expect(cut.item("m")?["status"] as? String == "timedOut", "\(cut.stdout)")
         let lied = try await deliver(item, into: dir)
         #expect(lied.exitCode == 75, "\(lied.stdout)")
@@ -310,7 +310,7 @@ import TestSupport
         let dir = scratch.path
         let item = [(key: "m", title: "Movie", url: nginx.url("wall/movie.mp4"))]
 
-        let cut = try await deliver(item, into: dir, ["--budget", "2"])
+        let cut = try await deliver(item, into: dir, ["--budget", "4"])
         #expect(cut.item("m")?["status"] as? String == "timedOut", "\(cut.stdout)")
         let kept = try FileManager.default.attributesOfItem(atPath: dir + "/.vodapp/partial/m.part")[.size] as? Int ?? 0
         #expect(kept > 0)

@@ -323,9 +323,10 @@ import VODAppSamples
             _ = try await deliver(["a"], from: server, into: dir)
             try await placedEarlier("a", in: dir, days: 1)
         }
-        // 200 kB/s and a 2 s budget: p's 1 MiB body is cut, and kept to resume.
+        // 200 kB/s and a 4 s budget: p's 1 MiB body (5.2 s) is cut, and kept to resume, with
+        // room for a loaded machine's late start.
         try await withSampleServer(rate: 200_000) { slow in
-            let cut = try await deliver(["p"], from: slow, into: dir, ["--budget", "2"])
+            let cut = try await deliver(["p"], from: slow, into: dir, ["--budget", "4"])
             #expect(cut.exitCode == 75, "\(cut.stderr)")
         }
         let partial = dir + "/.vodapp/partial/p.part"

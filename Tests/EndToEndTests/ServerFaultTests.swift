@@ -219,7 +219,7 @@ import VODAppSamples
         let dir = scratch.child("media")
         try await withSampleServer { server in
             let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/400000.mp4?rate=100000&ranges=lie"))])
-            let cut = try await runner.run(["-", "--dir", dir, "--budget", "1.5", "--json", "--no-notify"], stdin: payload)
+            let cut = try await runner.run(["-", "--dir", dir, "--budget", "3", "--json", "--no-notify"], stdin: payload)
             #expect(cut.exitCode == 75, "\(cut.stdout) \(cut.stderr)")
             #expect(cut.item("item")?["status"] as? String == "timedOut")
             #expect(FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
@@ -255,7 +255,7 @@ import VODAppSamples
     /// Cuts a delivery of `path` after some bytes, then delivers it again.
     private func cutThenResume(_ path: String, in dir: String, on server: SampleServer) async throws -> VODAppRunner.Run {
         let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url(path))])
-        let cut = try await runner.run(["-", "--dir", dir, "--budget", "1.5", "--json", "--no-notify"], stdin: payload)
+        let cut = try await runner.run(["-", "--dir", dir, "--budget", "3", "--json", "--no-notify"], stdin: payload)
         #expect(cut.item("item")?["status"] as? String == "timedOut", "\(cut.stdout)")
         #expect(FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
         let fast = PayloadBuilder.json([(key: "item", title: "Item", url: server.url(path.replacingOccurrences(of: "rate=100000&", with: "")))])
@@ -317,7 +317,7 @@ import VODAppSamples
         let dir = scratch.child("media")
         try await withSampleServer { server in
             let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/400000.mp4?rate=100000&ranges=trickle"))])
-            _ = try await runner.run(["-", "--dir", dir, "--budget", "1.5", "--json", "--no-notify"], stdin: payload)
+            _ = try await runner.run(["-", "--dir", dir, "--budget", "3", "--json", "--no-notify"], stdin: payload)
             let fast = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/400000.mp4?ranges=trickle"))])
             let run = try await runner.run(["-", "--dir", dir, "--budget", "3", "--json", "--no-notify"], stdin: fast)
             #expect(run.exitCode == 75, "\(run.stdout)")
