@@ -51,47 +51,67 @@ package enum DirectoryPath {
         }
     }
 
-    /// The folders on the way to `directory`, as they are now: those of the path as given (the
-    /// link the attacker trial planted was in one of them) and those of the path its links lead
-    /// to, each from `/` to the folder that holds DIR. A link on the way is not itself a step:
-    /// the folder that holds it is, and where it leads is the resolved path's. Nil when one
-    /// cannot be looked at.
+    /// The folders on the way to `directory`, as they are now: every folder a name is looked up
+    /// in while the path is resolved, links followed one at a time. That is the folder that holds
+    /// each link and every folder its target passes through (the attacker trials planted theirs
+    /// in a folder of the path as written, then behind a link of the user's own), each up to the
+    /// folder that holds DIR. A relative DIR is read from `$PWD` when that is the working folder,
+    /// as the shell wrote it (`cd` into a link, then `--dir .`). Nil when one cannot be looked at
+    /// or there are too many links.
     package static func steps(to directory: String) -> [Step]? {
-        let absolute = directory.hasPrefix("/") ? directory : FileManager.default.currentDirectoryPath + "/" + directory
-        guard let resolved = realpath(absolute, nil) else { return nil }
-        defer { free(resolved) }
-        var folders: [String] = []
-        for path in [absolute, String(cString: resolved)] {
-            for folder in parents(of: path) where !folders.contains(folder) { folders.append(folder) }
+        var pending = components(directory.hasPrefix("/") ? directory : workingFolder() + "/" + directory)
+        var current: [String] = []
+        var met: [String] = []
+        var links = 0
+        func path(_ components: [String]) -> String { "/" + components.joined(separator: "/") }
+        while !pending.isEmpty {
+            let name = pending.removeFirst()
+            if name == ".." {
+                if !current.isEmpty { current.removeLast() }
+                continue
+            }
+            let folder = path(current)
+            if !met.contains(folder) { met.append(folder) }
+            var info = stat()
+            guard lstat(path(current + [name]), &info) == 0 else { return nil }
+            guard (info.st_mode & S_IFMT) == S_IFLNK else {
+                current.append(name)
+                continue
+            }
+            links += 1
+            guard links <= 40 else { return nil }
+            var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+            let count = readlink(path(current + [name]), &buffer, Int(PATH_MAX))
+            guard count > 0 else { return nil }
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if target.hasPrefix("/") { current = [] }
+            pending = components(target) + pending
         }
         var steps: [Step] = []
-        for folder in folders {
+        for folder in met {
             var info = stat()
             guard lstat(folder, &info) == 0 else { return nil }
-            if (info.st_mode & S_IFMT) == S_IFLNK { continue }
             steps.append(Step(path: folder, owner: info.st_uid, mode: info.st_mode))
         }
         return steps
     }
 
-    /// `/` and each folder below it on the way to `path`'s last component, read as written
-    /// (`.` dropped, `..` taking one back).
-    static func parents(of path: String) -> [String] {
-        var components: [String] = []
-        for component in path.split(separator: "/") {
-            switch component {
-            case ".": continue
-            case "..": if !components.isEmpty { components.removeLast() }
-            default: components.append(String(component))
-            }
+    /// The components of `path`, `.` and empty ones left out (`..` kept: it is taken back as the
+    /// path resolves, after the links before it).
+    package static func components(_ path: String) -> [String] {
+        path.split(separator: "/").map(String.init).filter { $0 != "." }
+    }
+
+    /// The working folder as the shell named it (`$PWD`), when that is where the process is;
+    /// else the resolved one.
+    private static func workingFolder() -> String {
+        let resolved = FileManager.default.currentDirectoryPath
+        guard let shell = ProcessInfo.processInfo.environment["PWD"], shell.hasPrefix("/") else { return resolved }
+        var named = stat(), actual = stat()
+        guard stat(shell, &named) == 0, stat(".", &actual) == 0, named.st_dev == actual.st_dev, named.st_ino == actual.st_ino else {
+            return resolved
         }
-        var folders = ["/"]
-        var folder = ""
-        for component in components.dropLast() {
-            folder += "/" + component
-            folders.append(folder)
-        }
-        return folders
+        return shell
     }
 
     private static func userName(_ uid: uid_t) -> String? {

@@ -68,7 +68,8 @@ struct SignatureMemory: Sendable {
             let fields = line.split(separator: " ")
             guard fields.count == 2, let expiry = Int64(fields[0]), expiry >= now,
                   let code = WebhookSignature.bytes(fromHex: fields[1]), expiries.count < capacity else { continue }
-            // No expiry further than a window past `now`: a clock set back cannot make one last.
+            // No expiry further than two windows past `now` (a signature from as far ahead as the
+            // window allows, kept a window more): a clock set back cannot make one last.
             expiries[code] = min(expiry, now + 2 * window)
         }
     }

@@ -48,18 +48,26 @@ import VODAppBase
         #expect(DirectoryPath.refusal(of: usb, runningAs: me) { $0.path != "/media/me/STICK" } == nil)
     }
 
-    /// The way to a real folder: from / to the folder that holds it, links followed.
-    @Test func theStepsOfARealPathEndAtItsParent() throws {
+    /// The way to a real folder: every folder a name is looked up in, links followed one at a
+    /// time, up to the folder that holds it.
+    @Test func theStepsAreEveryFolderLookedInOnTheWay() throws {
         let base = NSTemporaryDirectory() + "/vodapp-path-\(UInt32.random(in: 0...UInt32.max))"
-        try FileManager.default.createDirectory(atPath: base + "/a/DIR", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: base + "/share/real", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: base + "/home/Videos", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: base) }
-        try FileManager.default.createSymbolicLink(atPath: base + "/link", withDestinationPath: base + "/a/DIR")
         let resolvedBase = try #require(realpath(base, nil).map { pointer in defer { free(pointer) }; return String(cString: pointer) })
-        let steps = try #require(DirectoryPath.steps(to: base + "/link")).map(\.path)
+        // The user's shortcut into a share, where another user put a link to the library.
+        try FileManager.default.createSymbolicLink(atPath: base + "/home/shortcut", withDestinationPath: resolvedBase + "/share/vids")
+        try FileManager.default.createSymbolicLink(atPath: base + "/share/vids", withDestinationPath: "../home/Videos")
+        let steps = try #require(DirectoryPath.steps(to: resolvedBase + "/home/shortcut")).map(\.path)
         #expect(steps.first == "/")
-        // The folder that holds the link, as given, and the one that holds DIR, as resolved.
-        #expect(steps.contains(base) || steps.contains(resolvedBase), "\(steps)")
-        #expect(steps.last == resolvedBase + "/a", "\(steps)")
-        #expect(!steps.contains(base + "/link") && !steps.contains(base + "/a/DIR"), "\(steps)")
+        #expect(steps.contains(resolvedBase + "/home"), "\(steps)")
+        #expect(steps.contains(resolvedBase + "/share"), "the share behind the user's link: \(steps)")
+        #expect(!steps.contains(resolvedBase + "/home/Videos"), "DIR itself is no step: \(steps)")
+        #expect(DirectoryPath.steps(to: resolvedBase + "/nowhere/DIR") == nil)
+    }
+
+    @Test func componentsKeepDotDotForAfterTheLinks() {
+        #expect(DirectoryPath.components("/a/./b/../c/") == ["a", "b", "..", "c"])
     }
 }
