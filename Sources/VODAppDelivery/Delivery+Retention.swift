@@ -59,19 +59,21 @@ extension Delivery {
         defer { locks.release(".retention") }
         let directory = plan.directory
         directory.restoreSetAside()
-        // A way to DIR that another user can change could have led this run to a folder the user
-        // never named, whose files it would remove (`DirectoryPath`).
-        if let refusal = DirectoryPath.refusal(to: directory.path) {
-            attention.warn("no file was removed for retention: \(refusal), so another user could point \(directory.path) "
-                           + "at a folder of yours elsewhere; keep DIR on a path only you (and root) can change")
-            return []
-        }
         // Every file is found, checked and removed through DIR's own descriptor.
         let root: Folder
         do {
             root = try directory.folder()
         } catch {
             attention.warn("no file was removed for retention: \(error)")
+            return []
+        }
+        // A way to DIR that another user can change could have led this run to a folder the user
+        // never named, whose files it would remove (`DirectoryPath`). Asked after DIR is held
+        // open: when nobody else can change the way, the folder held is the one it names, and a
+        // swap after this check cannot move what is held.
+        if let refusal = DirectoryPath.refusal(to: directory.path) {
+            attention.warn("no file was removed for retention: \(refusal), so another user could point \(directory.path) "
+                           + "at a folder of yours elsewhere; keep DIR on a path only you (and root) can change")
             return []
         }
         let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
