@@ -10,18 +10,9 @@ import Foundation
 /// root's, and nobody else may write in it, unless it is sticky (as /tmp is), which keeps others
 /// from renaming what is not theirs, and owned by root or the user, who could.
 package enum DirectoryPath {
-    /// A folder on the way to DIR, as `lstat` showed it.
-    package struct Step: Equatable, Sendable {
-        package let path: String
-        package let owner: uid_t
-        package let mode: mode_t
-
-        package init(path: String, owner: uid_t, mode: mode_t) {
-            self.path = path
-            self.owner = owner
-            self.mode = mode
-        }
-    }
+    /// A folder on the way to DIR, as `lstat` showed it: what the work area's rule knows of a
+    /// folder, its path, owner and mode.
+    package typealias Step = WorkAreaOwnership.Entry
 
     /// Why another user could change where `steps` (from `/` to DIR's parent) lead, or nil.
     /// On a file system that keeps no modes (FAT, exFAT: every file shows the mount's), only the
@@ -32,7 +23,7 @@ package enum DirectoryPath {
             let othersWrite = honoursPermissions(step) && step.mode & (S_IWGRP | S_IWOTH) != 0
             let sticky = step.mode & S_ISVTX != 0
             if trusted, !othersWrite || sticky { continue }
-            let who = !trusted ? (userName(step.owner).map { "user \($0)" } ?? "uid \(step.owner)")
+            let who = !trusted ? (WorkAreaOwnership.userName(step.owner).map { "user \($0)" } ?? "uid \(step.owner)")
                 : step.mode & S_IWOTH != 0 ? "any user" : "its group"
             return "\(step.path) can be changed by \(who) (owner uid \(step.owner), mode \(String(step.mode & 0o7777, radix: 8)))"
         }
@@ -112,10 +103,5 @@ package enum DirectoryPath {
             return resolved
         }
         return shell
-    }
-
-    private static func userName(_ uid: uid_t) -> String? {
-        guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
-        return String(cString: name)
     }
 }

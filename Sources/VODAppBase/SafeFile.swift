@@ -218,37 +218,35 @@ package enum SafeFile {
     /// (`holder(of:)`). Returns 0 or the errno.
     @discardableResult
     package static func rename(_ from: String, to: String) -> Int32 {
-        do {
-            let (source, name) = try holder(of: from)
-            let (destination, newName) = try holder(of: to)
-            guard Folder.isComponent(name), Folder.isComponent(newName) else { return EINVAL }
-            return renameat(source.descriptor, name, destination.descriptor, newName) == 0 ? 0 : errno
-        } catch {
-            return error.errno
+        betweenHolders(from, to) { source, name, destination, newName in
+            renameat(source.descriptor, name, destination.descriptor, newName) == 0 ? 0 : errno
         }
     }
 
     /// Renames `from` to `to` unless `to` is taken (`Folder.rename`), each through the folder
     /// that holds it. Returns 0, EEXIST when `to` is taken, or the errno.
     package static func renameWithoutReplacing(_ from: String, to: String) -> Int32 {
-        do {
-            let (source, name) = try holder(of: from)
-            let (destination, newName) = try holder(of: to)
-            return source.rename(name, to: destination, as: newName)
-        } catch {
-            return error.errno
-        }
+        betweenHolders(from, to) { source, name, destination, newName in source.rename(name, to: destination, as: newName) }
     }
 
     /// Gives the file at `from` the further name `to` (a hard link: fails with EEXIST where a
     /// file has that name), each through the folder that holds it. Returns 0 or the errno.
     package static func link(_ from: String, to: String) -> Int32 {
+        betweenHolders(from, to) { source, name, destination, newName in
+            // No AT_SYMLINK_FOLLOW: a link at `from` is linked itself, never what it names.
+            linkat(source.descriptor, name, destination.descriptor, newName, 0) == 0 ? 0 : errno
+        }
+    }
+
+    /// `operation` on the names of `from` and `to` in the folders that hold them (`holder(of:)`),
+    /// each one component; its errno, or the one that kept a folder from opening.
+    private static func betweenHolders(_ from: String, _ to: String,
+                                       _ operation: (Folder, String, Folder, String) -> Int32) -> Int32 {
         do {
             let (source, name) = try holder(of: from)
             let (destination, newName) = try holder(of: to)
             guard Folder.isComponent(name), Folder.isComponent(newName) else { return EINVAL }
-            // No AT_SYMLINK_FOLLOW: a link at `from` is linked itself, never what it names.
-            return linkat(source.descriptor, name, destination.descriptor, newName, 0) == 0 ? 0 : errno
+            return operation(source, name, destination, newName)
         } catch {
             return error.errno
         }

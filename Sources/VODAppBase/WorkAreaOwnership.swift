@@ -106,7 +106,7 @@ package enum WorkAreaOwnership {
         UInt64(device) & 0xff | ((UInt64(device) >> 12) & ~0xff)
     }
 
-    private static func userName(_ uid: uid_t) -> String? {
+    static func userName(_ uid: uid_t) -> String? {
         guard let entry = getpwuid(uid), let name = entry.pointee.pw_name else { return nil }
         return String(cString: name)
     }

@@ -35,6 +35,15 @@ import VODAppSamples
 
     private static let longAgo = "2020-01-01 00:00:00.000"
 
+    /// `date` as the store writes its times (UTC, milliseconds), for a record made to look older.
+    private static func storeTime(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        return formatter.string(from: date)
+    }
+
     /// A link planted at an HLS item's work folder, then a push of that item whose playlist fails
     /// for good (a live stream): the clean-up of the item's folder removes the link, never the
     /// files of the folder it names. (It emptied the link's target: another user's ~/Documents,
@@ -278,11 +287,7 @@ import VODAppSamples
             // As if placed ten days ago: the file's time, and the record's.
             let placed = Date(timeIntervalSinceNow: -10 * 86_400)
             try FileManager.default.setAttributes([.modificationDate: placed], ofItemAtPath: file)
-            let formatter = DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
-            try await sql(dir, "UPDATE item SET updatedAt = ? WHERE key = ?", [formatter.string(from: placed.addingTimeInterval(1)), key])
+            try await sql(dir, "UPDATE item SET updatedAt = ? WHERE key = ?", [Self.storeTime(placed.addingTimeInterval(1)), key])
 
             let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--keep-days", "1"],
                                            stdin: PayloadBuilder.json([(key: "next", title: "Next", url: server.url("/bytes/100.mp4"))]))
@@ -307,11 +312,7 @@ import VODAppSamples
             let file = ScratchDirectory.media(library, "home")
             let placed = Date(timeIntervalSinceNow: -10 * 86_400)
             try FileManager.default.setAttributes([.modificationDate: placed], ofItemAtPath: file)
-            let formatter = DateFormatter()
-            formatter.timeZone = TimeZone(identifier: "UTC")
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
-            try await sql(library, "UPDATE item SET updatedAt = ? WHERE key = ?", [formatter.string(from: placed.addingTimeInterval(1)), "home"])
+            try await sql(library, "UPDATE item SET updatedAt = ? WHERE key = ?", [Self.storeTime(placed.addingTimeInterval(1)), "home"])
             let before = ScratchDirectory.contents(file)
 
             // Another user's sticky folder, and in it, where DIR was, a link to the library.
