@@ -227,6 +227,9 @@ package struct HLSItemDownload: Sendable {
 
     private mutating func take(playlist data: [UInt8], from url: MediaURL, limits: inout HLSSegmentLimits) -> [TransferRequest] {
         playlistsFetched += 1
+        // A playlist that arrived while the thread was busy with another is not read past the
+        // deadline: counting its tags alone takes tenths of a second in a debug build.
+        if let deadline, ContinuousClock.now >= deadline { return [] }
         if let refusal = limits.refusal(segments: HLSSegmentLimits.segmentTags(in: data)) {
             state = .failed(refusal.reason, final: refusal.isFinal)
             return []
@@ -303,6 +306,9 @@ package struct HLSItemDownload: Sendable {
             state = .failed(problem, final: true)
             return []
         }
+        // Past the deadline (the parse took the rest of it), nothing could be fetched: the parts
+        // are not listed, and the next delivery reads the playlist again.
+        if let deadline, ContinuousClock.now >= deadline { return [] }
         guard limits.take(playlist.segments.count) else {
             let refusal = limits.refusal(segments: playlist.segments.count)
             state = .failed(refusal?.reason ?? "the HLS playlist lists more segments than vodapp fetches", final: refusal?.isFinal ?? false)
