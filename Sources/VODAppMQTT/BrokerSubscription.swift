@@ -73,9 +73,8 @@ public final class BrokerSubscription: Sendable {
     /// How long one loop step may block: the longest a stop waits for the loop to notice it.
     static let step: Duration = .milliseconds(250)
 
-    /// How often the heap is measured while connected, and every how many messages read.
+    /// How often the heap is measured while connected (and at every message read).
     static let heapCheckInterval: Duration = .milliseconds(100)
-    static let publishesPerHeapCheck = 16
 
     public let settings: Settings
     private let logger: Logger
@@ -243,15 +242,16 @@ public final class BrokerSubscription: Sendable {
             let held = HeapUsage.inUse() - heapAtStart
             return held > ceiling ? .overwhelmed(broker: broker, heldBytes: held) : nil
         }
-        var publishes = 0
         client.onPublishRead { [unowned client] qos in
             // Subscribed at QoS 1, so a broker may send no QoS 2.
             if qos == 2 {
                 client.cut(.protocolViolation(broker: broker, what: "a QoS 2 message on a subscription granted QoS 1"))
                 return
             }
-            publishes += 1
-            if publishes % Self.publishesPerHeapCheck == 0, let error = overwhelmed() { client.cut(error) }
+            // At every message: one large message may arrive whole within one loop step, and
+            // must not be delivered once it made the process hold too much. mallinfo2 costs
+            // microseconds; pushes come far apart.
+            if let error = overwhelmed() { client.cut(error) }
         }
         while true {
             if isStopped {

@@ -114,6 +114,9 @@ final class MosquittoClient {
         mosquitto_message_callback_set(handle) { _, context, message in
             guard let context, let message else { return }
             let heard = Unmanaged<Heard>.fromOpaque(context).takeUnretainedValue()
+            // Read on a connection `cut` just ended (a message that made the process hold too
+            // much): not delivered, and never acknowledged.
+            guard heard.violation == nil else { return }
             let topic = message.pointee.topic.map { String(cString: $0) } ?? ""
             let size = Int(max(message.pointee.payloadlen, 0))
             let bytes = size <= heard.maximumPayload ? message.pointee.payload.map { Data(bytes: $0, count: size) } ?? Data() : Data()
