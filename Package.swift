@@ -65,7 +65,7 @@ let package = Package(
             ]
         ),
         // Fetching over the network through libcurl's multi interface: URL rules, the engine,
-        // retry and bandwidth policy, HLS. Knows nothing of DIR, the store or reports.
+        // retry and bandwidth policy. Knows nothing of DIR, the store or reports.
         .target(
             name: "VODAppTransfer",
             dependencies: [
@@ -74,6 +74,22 @@ let package = Package(
                 "CCurl",
                 "CFileShims",
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // Streams (HLS, DASH): playlists and manifests read and chosen from (pure), the plan of
+        // their parts handed to the transfer engine, and FFmpeg's libavformat muxing the parts
+        // into the one file a viewer keeps.
+        .target(
+            name: "VODAppStreams",
+            dependencies: [
+                .product(name: "SystemPackage", package: "swift-system"),
+                "VODAppBase",
+                "VODAppTransfer",
+                "CFileShims",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -150,6 +166,7 @@ let package = Package(
             dependencies: [
                 "VODAppBase",
                 "VODAppTransfer",
+                "VODAppStreams",
                 "VODAppPayload",
                 "VODAppMediaDirectory",
                 "VODAppStore",
@@ -288,6 +305,7 @@ let package = Package(
         ),
         .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
+        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppStreams", "VODAppTransfer", "TestSupport"]),
         .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppPayload", "VODAppTransfer"]),
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(

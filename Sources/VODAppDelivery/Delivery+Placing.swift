@@ -1,5 +1,6 @@
 import Foundation
 import VODAppMediaDirectory
+import VODAppStreams
 import VODAppTransfer
 
 /// The place phase: a transfer's outcome becomes a file in DIR and an item's report.

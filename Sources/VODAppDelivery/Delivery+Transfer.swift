@@ -3,6 +3,7 @@ import NIOConcurrencyHelpers
 import VODAppBase
 import VODAppMediaDirectory
 import VODAppStore
+import VODAppStreams
 import VODAppTransfer
 
 /// The transfer phase, with each item placed and recorded the moment its body is in.

@@ -168,7 +168,7 @@ public enum MediaSniffer {
     /// tab, LF, CR and form feed, and they are UTF-8 (a character cut at the end of an incomplete
     /// head is allowed) or mostly ASCII, as a page in Latin-1 or another 8-bit charset is. A
     /// container's first bytes hold many more control bytes, and random ones half non-ASCII.
-    static func isText(_ bytes: [UInt8], complete: Bool = true) -> Bool {
+    package static func isText(_ bytes: [UInt8], complete: Bool = true) -> Bool {
         let binary = bytes.count { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }
         guard binary * 100 <= bytes.count else { return false }
         let ascii = bytes.count { $0 < 0x80 }

@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// Which variant of a master playlist to download under a size limit.
 ///
 /// The rule: the best variant whose expected size fits the limit, else the smallest one.

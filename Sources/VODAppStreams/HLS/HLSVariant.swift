@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// One `#EXT-X-STREAM-INF` of a master playlist and the media playlist URL on the line after it.
 public struct HLSVariant: Sendable, Equatable {
     /// The variant's media playlist, resolved against the master's URL.

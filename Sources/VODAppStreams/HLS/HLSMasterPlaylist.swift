@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// A master (multivariant) playlist: the same presentation at several bit rates.
 ///
 /// Only `#EXT-X-STREAM-INF` is read. `#EXT-X-MEDIA` renditions (alternative audio, subtitles)

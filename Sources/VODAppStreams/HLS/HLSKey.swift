@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// The `#EXT-X-KEY` that encrypts a segment (or an init section), with the IV to use for it.
 /// A segment in clear has no HLSKey: `METHOD=NONE` is represented by nil.
 public struct HLSKey: Sendable, Equatable {

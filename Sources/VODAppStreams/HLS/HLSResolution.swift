@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// A variant's RESOLUTION attribute: `1280x720`.
 public struct HLSResolution: Sendable, Equatable, CustomStringConvertible {
     public let width: Int

@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// An attribute list (RFC 8216 §4.2): `NAME=value,NAME="quoted, with commas",…`.
 ///
 /// Read leniently where nothing is ambiguous: spaces after a comma, a trailing comma, and a

@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// How many segments one HLS item, and all the HLS items of one delivery together, may fetch.
 ///
 /// A payload names its own playlists, and a 1 MiB playlist lists 20,000 segments: without a

@@ -1,3 +1,4 @@
+import VODAppTransfer
 import _CryptoExtras
 import Crypto
 import Foundation

@@ -1,3 +1,4 @@
+import VODAppTransfer
 import Foundation
 
 /// One pass over a playlist's lines, for `HLSPlaylist.parse`.

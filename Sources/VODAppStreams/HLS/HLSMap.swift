@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// An `#EXT-X-MAP`: the Media Initialization Section (an fMP4 `ftyp`+`moov`) that the segments
 /// after it need in front of them.
 public struct HLSMap: Sendable, Equatable {

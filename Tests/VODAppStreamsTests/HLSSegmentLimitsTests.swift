@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import VODAppStreams
 import VODAppTransfer
 
 /// How many segments an HLS item and a delivery's HLS items may fetch (`HLSSegmentLimits`, a pure

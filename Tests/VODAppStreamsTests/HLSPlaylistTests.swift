@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import VODAppStreams
 import VODAppTransfer
 
 @Suite struct HLSPlaylistTests {

@@ -1,3 +1,4 @@
+import VODAppTransfer
 import CFileShims
 import Foundation
 import NIOConcurrencyHelpers

@@ -1,3 +1,4 @@
+import VODAppTransfer
 import Foundation
 
 /// The text of an HLS playlist (RFC 8216) fetched from a URL, parsed: either the master playlist

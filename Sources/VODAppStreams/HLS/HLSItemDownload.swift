@@ -1,3 +1,4 @@
+import VODAppTransfer
 import Foundation
 import SystemPackage
 import VODAppBase

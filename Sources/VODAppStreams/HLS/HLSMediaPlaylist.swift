@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// A media playlist: the segments of one variant, in order.
 public struct HLSMediaPlaylist: Sendable, Equatable {
     /// `#EXT-X-PLAYLIST-TYPE`.

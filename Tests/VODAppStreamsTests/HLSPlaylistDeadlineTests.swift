@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODAppStreams
 import VODAppTransfer
 
 /// A long playlist is read on the thread every transfer shares: past the run's deadline it is

@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// A sub-range of a resource, from `#EXT-X-BYTERANGE` or an `#EXT-X-MAP`'s BYTERANGE: `length`
 /// bytes starting at `offset`, both resolved (an implicit offset has been filled in).
 public struct HLSByteRange: Sendable, Equatable, CustomStringConvertible {

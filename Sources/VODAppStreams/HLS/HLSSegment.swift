@@ -1,3 +1,5 @@
+import VODAppTransfer
+
 /// One media segment of a media playlist: what to fetch, and what to do with it.
 public struct HLSSegment: Sendable, Equatable {
     /// The segment's URI resolved against the playlist's URL.
