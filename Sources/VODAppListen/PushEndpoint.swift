@@ -142,6 +142,8 @@ public enum PushEndpoint {
             response.headers[deliveryHeader] = ticket.id
             return response
         }
+        // Added last, so it wraps only the answer to a path that is not one of those above.
+        router.add(middleware: PathNotFound())
         return router
     }
 
@@ -155,7 +157,7 @@ public enum PushEndpoint {
         let delivery: String
     }
 
-    private struct Failure: Encodable {
+    struct Failure: Encodable {
         let error: String
     }
 
@@ -170,7 +172,7 @@ public enum PushEndpoint {
         return json(status, Failure(error: reason))
     }
 
-    private static func json(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
+    static func json(_ status: HTTPResponse.Status, _ value: some Encodable) -> Response {
         let data = CompactJSON.data(value) ?? Data(#"{"error":"unencodable answer"}"#.utf8)
         var buffer = ByteBuffer(bytes: data)
         buffer.writeString("\n")

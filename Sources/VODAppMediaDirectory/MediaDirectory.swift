@@ -188,13 +188,24 @@ package struct MediaDirectory: Sendable {
             let inside = prefix.count > path.count
             let found = inside ? lstat(prefix, &info) : stat(prefix, &info)
             if failure == EEXIST, found == 0, (info.st_mode & S_IFMT) == S_IFDIR { continue }
+            // A work area someone else owns is said so, with the fix, rather than as the
+            // "Permission denied" it causes.
+            if inside { try checkOwnership() }
             throw .directoryUnusable(path: path, reason: failure == EEXIST ? "\(prefix) is not a directory"
-                                                                        : Errno(rawValue: failure).description)
+                                                                        : Self.failure(failure, at: prefix, in: path))
         }
         for directory in [path, workPath] where access(directory, W_OK | X_OK) != 0 {
-            throw .directoryUnusable(path: path, reason: Errno(rawValue: errno).description)
+            let failure = errno
+            try checkOwnership()
+            throw .directoryUnusable(path: path, reason: Self.failure(failure, at: directory, in: path))
         }
         try checkOwnership()
+    }
+
+    /// The system's reason, naming the folder when it is not DIR itself (or one above it).
+    private static func failure(_ code: Int32, at folder: String, in path: String) -> String {
+        let reason = Errno(rawValue: code).description
+        return folder.count > path.count ? "\(folder): \(reason)" : reason
     }
 
     /// DIR, held open: what retention removes is found through it, by the name vodapp gave.

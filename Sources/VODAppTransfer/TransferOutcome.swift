@@ -24,6 +24,13 @@ public struct TransferOutcome: Sendable, Equatable {
         public let lastModified: String?
         /// The whole file's size, when the response said it.
         public var total: Int64? = nil
+
+        package init(bytes: Int64, etag: String?, lastModified: String?, total: Int64? = nil) {
+            self.bytes = bytes
+            self.etag = etag
+            self.lastModified = lastModified
+            self.total = total
+        }
     }
 
     public let id: String

@@ -31,7 +31,8 @@ struct MediaDirectoryOption: ParsableArguments {
                 throw CommandFailure("cannot read \(path): it is not a directory", status: .payloadUnreadable)
             }
         } catch let error as Errno {
-            let hint = error == .noSuchFileOrDirectory ? " (nothing was ever delivered there; --dir names another)" : ""
+            let other = dir == nil ? "--dir DIR names another" : "check --dir"
+            let hint = error == .noSuchFileOrDirectory ? " (nothing was ever delivered there; \(other))" : ""
             throw CommandFailure("cannot read \(path): \(error.description)\(hint)", status: .payloadUnreadable)
         }
         return path

@@ -18,7 +18,7 @@ import VODAppSamples
                 let payload = PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/1000.mp4"))])
                 let run = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
                 #expect(run.exitCode == 73)
-                #expect(run.stderr == "vodapp: cannot use \(dir) for media: Read-only file system\n", "\(run.stderr)")
+                #expect(run.stderr == "vodapp: cannot use \(dir) for media: \(dir)/.vodapp: Read-only file system\n", "\(run.stderr)")
                 #expect(server.requests.isEmpty)
             }
         }

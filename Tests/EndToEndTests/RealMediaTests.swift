@@ -117,6 +117,46 @@ import TestSupport
         }
     }
 
+    /// An HLS item the budget cut, or a segment's passing failure stopped, with segments kept is
+    /// partial, as a cut body is: `status` listed it under "Failed" (new-user trial). The next
+    /// delivery fetches only the rest.
+    @Test(arguments: [
+        // The second segment crawls, or answers 503, until the file `open` is there.
+        ("set $limit_rate 1k;", "timedOut", " of 3 HLS segments; they are kept for the next delivery"),
+        ("return 503;", "failed", "segment 2 of 3 failed: the server answered HTTP 503"),
+    ])
+    func anHLSItemStoppedWithSegmentsKeptIsPartialAndResumes(until: String, status: String, error: String) async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location ~ /seg1\\.ts$ { if (!-f $document_root/open) { \(until) } }
+            """)
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        let payload = PayloadBuilder.json([(key: "hls", title: "Stream", url: nginx.url(try #require(ts.master)))])
+        let cut = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "4"], stdin: payload)
+        #expect(cut.exitCode == 75, "\(cut.stdout) \(cut.stderr)")
+        #expect(cut.item("hls")?["status"] as? String == status, "\(cut.stdout)")
+        #expect((cut.item("hls")?["error"] as? String)?.hasSuffix(error) == true, "\(cut.stdout)")
+
+        let shown = try await runner.run(["status", "--dir", dir, "--json"])
+        let items = shown.report?["items"] as? [[String: Any]] ?? []
+        #expect(items.first?["state"] as? String == "partial", "\(shown.stdout)")
+        let text = try await runner.run(["status", "--dir", dir])
+        #expect(text.stdout.contains("Partial"), "\(text.stdout)")
+
+        let before = try await nginx.waitForRequests { $0.contains { $0.uri.hasSuffix("/seg0.ts") } }
+        let whole = Set(before.filter { $0.uri.hasSuffix(".ts") && !$0.uri.hasSuffix("/seg1.ts") && $0.status == 200 }.map(\.uri))
+        #expect(!whole.isEmpty, "\(before)")
+        try Data().write(to: URL(fileURLWithPath: nginx.root + "/open"))
+        let resumed = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+        #expect(resumed.exitCode == 0, "\(resumed.stdout) \(resumed.stderr)")
+        await probe(ScratchDirectory.media(dir, "hls"), lastsLike: clip.duration)
+        let fetchedAgain = nginx.requests.dropFirst(before.count).filter { whole.contains($0.uri) }
+        #expect(fetchedAgain.isEmpty, "\(fetchedAgain)")
+    }
+
     @Test(arguments: [MediaFixtures.AESIV.explicitFromFFmpeg, .mediaSequenceNumber])
     func anAES128HLSIsDecrypted(iv: MediaFixtures.AESIV) async throws {
         let nginx = try await NginxServer()

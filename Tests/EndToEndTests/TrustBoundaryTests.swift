@@ -236,6 +236,26 @@ import VODAppSamples
         }
     }
 
+    /// A listener given a DIR whose `.vodapp` is root's (made by a `sudo vodapp` once) says
+    /// whose it is and how to fix it, as every other command does: it said only "Permission
+    /// denied", from making `.vodapp/partial` before the owner was asked (new-user trial).
+    @Test(.enabled("needs root, to make and be another user") { UnixUser.canBeMade })
+    func aListenerOnAWorkAreaRootOwnsSaysWhoseItIs() async throws {
+        let alice = try await UnixUser("vodapp-test-alice")
+        let scratch = try ScratchDirectory()
+        chmod(scratch.path, 0o755)
+        let dir = scratch.child("media")
+        try FileManager.default.createDirectory(atPath: dir + "/.vodapp", withIntermediateDirectories: true)
+        chown(dir, alice.uid, gid_t.max)
+        let run = try await alice.run(VODAppRunner.executable, ["listen", "--dir", dir, "--no-udp", "--http", "127.0.0.1:0", "--no-notify"],
+                                      environment: VODAppRunner.environment())
+        #expect(run.exitCode == 73, "\(run.stderr)")
+        #expect(run.stderr.hasPrefix("vodapp: cannot use \(dir) for media: \(dir)/.vodapp belongs to user root (uid 0), "
+                                     + "not to you, \(alice.name) (uid \(alice.uid))"), "\(run.stderr)")
+        #expect(run.stderr.contains("'sudo chown -R \(alice.name) \(dir)/.vodapp'"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial"))
+    }
+
     /// A file a retention left set aside when it was killed (SIGKILL between its rename and its
     /// unlink) is back under its name at the start of the next run, whatever that run's options:
     /// it was hidden, read as removed by the user, not fetched and not listed until a run with

@@ -124,7 +124,8 @@ import VODAppPayload
         }
     }
 
-    /// Only `POST /push` and `GET /health` exist; another path is a bodiless 404, another method
+    /// Only `POST /push` and `GET /health` exist; another path is a 404 that says where pushes go
+    /// (a URL without `/push` was a new user's silent 404), another method
     /// on one of those two is 405 with the method it takes (`Allow`), and neither delivers
     /// anything, whatever it carries.
     @Test(arguments: [
@@ -140,7 +141,8 @@ import VODAppPayload
                 #expect(response.headers[.allow] == allowed)
             } else {
                 #expect(response.status == .notFound)
-                #expect(response.body.readableBytes == 0)
+                let error = try JSONSerialization.jsonObject(with: Data(buffer: response.body)) as? [String: String]
+                #expect(error?["error"] == "\(path) is not here: pushes go to POST /push, and GET /health says how the listener is")
             }
             #expect(queue.load.waiting == 0 && queue.load.running == 0)
         }

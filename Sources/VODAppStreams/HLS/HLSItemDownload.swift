@@ -188,14 +188,17 @@ package struct HLSItemDownload: Sendable {
     /// The item's outcome once its run has ended: its file joined in the item's temporary file,
     /// or why not.
     mutating func finish(into temporaryPath: String, because cut: String?) -> TransferOutcome {
-        func outcome(_ result: TransferOutcome.Result, final: Bool = false, contentType: String? = nil) -> TransferOutcome {
+        func outcome(_ result: TransferOutcome.Result, final: Bool = false, contentType: String? = nil,
+                     partial: TransferOutcome.Partial? = nil) -> TransferOutcome {
             TransferOutcome(id: key, result: result, httpStatus: 200, bodyBytesReceived: total, contentType: contentType,
-                            attempts: attempts, isFinal: final, finalURL: finalURL)
+                            partial: partial, attempts: attempts, isFinal: final, finalURL: finalURL)
         }
         switch state {
         case .failed(let reason, let final):
             if final { removeWorkArea() }
-            return outcome(.failed(reason: reason), final: final)
+            // A failure that may pass keeps the segments in: partial, as a cut item is.
+            return outcome(.failed(reason: reason), final: final,
+                           partial: !final && wholeParts > 0 ? TransferOutcome.Partial(bytes: total, etag: nil, lastModified: nil) : nil)
         case .tooLarge:
             removeWorkArea()
             return outcome(.tooLarge(declaredSize: nil))
@@ -209,7 +212,10 @@ package struct HLSItemDownload: Sendable {
             // Counted as a person reads the playlist: its segments, not the init sections.
             let segments = parts.count { $0.kind == .segment && $0.bytes != nil }
             let kept = wholeParts > 0 ? "; they are kept for the next delivery" : ""
-            return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) HLS segments\(kept)"))
+            // Segments kept make the item partial, as a cut body does: the store and status say
+            // it resumes, not that it failed.
+            return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) HLS segments\(kept)"),
+                           partial: wholeParts > 0 ? TransferOutcome.Partial(bytes: total, etag: nil, lastModified: nil) : nil)
         }
         switch join(into: temporaryPath) {
         case .success(let bytes):
