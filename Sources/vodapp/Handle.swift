@@ -38,6 +38,10 @@ struct Handle: AsyncParsableCommand {
         let signals = await SignalTrap()
 
         let source = PayloadSource(argument: payload)
+        if payload == "-", isatty(STDIN_FILENO) == 1 {
+            // Otherwise a terminal just waits, and a person wonders for the whole budget.
+            StandardError.write("reading the payload from the terminal: paste it, then Ctrl-D (the budget, \(String(format: "%g", options.budget.inSeconds)) s, bounds the wait)")
+        }
         let parsed: Payload
         do {
             let deadline = Budget(start: ProcessClock.launch, duration: options.budget).transferDeadline

@@ -72,6 +72,17 @@ import VODAppSamples
         }
     }
 
+    /// `vodapp -` on a terminal says it is waiting for a payload there: a new user saw nothing
+    /// until the budget ran out. On a pipe it says nothing (the test above).
+    @Test func standardInputOnATerminalSaysWhatItWaitsFor() async throws {
+        let scratch = try ScratchDirectory()
+        // script(1) gives the child a terminal on stdin; /dev/null behind it ends the payload.
+        let run = try await runTool("script", ["-qec", "\(VODAppRunner.executable) - --dir \(scratch.child("media")) --no-notify --budget 3",
+                                               "/dev/null"], environment: VODAppRunner.environment())
+        #expect(run.stdout.hasPrefix("vodapp: reading the payload from the terminal: paste it, then Ctrl-D (the budget, 3 s, bounds the wait)"),
+                "\(run.stdout)")
+    }
+
     @Test func everyWholePayloadRejectionExits65WritesNothingAndRequestsNothing() async throws {
         try await withSampleServer { server in
             let url = server.url("/bytes/10.mp4")
