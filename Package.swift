@@ -44,6 +44,12 @@ let package = Package(
             pkgConfig: "libnotify",
             providers: [.apt(["libnotify-dev"])]
         ),
+        // FFmpeg's libavformat (with libavcodec and libavutil): the mux of a stream's parts.
+        .systemLibrary(
+            name: "CAVFormat",
+            pkgConfig: "libavformat",
+            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
+        ),
         // libmosquitto, the Eclipse Mosquitto client: MQTT subscriptions and publications.
         .systemLibrary(
             name: "CMosquitto",
@@ -90,6 +96,7 @@ let package = Package(
                 "VODAppBase",
                 "VODAppTransfer",
                 "CFileShims",
+                "CAVFormat",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),

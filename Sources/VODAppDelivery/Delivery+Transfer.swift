@@ -52,34 +52,35 @@ extension Delivery {
         progress?.begin(titles: targets.mapValues { $0.item.title ?? $0.item.key }, budget: budget)
         var show: (@Sendable (TransferSnapshot) -> Void)?
         if let progress { show = { progress.update($0) } }
-        // An HLS item is joined and placed as soon as its last segment is in, on a syncer thread,
+        // An HLS item is muxed and placed as soon as its last segment is in, on a syncer thread,
         // not on the transfer thread, which serves every other transfer.
         // Joins an HLS item's parts (`cut` is nil when its last segment is in, or why the run
         // ended) and finishes the file as any other; another outcome is kept for the report.
-        let joinedOtherwise = NIOLockedValueBox<[String: TransferOutcome]>([:])
-        let join: @Sendable (HLSDownloads, DeliveryTarget, String?) -> Void = { hls, target, cut in
+        let muxedOtherwise = NIOLockedValueBox<[String: TransferOutcome]>([:])
+        let mux: @Sendable (HLSDownloads, DeliveryTarget, String?) -> Void = { hls, target, cut in
             let key = target.item.key
             let variant = hls.variant(of: key)
             // Nil when the other way in took it first.
-            guard let joined = hls.finish(key, into: target.temporary, because: cut) else { return }
+            guard let muxed = hls.finish(key, into: target.temporary, because: cut) else { return }
             logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
-                                          "result": "\(joined.result)"])
-            if case .completed = joined.result {
-                syncer.submit(target.temporary) { unsynced in finish(target, joined, unsynced) }
+                                          "result": "\(muxed.result)"])
+            if case .completed = muxed.result {
+                syncer.submit(target.temporary) { unsynced in finish(target, muxed, unsynced) }
             } else {
-                joinedOtherwise.withLockedValue { $0[key] = joined }
+                muxedOtherwise.withLockedValue { $0[key] = muxed }
             }
         }
         let hls = HLSDownloads(segmentFolder: directory.segmentFolder(key:), maximumSize: options.maximumSize, room: plan.room,
-                               itemURLs: targets.mapValues(\.url), deadline: budget.transferDeadline) { hls, key in
+                               itemURLs: targets.mapValues(\.url), deadline: budget.transferDeadline,
+                               placingDeadline: budget.end - budget.reserve / 2) { hls, key in
             guard let target = targets[key] else { return }
-            syncer.perform { join(hls, target, nil) }
+            syncer.perform { mux(hls, target, nil) }
         }
         let outcomes = await engine.run(
             requests, deadline: budget.transferDeadline, stop: stop,
             completed: { request, outcome in
                 guard let target = targets[request.id], request.temporaryPath == target.temporary else {
-                    // An HLS segment: durable before it is joined.
+                    // An HLS segment: durable before it is muxed.
                     syncer.submit(request.temporaryPath)
                     return
                 }
@@ -95,10 +96,10 @@ extension Delivery {
         var byKey: [String: TransferOutcome] = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         for target in mine {
             guard let outcome = byKey[target.item.key], case .captured = outcome.result else { continue }
-            join(hls, target, stop?.reason ?? "the budget ran out")
+            mux(hls, target, stop?.reason ?? "the budget ran out")
         }
         syncer.finish()
-        for (key, joined) in joinedOtherwise.withLockedValue({ $0 }) { byKey[key] = joined }
+        for (key, muxed) in muxedOtherwise.withLockedValue({ $0 }) { byKey[key] = muxed }
 
         // What did not complete is recorded in one transaction, before its locks go, so that a
         // delivery waiting for one of these items finds how it ended.

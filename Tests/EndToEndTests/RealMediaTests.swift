@@ -18,6 +18,19 @@ import TestSupport
         #expect(duration.map { abs($0 - source) <= 0.5 } == true, "\(path): ffprobe reads \(String(describing: duration)) s, the source has \(source) s")
     }
 
+    /// What a stream item must be: one MP4 with its index first, its video and its sound, as long
+    /// as the source, that ffmpeg decodes whole without an error.
+    private func probeStream(_ path: String, lastsLike source: Double) async {
+        #expect(path.hasSuffix(".mp4"), "\(path)")
+        await probe(path, lastsLike: source)
+        let types = await MediaFixtures.ffprobeStreams(path).map(\.codecType)
+        #expect(types.sorted() == ["audio", "video"], "\(path): \(types)")
+        let boxes = MediaFixtures.topLevelBoxes(path)
+        #expect((boxes.firstIndex(of: "moov") ?? .max) < (boxes.firstIndex(of: "mdat") ?? -1), "\(path): \(boxes)")
+        let errors = await MediaFixtures.decodeErrors(path)
+        #expect(errors.isEmpty, "\(path): \(errors)")
+    }
+
     @Test func anHLSVODOfSeveralSegmentsArrivesAsOneFileOfTheRightVariant() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }
@@ -31,10 +44,10 @@ import TestSupport
         let run = try await deliver([(key: "ts", title: "Transport", url: nginx.url(master)),
                                      (key: "fmp4", title: "Fragments", url: nginx.url(try #require(fmp4.master)))], into: dir)
         #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
-        #expect(ScratchDirectory.visibleMedia(dir) == ["Fragments [fmp4].mp4", "Transport [ts].ts"])
+        #expect(ScratchDirectory.visibleMedia(dir) == ["Fragments [fmp4].mp4", "Transport [ts].mp4"])
         for key in ["ts", "fmp4"] {
             let path = ScratchDirectory.media(dir, key)
-            await probe(path, lastsLike: clip.duration)
+            await probeStream(path, lastsLike: clip.duration)
             // The best variant that fits 20 MiB: the 160x90 one, not the 96x54.
             let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
             #expect(video?.width == 160, "\(key): \(String(describing: video))")
@@ -55,7 +68,7 @@ import TestSupport
         let path = ScratchDirectory.media(small.path, "ts")
         let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
         #expect(video?.width == 96, "\(String(describing: video))")
-        await probe(path, lastsLike: clip.duration)
+        await probeStream(path, lastsLike: clip.duration)
     }
 
     /// An HLS item is joined and placed as soon as its last segment is in, like any other item,
@@ -83,9 +96,10 @@ import TestSupport
         let run = try await deliver([(key: "file", title: "File", url: base + "clip.ts"),
                                      (key: "hls", title: "Stream", url: base + (try #require(hls.master)))], into: dir)
         #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
-        for key in ["file", "hls"] {
-            await probe(ScratchDirectory.media(dir, key), lastsLike: clip.duration)
-        }
+        // The file as it was served (no remux); the stream made into one MP4.
+        #expect(ScratchDirectory.media(dir, "file").hasSuffix(".ts"))
+        await probe(ScratchDirectory.media(dir, "file"), lastsLike: clip.duration)
+        await probeStream(ScratchDirectory.media(dir, "hls"), lastsLike: clip.duration)
     }
 
     @Test func anHLSItemIsPlacedAsSoonAsItsLastSegmentIsIn() async throws {
@@ -108,7 +122,7 @@ import TestSupport
             }
             #expect(process.isRunning)
             #expect(!FileManager.default.fileExists(atPath: ScratchDirectory.media(dir, "slow")))
-            await probe(ScratchDirectory.media(dir, "hls"), lastsLike: clip.duration)
+            await probeStream(ScratchDirectory.media(dir, "hls"), lastsLike: clip.duration)
             #expect(try await process.exitStatus() == 0, "\(process.stdout) \(process.stderr)")
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "slow"), count: slow))
             let report = process.jsonLines.first
@@ -152,9 +166,28 @@ import TestSupport
         try Data().write(to: URL(fileURLWithPath: nginx.root + "/open"))
         let resumed = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
         #expect(resumed.exitCode == 0, "\(resumed.stdout) \(resumed.stderr)")
-        await probe(ScratchDirectory.media(dir, "hls"), lastsLike: clip.duration)
+        await probeStream(ScratchDirectory.media(dir, "hls"), lastsLike: clip.duration)
         let fetchedAgain = nginx.requests.dropFirst(before.count).filter { whole.contains($0.uri) }
         #expect(fetchedAgain.isEmpty, "\(fetchedAgain)")
+    }
+
+    /// Clips spliced with `#EXT-X-DISCONTINUITY` (timestamps starting again; in fMP4 a new init
+    /// section too) become one timeline: joined as they were, ffprobe read a fraction of the
+    /// length, and fMP4 put a second `moov` mid-file.
+    @Test(arguments: [false, true])
+    func splicedClipsPlayAsOneTimeline(fragmentedMP4: Bool) async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let first = try await MediaFixtures.clip(seconds: 3, root: nginx.root, name: "first.mp4")
+        let second = try await MediaFixtures.clip(seconds: 2, root: nginx.root, name: "second.mp4")
+        let third = try await MediaFixtures.clip(seconds: 2, root: nginx.root, name: "third.mp4")
+        let spliced = try await MediaFixtures.hlsSpliced([first, second, third], fragmentedMP4: fragmentedMP4)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "spliced", title: "Spliced", url: nginx.url(spliced.variants[0].playlist))], into: scratch.path)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        let path = ScratchDirectory.media(scratch.path, "spliced")
+        await probeStream(path, lastsLike: spliced.sourceDuration)
+        #expect(MediaFixtures.topLevelBoxes(path).filter { $0 == "moov" }.count == 1)
     }
 
     @Test(arguments: [MediaFixtures.AESIV.explicitFromFFmpeg, .mediaSequenceNumber])
@@ -167,8 +200,8 @@ import TestSupport
         let run = try await deliver([(key: "aes", title: "Locked", url: nginx.url(aes.variants[0].playlist))], into: scratch.path)
         #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
         let path = ScratchDirectory.media(scratch.path, "aes")
-        #expect(path.hasSuffix("Locked [aes].ts"))
-        await probe(path, lastsLike: clip.duration)
+        #expect(path.hasSuffix("Locked [aes].mp4"))
+        await probeStream(path, lastsLike: clip.duration)
     }
 
     /// A key's answer is judged by its status before its size: nginx's 404 page is longer than any

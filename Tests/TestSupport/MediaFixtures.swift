@@ -93,6 +93,34 @@ public enum MediaFixtures {
                           key: key, keyPath: name + "/key.bin")
     }
 
+    /// One media playlist made of `clips` one after another, each cut into HLS on its own (so each
+    /// one's timestamps start again, at 1.4 s in MPEG-TS), with an `#EXT-X-DISCONTINUITY` between
+    /// them, as an ad break or a broadcaster's splice has it. In fMP4, each clip has its own init
+    /// section, named by a new `#EXT-X-MAP` after each discontinuity.
+    public static func hlsSpliced(_ clips: [MediaClip], fragmentedMP4: Bool, name: String = "hls-spliced") async throws -> HLSFixture {
+        let directory = try makeDirectory(clips[0].root, name)
+        var lines = ["#EXTM3U", "#EXT-X-VERSION:7", "#EXT-X-TARGETDURATION:2", "#EXT-X-PLAYLIST-TYPE:VOD"]
+        for (index, clip) in clips.enumerated() {
+            let part = "part\(index)"
+            _ = try makeDirectory(directory, part)
+            var arguments = ["-i", clip.absolutePath, "-c", "copy"] + hls(vod: true)
+            if fragmentedMP4 { arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] }
+            arguments += ["-hls_segment_filename", directory + "/\(part)/seg%d." + (fragmentedMP4 ? "m4s" : "ts"), directory + "/\(part)/index.m3u8"]
+            try await ffmpeg(arguments)
+            if index > 0 { lines.append("#EXT-X-DISCONTINUITY") }
+            if fragmentedMP4 { lines.append("#EXT-X-MAP:URI=\"\(part)/init.mp4\"") }
+            let own = try String(contentsOfFile: directory + "/\(part)/index.m3u8", encoding: .utf8).split(separator: "\n")
+            for line in own where line.hasPrefix("#EXTINF") || !line.hasPrefix("#") && !line.isEmpty {
+                lines.append(line.hasPrefix("#") ? String(line) : "\(part)/\(line)")
+            }
+        }
+        lines.append("#EXT-X-ENDLIST")
+        try (lines.joined(separator: "\n") + "\n").write(toFile: directory + "/index.m3u8", atomically: true, encoding: .utf8)
+        let variant = try HLSFixtureVariant(root: clips[0].root, playlist: name + "/index.m3u8", bandwidth: nil, resolution: "160x90")
+        return HLSFixture(root: clips[0].root, directory: name, master: nil, variants: [variant],
+                          sourceDuration: clips.reduce(0) { $0 + $1.duration }, key: nil, keyPath: nil)
+    }
+
     /// A live HLS playlist, as a server has it mid-stream: the clip's last `listSize` segments
     /// (`-hls_list_size`), no `#EXT-X-PLAYLIST-TYPE` and no `#EXT-X-ENDLIST`. The earlier segment
     /// files stay on disk.
@@ -121,6 +149,35 @@ public enum MediaFixtures {
         guard let output = try? await run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries", "format=duration",
                                                            "-of", "default=noprint_wrappers=1:nokey=1", path]) else { return nil }
         return Double(output.trimmingCharacters(in: .whitespacesAndNewlines))
+    }
+
+    /// What ffmpeg says, at level error, when it decodes the whole file to nothing: empty for a
+    /// file that plays start to end without a fault.
+    public static func decodeErrors(_ path: String) async -> String {
+        do {
+            let run = try await runTool("ffmpeg", ["-nostdin", "-v", "error", "-i", path, "-f", "null", "-"])
+            return run.exitCode == 0 ? run.stderr : "exit \(run.exitCode): \(run.stderr)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    /// The types of an MP4 file's top-level boxes, in order (`ftyp`, `moov`, `mdat`, …): with
+    /// `+faststart`, `moov` comes before `mdat`.
+    public static func topLevelBoxes(_ path: String) -> [String] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        let bytes = [UInt8](data)
+        var boxes: [String] = []
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            var size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
+            boxes.append(String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self))
+            if size == 1, offset + 16 <= bytes.count { size = bytes[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) } }
+            if size == 0 { break }
+            guard size >= 8 else { return boxes + ["(broken)"] }
+            offset += size
+        }
+        return boxes
     }
 
     /// The streams ffprobe finds in a file, in order; empty when it cannot read it.

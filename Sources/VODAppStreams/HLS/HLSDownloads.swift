@@ -20,6 +20,8 @@ package final class HLSDownloads: TransferFollowUp {
     private let itemURLs: [String: MediaURL]
     /// The run's deadline, past which no playlist is read on.
     private let deadline: ContinuousClock.Instant?
+    /// Past it, a file still being muxed is given up and its parts kept.
+    private let placingDeadline: ContinuousClock.Instant?
     private let ready: (@Sendable (HLSDownloads, _ key: String) -> Void)?
 
     /// - Parameters:
@@ -28,14 +30,17 @@ package final class HLSDownloads: TransferFollowUp {
     ///   - itemURLs: each item's URL in the payload, by key: the scope of the user's headers and
     ///     cookies for everything the item's playlists name.
     ///   - ready: called on the transfer thread when an item's last part has arrived, so that it
-    ///     can be joined (`finish`) and placed while the rest of the run goes on.
+    ///     can be muxed (`finish`) and placed while the rest of the run goes on.
     ///   - room: the bytes the delivery's requests share on the disk, if limited.
     ///   - limits: how many segments an item, and the delivery's items together, may fetch.
+    ///   - deadline: past it, no playlist is read on.
+    ///   - placingDeadline: past it, a file still being muxed is given up, its parts kept.
     package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: TransferRequest.Room? = nil,
                  itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
-                 deadline: ContinuousClock.Instant? = nil,
+                 deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
                  ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
         self.deadline = deadline
+        self.placingDeadline = placingDeadline
         state = NIOLockedValueBox(State(limits: limits))
         self.segmentFolder = segmentFolder
         self.maximumSize = maximumSize
@@ -60,7 +65,8 @@ package final class HLSDownloads: TransferFollowUp {
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
                 var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
-                                               maximumSize: maximumSize, room: room, deadline: deadline)
+                                               maximumSize: maximumSize, room: room, deadline: deadline,
+                                               placingDeadline: placingDeadline)
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url, limits: &state.limits)
                 state.items[key] = download
@@ -79,9 +85,9 @@ package final class HLSDownloads: TransferFollowUp {
     }
 
     /// The outcome of the HLS item `key` once its last part is in or the run has ended, its file
-    /// joined into `temporaryPath`; nil when the item was not HLS or was finished already.
+    /// muxed into `temporaryPath`; nil when the item was not HLS or was finished already.
     package func finish(_ key: String, into temporaryPath: String, because cut: String?) -> TransferOutcome? {
-        // Taken out, so that joining the file (reading, decrypting, writing) holds no lock.
+        // Taken out, so that muxing the file (reading, decrypting, writing) holds no lock.
         guard var download = state.withLockedValue({ $0.items.removeValue(forKey: key) }) else { return nil }
         return download.finish(into: temporaryPath, because: cut)
     }

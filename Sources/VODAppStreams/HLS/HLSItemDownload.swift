@@ -4,7 +4,8 @@ import SystemPackage
 import VODAppBase
 
 /// One HLS item on its way to being one file: its playlists, keys, init sections and segments,
-/// fetched through the delivery's own transfer run, then joined in play order.
+/// fetched through the delivery's own transfer run, then muxed in play order into one MP4
+/// (`StreamMuxer`).
 ///
 /// - A master playlist's variant is chosen by `HLSVariantChoice`: the duration comes from the
 ///   first media playlist fetched (the highest variant's), and another is fetched only when the
@@ -13,7 +14,7 @@ import VODAppBase
 ///   of its place and its URL's path (not its query, which a signed URL changes every time), and
 ///   renamed from `.part` to `.seg` once whole: a delivery cut by the budget leaves the whole
 ///   ones, and the next delivery fetches only the rest.
-/// - Keys stay in memory. AES-128 segments are decrypted as they are joined.
+/// - Keys stay in memory. AES-128 segments are decrypted as the muxer reads them.
 /// - At most `window` of its requests are queued or running at once; each one that ends makes
 ///   room for the next in play order. The transfer run never holds thousands of an item's
 ///   requests, and what is cut by the deadline is a handful.
@@ -32,6 +33,8 @@ package struct HLSItemDownload: Sendable {
         let key: HLSKey?
         /// Which init section a segment follows, by index into `parts`.
         let initSection: Int?
+        /// Whether an `#EXT-X-DISCONTINUITY` comes before the segment: its timestamps start anew.
+        var followsDiscontinuity = false
         var bytes: Int64?
 
         /// Its request's id in the run: `KEY/segmentN`, `KEY/initN`.
@@ -98,7 +101,7 @@ package struct HLSItemDownload: Sendable {
     /// The attempts the item's own URL took, for its outcome.
     var attempts = 1
 
-    /// Whether every part and key is in and nothing is queued: the item can be joined now.
+    /// Whether every part and key is in and nothing is queued: the item can be muxed now.
     var isComplete: Bool {
         guard case .parts = state, pending.isEmpty, cursor == parts.count else { return false }
         return wholeParts == parts.count && keys.count == keysAsked.count
@@ -111,10 +114,15 @@ package struct HLSItemDownload: Sendable {
     /// The run's deadline: a playlist still being read then is given up, as a transfer is.
     let deadline: ContinuousClock.Instant?
 
+    /// When a file still being made is given up, its parts kept: the run's end, less a margin
+    /// for the report.
+    let placingDeadline: ContinuousClock.Instant?
+
     init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil,
-         deadline: ContinuousClock.Instant? = nil) {
+         deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil) {
         self.room = room
         self.deadline = deadline
+        self.placingDeadline = placingDeadline
         self.key = key
         self.itemURL = itemURL
         self.workPath = workPath
@@ -185,7 +193,7 @@ package struct HLSItemDownload: Sendable {
         return total > maximumSize ? over() : (askForMore(), [])
     }
 
-    /// The item's outcome once its run has ended: its file joined in the item's temporary file,
+    /// The item's outcome once its run has ended: its file muxed into the item's temporary file,
     /// or why not.
     mutating func finish(into temporaryPath: String, because cut: String?) -> TransferOutcome {
         func outcome(_ result: TransferOutcome.Result, final: Bool = false, contentType: String? = nil,
@@ -217,16 +225,26 @@ package struct HLSItemDownload: Sendable {
             return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) HLS segments\(kept)"),
                            partial: wholeParts > 0 ? TransferOutcome.Partial(bytes: total, etag: nil, lastModified: nil) : nil)
         }
-        switch join(into: temporaryPath) {
-        case .success(let bytes):
+        do throws(MuxFailure) {
+            let made = try mux(into: temporaryPath)
             removeWorkArea()
-            let type = segmentFormat == .fragmentedMP4 ? "video/mp4" : "video/mp2t"
-            return outcome(.completed(bytes: bytes), contentType: type)
-        case .failure(let reason):
+            return outcome(.completed(bytes: made.bytes), contentType: made.hasVideo ? "video/mp4" : "audio/mp4")
+        } catch {
             SafeFile.remove(temporaryPath)
-            removeWorkArea()
-            if reason.isTooLarge { return outcome(.tooLarge(declaredSize: nil)) }
-            return outcome(.failed(reason: reason.text), final: reason.isFinal)
+            let kept = TransferOutcome.Partial(bytes: total, etag: nil, lastModified: nil)
+            switch error.kind {
+            case .stopped:
+                return outcome(.timedOut(reason: "\(cut ?? "the budget ran out") while its file was made; its \(segmentCount) HLS segments "
+                                         + "are kept for the next delivery"), partial: kept)
+            case .passing:
+                return outcome(.failed(reason: "cannot make its file: \(error)"), partial: kept)
+            case .tooLarge:
+                removeWorkArea()
+                return outcome(.tooLarge(declaredSize: nil))
+            case .unusable:
+                removeWorkArea()
+                return outcome(.failed(reason: "its HLS segments do not make a file: \(error)"), final: true)
+            }
         }
     }
 
@@ -338,7 +356,8 @@ package struct HLSItemDownload: Sendable {
                 }
                 initSection = initIndex[identity]
             }
-            add(Part(kind: .segment, number: number + 1, url: segment.url, key: segment.key, initSection: initSection), present: present)
+            add(Part(kind: .segment, number: number + 1, url: segment.url, key: segment.key, initSection: initSection,
+                     followsDiscontinuity: segment.followsDiscontinuity), present: present)
         }
         segmentCount = playlist.segments.count
         state = .parts
@@ -372,7 +391,7 @@ package struct HLSItemDownload: Sendable {
     }
 
     /// The next requests in play order, up to `window` pending: the parts not whole yet, and each
-    /// key the first time a part needs it (whole ones too: joining decrypts them).
+    /// key the first time a part needs it (whole ones too: the mux decrypts them).
     private mutating func askForMore() -> [TransferRequest] {
         guard case .parts = state else { return [] }
         var requests: [TransferRequest] = []
@@ -483,71 +502,71 @@ package struct HLSItemDownload: Sendable {
         SafeFile.removeFolder(workPath)
     }
 
-    // MARK: - Joining
+    // MARK: - Muxing
 
-    private struct JoinFailure: Error {
-        let text: String
-        let isFinal: Bool
-        var isTooLarge = false
+    /// The parts as the runs the muxer reads: a new one at each discontinuity and at each change
+    /// of init section, the init section first.
+    private func runs() -> [[Int]] {
+        var runs: [[Int]] = []
+        var lastInit: Int?
+        for (index, part) in parts.enumerated() where part.kind == .segment {
+            let newInit = part.initSection != nil && part.initSection != lastInit
+            if runs.isEmpty || part.followsDiscontinuity || newInit {
+                runs.append(part.initSection.map { [$0] } ?? [])
+                lastInit = part.initSection
+            }
+            runs[runs.count - 1].append(index)
+        }
+        return runs
     }
 
-    /// Writes the init sections and segments, decrypted, one after another into `path`: MPEG-TS
-    /// segments concatenate into one transport stream, and fMP4 fragments after their init
-    /// section into one fragmented MP4, which players play start to end.
-    private func join(into path: String) -> Result<Int64, JoinFailure> {
+    /// Muxes the init sections and segments, decrypted, into one MP4 at `path` (`StreamMuxer`).
+    private func mux(into path: String) throws(MuxFailure) -> StreamMuxer.Made {
         let fd: Int32
         do {
             fd = try SafeFile.create(path)
         } catch {
-            return .failure(JoinFailure(text: error.description, isFinal: false))
+            throw MuxFailure(.passing, error.description)
         }
         defer { close(fd) }
-        var written: Int64 = 0
-        var lastInit: Int?
-        for (index, part) in parts.enumerated() where part.kind == .segment {
-            var pieces = [index]
-            if let initIndex = part.initSection, initIndex != lastInit {
-                pieces.insert(initIndex, at: 0)
-                lastInit = initIndex
-            }
-            for piece in pieces {
-                let part = parts[piece]
-                guard var bytes = try? SafeFile.contents(of: workPath + "/" + part.name, limit: Int(maximumSize) + 1) else {
-                    return .failure(JoinFailure(text: "a downloaded HLS segment went missing", isFinal: false))
-                }
-                if let key = part.key {
-                    guard let keyURL = key.url, let keyBytes = keys[keyURL.absoluteString] else {
-                        return .failure(JoinFailure(text: "the key of an HLS segment is missing", isFinal: false))
-                    }
-                    do {
-                        bytes = try HLSSegmentDecryption.decrypt(bytes, key: keyBytes, iv: key.iv)
-                    } catch {
-                        return .failure(JoinFailure(text: "\(part.kind == .segment ? "segment \(part.number)" : "the init section"): \(error)",
-                                                    isFinal: true))
-                    }
-                }
-                if part.kind == .segment, segmentFormat == .mpegTS, let first = bytes.first,
-                   first != 0x47, first != 0xFF, !bytes.starts(with: Array("ID3".utf8)) {
-                    // Joined as they are, segments that are not MPEG-TS (or packed audio) would
-                    // make a file no player reads: fMP4 fragments without their #EXT-X-MAP, or a
-                    // segment decrypted with the wrong key or IV.
-                    let why = part.key != nil ? "decrypted, it is not MPEG-TS: wrong key or IV?"
-                                              : "it is not MPEG-TS, and the playlist names no init section (#EXT-X-MAP) for it"
-                    return .failure(JoinFailure(text: "segment \(part.number): \(why)", isFinal: true))
-                }
-                guard written + Int64(bytes.count) <= maximumSize else {
-                    // Init sections written again at each change of map can make the whole more
-                    // than what was fetched: too large, as the same playlist will be next time.
-                    return .failure(JoinFailure(text: "its HLS segments passed the \(maximumSize)-byte limit", isFinal: true, isTooLarge: true))
-                }
-                do {
-                    try FileDescriptor(rawValue: fd).writeAll(bytes)
-                } catch {
-                    return .failure(JoinFailure(text: "cannot write \(path): \(error)", isFinal: false))
-                }
-                written += Int64(bytes.count)
+        let (parts, keys, workPath, format) = (parts, keys, workPath, segmentFormat)
+        let limit = Int(maximumSize) + 1
+        let muxRuns = runs().map { indices in
+            MuxRun(count: indices.count) { (position: Int) throws(MuxFailure) -> [UInt8] in
+                try Self.bytes(of: parts[indices[position]], in: workPath, keys: keys, format: format, limit: limit)
             }
         }
-        return .success(written)
+        let stopAt = placingDeadline
+        return try StreamMuxer.mux(muxRuns, into: fd, maximumSize: maximumSize) {
+            stopAt.map { ContinuousClock.now >= $0 } ?? false
+        }
+    }
+
+    /// A part's bytes as the muxer reads them: from the work area, decrypted.
+    private static func bytes(of part: Part, in workPath: String, keys: [String: [UInt8]], format: HLSMediaPlaylist.SegmentFormat?,
+                              limit: Int) throws(MuxFailure) -> [UInt8] {
+        let what = part.kind == .segment ? "segment \(part.number)" : "the init section"
+        guard var bytes = try? SafeFile.contents(of: workPath + "/" + part.name, limit: limit) else {
+            throw MuxFailure(.passing, "a downloaded HLS segment went missing")
+        }
+        if let key = part.key {
+            guard let keyURL = key.url, let keyBytes = keys[keyURL.absoluteString] else {
+                throw MuxFailure(.passing, "the key of an HLS segment is missing")
+            }
+            do {
+                bytes = try HLSSegmentDecryption.decrypt(bytes, key: keyBytes, iv: key.iv)
+            } catch {
+                throw MuxFailure(.unusable, "\(what): \(error)")
+            }
+        }
+        if part.kind == .segment, format == .mpegTS, let first = bytes.first,
+           first != 0x47, first != 0xFF, !bytes.starts(with: Array("ID3".utf8)) {
+            // Segments that are not MPEG-TS (or packed audio) make no file: fMP4 fragments without
+            // their #EXT-X-MAP, or a segment decrypted with the wrong key or IV.
+            let why = part.key != nil ? "decrypted, it is not MPEG-TS: wrong key or IV?"
+                                      : "it is not MPEG-TS, and the playlist names no init section (#EXT-X-MAP) for it"
+            throw MuxFailure(.unusable, "\(what): \(why)")
+        }
+        return bytes
     }
 }

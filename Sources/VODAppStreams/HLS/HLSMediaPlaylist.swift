@@ -10,7 +10,7 @@ public struct HLSMediaPlaylist: Sendable, Equatable {
         case event = "EVENT"
     }
 
-    /// How the segments are packaged, which decides how they are joined into one file.
+    /// How the segments are packaged, which the muxer reads either way.
     public enum SegmentFormat: Sendable, Equatable {
         /// MPEG-TS packets: the segments concatenate as they are.
         case mpegTS

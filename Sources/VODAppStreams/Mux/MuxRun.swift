@@ -1,0 +1,16 @@
+/// One input of a mux: parts read one after another as one byte stream that libavformat demuxes
+/// on its own: MPEG-TS segments, or an fMP4 init section and the fragments that follow it.
+///
+/// A stream becomes several runs where its timestamps start again (`#EXT-X-DISCONTINUITY`) or its
+/// init section changes: each run is demuxed afresh, and its timestamps follow the previous run's.
+package struct MuxRun: Sendable {
+    /// How many parts the run has.
+    package let count: Int
+    /// The bytes of part `index` (0 ..< count), decrypted: read only when the demuxer gets to it.
+    package let load: @Sendable (_ index: Int) throws(MuxFailure) -> [UInt8]
+
+    package init(count: Int, load: @escaping @Sendable (_ index: Int) throws(MuxFailure) -> [UInt8]) {
+        self.count = count
+        self.load = load
+    }
+}

@@ -1,0 +1,51 @@
+import CAVFormat
+
+/// Feeds one run's parts to libavformat through a custom `AVIOContext`, one part in memory at a
+/// time: the demuxer never sees where a part ends.
+final class PartReader {
+    private let run: MuxRun
+    private var next = 0
+    private var buffer: [UInt8] = []
+    private var offset = 0
+    /// Why reading stopped early, if it did: libavformat only sees an end of file.
+    private(set) var failure: MuxFailure?
+
+    init(_ run: MuxRun) {
+        self.run = run
+    }
+
+    /// Copies up to `count` bytes into `target`; `AVERROR_EOF` after the last part.
+    func read(into target: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
+        while offset == buffer.count {
+            guard failure == nil, next < run.count else { return vod_averror_eof() }
+            do {
+                buffer = try run.load(next)
+            } catch {
+                failure = error
+                return vod_averror_eof()
+            }
+            next += 1
+            offset = 0
+        }
+        let copied = min(Int(count), buffer.count - offset)
+        buffer.withUnsafeBufferPointer { bytes in
+            target.update(from: bytes.baseAddress! + offset, count: copied)
+        }
+        offset += copied
+        return Int32(copied)
+    }
+
+    /// An `AVIOContext` that reads through this reader; freed with `avio_context_free` (its
+    /// buffer first), while the reader is still alive.
+    func context() -> UnsafeMutablePointer<AVIOContext>? {
+        let size: Int32 = 1 << 16
+        guard let buffer = av_malloc(Int(size)) else { return nil }
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0, opaque, { opaque, target, count in
+            guard let opaque, let target else { return vod_averror_eof() }
+            return Unmanaged<PartReader>.fromOpaque(opaque).takeUnretainedValue().read(into: target, count: count)
+        }, nil, nil)
+        if context == nil { av_free(buffer) }
+        return context
+    }
+}
