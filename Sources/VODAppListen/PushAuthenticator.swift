@@ -10,6 +10,7 @@ package struct PushAuthenticator: Sendable {
         case unauthorized(PushSignature.Rejection)
         case replayed
         case memoryFull(capacity: Int)
+        case unrecorded(reason: String)
 
         var description: String {
             switch self {
@@ -17,6 +18,8 @@ package struct PushAuthenticator: Sendable {
             case .replayed: "this signature was already accepted: a push is taken once (replay protection); sign it again to send it again (the same body signed within the same second is the same signature: wait a second)"
             case .memoryFull(let capacity):
                 "\(capacity) signed pushes arrived in the last \(PushSignature.tolerance) s, the most this listener remembers; try again shortly"
+            case .unrecorded(let reason):
+                "the listener cannot record this push's signature (\(reason)), so it cannot tell a replay of it; try again once DIR's disk has room"
             }
         }
     }
@@ -79,6 +82,7 @@ package struct PushAuthenticator: Sendable {
             switch error {
             case .replayed: throw .replayed
             case .full(let capacity): throw .memoryFull(capacity: capacity)
+            case .unrecorded(let reason): throw .unrecorded(reason: reason)
             }
         }
     }

@@ -103,7 +103,7 @@ public enum PushEndpoint {
                         switch error {
                         case .unauthorized: return refuse(.unauthorized, error.description, peer, warnings)
                         case .replayed: return refuse(.conflict, error.description, peer, warnings)
-                        case .memoryFull: return refuse(.serviceUnavailable, error.description, peer, warnings)
+                        case .memoryFull, .unrecorded: return refuse(.serviceUnavailable, error.description, peer, warnings)
                         }
                     }
                 }

@@ -17,6 +17,9 @@ struct SignatureMemory: Sendable {
     enum Refusal: Error, Equatable {
         case replayed
         case full(capacity: Int)
+        /// The memory could not be written (a full disk): taken now, the push could be taken
+        /// again by another listener on the same DIR, or after a restart.
+        case unrecorded(reason: String)
     }
 
     let capacity: Int
@@ -100,15 +103,23 @@ package final class SharedSignatureMemory: Sendable {
     /// Writes the memory to its file, synced and renamed into place, under the lock so that two
     /// writes land in the order they were made. A memory that cannot be written (DIR unwritable)
     /// still refuses replays while this process runs.
-    private func keep(_ memory: SignatureMemory) {
-        guard let file else { return }
+    /// Writes the memory; nil when it is written (or kept in memory only), else why not.
+    @discardableResult
+    private func keep(_ memory: SignatureMemory) -> String? {
+        guard let file else { return nil }
         let bytes = Array(memory.text.utf8)
         do {
             try SafeFile.replace(file, with: bytes, writingFirst: file + ".new")
+            return nil
         } catch {
             // A DIR no delivery has used yet has no work area: the first signed push makes it.
-            guard SafeFile.makeFolder((file as NSString).deletingLastPathComponent) == 0 else { return }
-            try? SafeFile.replace(file, with: bytes, writingFirst: file + ".new")
+            guard SafeFile.makeFolder((file as NSString).deletingLastPathComponent) == 0 else { return error.description }
+            do {
+                try SafeFile.replace(file, with: bytes, writingFirst: file + ".new")
+                return nil
+            } catch {
+                return error.description
+            }
         }
     }
 
@@ -122,7 +133,13 @@ package final class SharedSignatureMemory: Sendable {
                 if let kept = kept(now: now) { memory.merge(kept) }
                 do throws(SignatureMemory.Refusal) {
                     try memory.admit(code, signedAt: timestamp, now: now)
-                    keep(memory)
+                    // Not written, not taken: a push another listener on this DIR, or this one
+                    // restarted, could take again (a full disk made two listeners both take it:
+                    // fourth attacker trial).
+                    if let failure = keep(memory) {
+                        memory.forget(code)
+                        return .unrecorded(reason: failure)
+                    }
                     return nil
                 } catch {
                     return error

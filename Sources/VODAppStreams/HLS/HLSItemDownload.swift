@@ -318,7 +318,7 @@ package struct HLSItemDownload: Sendable {
     package static func plainHTTP(in playlist: HLSPlaylist, from url: MediaURL) -> MediaURL? {
         guard url.isHTTPS else { return nil }
         let named: [MediaURL?] = switch playlist {
-        case .master(let master): master.variants.map(\.url)
+        case .master(let master): master.variants.map(\.url) + master.renditions.map(\.url)
         case .media(let media): media.segments.flatMap { [$0.url, $0.map?.url, $0.key?.url, $0.map?.key?.url] }
         }
         return named.compactMap { $0 }.first { !$0.isHTTPS }

@@ -3,8 +3,7 @@ import Foundation
 
 /// One pass over a playlist's lines, for `HLSPlaylist.parse`.
 ///
-/// Not handled, on purpose: `#EXT-X-MEDIA` renditions and `#EXT-X-I-FRAME-STREAM-INF` (see
-/// `HLSMasterPlaylist`); `#EXT-X-PROGRAM-DATE-TIME`, `#EXT-X-DATERANGE`, `#EXT-X-START`,
+/// Not handled, on purpose: `#EXT-X-I-FRAME-STREAM-INF` (see `HLSMasterPlaylist`); `#EXT-X-PROGRAM-DATE-TIME`, `#EXT-X-DATERANGE`, `#EXT-X-START`,
 /// `#EXT-X-DISCONTINUITY-SEQUENCE`, `#EXT-X-SESSION-KEY`/`-DATA`, `#EXT-X-VERSION` (ignored like
 /// any unknown tag); and from later drafts `#EXT-X-DEFINE` variable substitution, `#EXT-X-GAP`,
 /// and the low-latency `#EXT-X-PART`/`#EXT-X-SKIP` tags.
@@ -13,6 +12,7 @@ struct HLSPlaylistParser {
     private let maximumSegments: Int
 
     private var variants: [HLSVariant] = []
+    private var renditions: [HLSRendition] = []
     private var pendingStreamInf: (attributes: HLSAttributeList, line: Int)?
     private var firstStreamInfLine: Int?
 
@@ -86,7 +86,7 @@ struct HLSPlaylistParser {
         }
         if let pending = pendingStreamInf { throw .missingURI(tag: "EXT-X-STREAM-INF", line: pending.line) }
         if let pending = pendingExtinf { throw .missingURI(tag: "EXTINF", line: pending.line) }
-        if !variants.isEmpty { return .master(HLSMasterPlaylist(url: url, variants: variants)) }
+        if !variants.isEmpty { return .master(HLSMasterPlaylist(url: url, variants: variants, renditions: renditions)) }
         guard !segments.isEmpty else { throw .noSegments }
         return .media(HLSMediaPlaylist(url: url, targetDuration: targetDuration, mediaSequence: mediaSequence,
                                        playlistType: playlistType, hasEndList: hasEndList, isIFramesOnly: isIFramesOnly,
@@ -189,10 +189,26 @@ struct HLSPlaylistParser {
                 range = try Self.checkedRange(offset: offset ?? 0, length: length, tag: name, line: line)
             }
             map = MapTag(url: mapURL, byteRange: range, key: currentKey)
+        case "EXT-X-MEDIA":
+            try rendition(HLSAttributeList(value, tag: name, line: line))
         default:
-            // #EXT-X-MEDIA and #EXT-X-I-FRAME-STREAM-INF among them: see HLSMasterPlaylist.
+            // #EXT-X-I-FRAME-STREAM-INF among them: see HLSMasterPlaylist.
             break
         }
+    }
+
+    /// An `#EXT-X-MEDIA`: a rendition of a kind vodapp knows, with its group and name. One of an
+    /// unknown TYPE is skipped, as players skip it.
+    private mutating func rendition(_ attributes: HLSAttributeList) throws(HLSPlaylistError) {
+        guard let kind = HLSRendition.Kind(rawValue: try attributes.required("TYPE")) else { return }
+        guard renditions.count < HLSPlaylist.maximumVariants else { throw .tooManyVariants(limit: HLSPlaylist.maximumVariants) }
+        let uri = attributes.string("URI")
+        // CLOSED-CAPTIONS are in the video's own stream: a URI there means nothing.
+        let url = try uri.flatMap { text throws(HLSPlaylistError) in kind == .closedCaptions ? nil : try resolve(text, line: attributes.line) }
+        let channels = attributes.string("CHANNELS").flatMap { Int($0.prefix { $0.isNumber }) }
+        renditions.append(HLSRendition(kind: kind, groupID: try attributes.required("GROUP-ID"), name: try attributes.required("NAME"),
+                                       language: attributes.string("LANGUAGE"), isDefault: attributes.string("DEFAULT") == "YES",
+                                       autoselect: attributes.string("AUTOSELECT") == "YES", url: url, channels: channels))
     }
 
     /// The key a segment (or MAP) uses: the `identity` one, the only kind vodapp can fetch, else

@@ -11,8 +11,7 @@ public struct HLSVariant: Sendable, Equatable {
     public let resolution: HLSResolution?
     /// CODECS split at its commas: `["avc1.64001f", "mp4a.40.2"]`; empty when absent.
     public let codecs: [String]
-    /// AUDIO: the group of `#EXT-X-MEDIA` renditions the audio comes from. Those renditions are
-    /// not parsed, so a variant with an audio group may have no sound of its own.
+    /// AUDIO: the group of `#EXT-X-MEDIA` renditions the audio comes from (`HLSAudioChoice`).
     public let audioGroup: String?
 
     public init(url: MediaURL, bandwidth: Int, averageBandwidth: Int? = nil, resolution: HLSResolution? = nil,
