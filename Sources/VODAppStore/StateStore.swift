@@ -10,8 +10,17 @@ import VODAppBase
 /// lost or damaged store costs at most some resumable bytes, never a wrong report.
 public final class StateStore: Sendable {
     /// A pool of connections in WAL mode; one read-only connection for `readOnly`.
-    private let pool: any DatabaseWriter
+    let pool: any DatabaseWriter
     private let waits: StoreWaitLimit
+    /// The work area, held open: SQLite opens the database and its `-wal` and `-shm` through it
+    /// (`/proc/self/fd/N/state.sqlite`), so that a `.vodapp` swapped for another folder mid-run
+    /// cannot have the store created, read or written there (fourth attacker trial: the store was
+    /// made in the user's Documents, and a forged one made retention remove the user's file).
+    private let workArea: Int32
+
+    deinit {
+        if workArea >= 0 { close(workArea) }
+    }
 
     /// Opens (creating and migrating as needed) the store of `directory`, whose work area must
     /// exist.
@@ -35,6 +44,16 @@ public final class StateStore: Sendable {
             }
             try StoreSideFiles.removePlanted(beside: path, planted)
         }
+        let held: Int32
+        do {
+            let folder = try Folder.openWorkArea(in: directory)
+            held = fcntl(folder.descriptor, F_DUPFD_CLOEXEC, 0)
+        } catch {
+            throw StateStoreError.unsafe(error.description)
+        }
+        workArea = held
+        // Without /proc (a chroot that lacks it), by name, as before.
+        let opened = held >= 0 && access("/proc/self/fd/\(held)", X_OK) == 0 ? "/proc/self/fd/\(held)/state.sqlite" : path
         let waits = StoreWaitLimit()
         self.waits = waits
         var configuration = Configuration()
@@ -53,11 +72,11 @@ public final class StateStore: Sendable {
         }
         pool = try waits.during(until: deadline) {
             guard !readOnly else {
-                let queue = try Self.readOnlyConnection(path, configuration: configuration)
+                let queue = try Self.readOnlyConnection(opened, configuration: configuration)
                 try queue.read { db in try QueryTimeLimit.run(db) { try StoreSchema.verify(db, path: path) } }
                 return queue
             }
-            let pool = try DatabasePool(path: path, configuration: configuration)
+            let pool = try DatabasePool(path: opened, configuration: configuration)
             // Checked before the migrator reads the store: it would run what is there.
             try pool.read { db in try QueryTimeLimit.run(db) { try StoreSchema.verify(db, path: path) } }
             try QueryTimeLimit.run(interrupting: { pool.interrupt() }) { try Self.migrator.migrate(pool) }
