@@ -30,16 +30,35 @@ package enum DirectoryPath {
         return nil
     }
 
+    /// Why another user could replace a name on the way, or nil. In a folder others may write in
+    /// (which passes `refusal(of:)` only when it is sticky), a name is its owner's to rename or
+    /// replace: one that is not the user's or root's, a link or a folder, can become a link to
+    /// anywhere. The fourth attacker trial put a link of its own, in a sticky family folder, in
+    /// place of the DIR it had made there, to the user's own library.
+    /// - Parameter names: each name looked up, with its own owner and the mode of the folder that
+    ///   holds it.
+    package static func refusal(ofNames names: [Step], runningAs user: uid_t, honoursPermissions: (Step) -> Bool = { _ in true }) -> String? {
+        for name in names where name.owner != 0 && name.owner != user {
+            guard honoursPermissions(name), name.mode & (S_IWGRP | S_IWOTH) != 0 else { continue }
+            let who = WorkAreaOwnership.userName(name.owner).map { "user \($0)" } ?? "uid \(name.owner)"
+            return "\(name.path) is \(who)'s, in a folder others may write in, so \(who) can replace it (owner uid \(name.owner))"
+        }
+        return nil
+    }
+
     /// Why another user could change where the path to `directory` leads, or nil: `refusal(of:)`
-    /// over the folders on the way as they are now. One that cannot be looked at is a refusal.
+    /// over the folders on the way as they are now, and `refusal(ofNames:)` over the names looked
+    /// up in them. One that cannot be looked at is a refusal.
     package static func refusal(to directory: String) -> String? {
-        guard let steps = steps(to: directory) else { return "the folders on the way to \(directory) cannot be looked at" }
-        return refusal(of: steps, runningAs: geteuid()) { step in
-            let fd = open(step.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard let (steps, names) = walk(to: directory) else { return "the folders on the way to \(directory) cannot be looked at" }
+        func honoursPermissions(_ folder: String) -> Bool {
+            let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
             guard fd >= 0 else { return true }
             defer { close(fd) }
             return WorkAreaOwnership.honoursPermissions(fd)
         }
+        return refusal(of: steps, runningAs: geteuid()) { honoursPermissions($0.path) }
+            ?? refusal(ofNames: names, runningAs: geteuid()) { honoursPermissions(($0.path as NSString).deletingLastPathComponent) }
     }
 
     /// The folders on the way to `directory`, as they are now: every folder a name is looked up
@@ -50,6 +69,14 @@ package enum DirectoryPath {
     /// as the shell wrote it (`cd` into a link, then `--dir .`). Nil when one cannot be looked at
     /// or there are too many links.
     package static func steps(to directory: String) -> [Step]? {
+        walk(to: directory)?.folders
+    }
+
+    /// `steps(to:)`, and each name looked up on the way with its own owner and the mode of the
+    /// folder that holds it (`refusal(ofNames:)`).
+    private static func walk(to directory: String) -> (folders: [Step], names: [Step])? {
+        var names: [Step] = []
+        var folderModes: [String: mode_t] = [:]
         var pending = components(directory.hasPrefix("/") ? directory : workingFolder() + "/" + directory)
         var current: [String] = []
         var met: [String] = []
@@ -65,6 +92,12 @@ package enum DirectoryPath {
             if !met.contains(folder) { met.append(folder) }
             var info = stat()
             guard lstat(path(current + [name]), &info) == 0 else { return nil }
+            if folderModes[folder] == nil {
+                var held = stat()
+                guard lstat(folder, &held) == 0 else { return nil }
+                folderModes[folder] = held.st_mode
+            }
+            names.append(Step(path: path(current + [name]), owner: info.st_uid, mode: folderModes[folder] ?? 0))
             guard (info.st_mode & S_IFMT) == S_IFLNK else {
                 current.append(name)
                 continue
@@ -84,7 +117,7 @@ package enum DirectoryPath {
             guard lstat(folder, &info) == 0 else { return nil }
             steps.append(Step(path: folder, owner: info.st_uid, mode: info.st_mode))
         }
-        return steps
+        return (steps, names)
     }
 
     /// The components of `path`, `.` and empty ones left out (`..` kept: it is taken back as the

@@ -345,6 +345,22 @@ import VODAppSamples
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(run.stderr.contains("no file was removed for retention: \(share) can be changed by"), "\(run.stderr)")
             #expect(ScratchDirectory.contents(file) == before)
+
+            // A sticky folder of root's, shared by a family (1775), and in it a link of another
+            // user's to the library: the folder is fine, the name is theirs to replace (fourth
+            // attacker trial: three of the library's files removed).
+            let family = scratch.child("family")
+            try FileManager.default.createDirectory(atPath: family, withIntermediateDirectories: true)
+            #expect(chmod(family, 0o1775) == 0)
+            try FileManager.default.createSymbolicLink(atPath: family + "/kids", withDestinationPath: library)
+            #expect(lchown(family + "/kids", 65_534, gid_t.max) == 0)
+            let theirs = try await runner.run(["-", "--dir", family + "/kids", "--json", "--no-notify", "--max-total", "1K"],
+                                              stdin: PayloadBuilder.json([(key: "kid", title: "Kid", url: server.url("/bytes/100.mp4?kid"))]))
+            #expect(theirs.exitCode == 0, "\(theirs.stderr)")
+            let nobody = getpwuid(65_534).map { "user " + String(cString: $0.pointee.pw_name) } ?? "uid 65534"
+            #expect(theirs.stderr.contains("no file was removed for retention: \(family)/kids is \(nobody)'s, in a folder others may write in"),
+                    "\(theirs.stderr)")
+            #expect(ScratchDirectory.contents(file) == before)
         }
     }
 

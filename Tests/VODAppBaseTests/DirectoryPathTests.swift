@@ -70,4 +70,20 @@ import VODAppBase
     @Test func componentsKeepDotDotForAfterTheLinks() {
         #expect(DirectoryPath.components("/a/./b/../c/") == ["a", "b", "..", "c"])
     }
+
+    /// A name in a folder others may write in is its owner's to replace: another user's name
+    /// there is a refusal, the user's own or root's is not, and in a folder only its owner writes,
+    /// nobody else's name matters. Every mode of the holding folder, for each owner of the name.
+    @Test func aNameAnotherUserOwnsInAFolderOthersWriteInIsARefusal() {
+        for mode in mode_t(0)...0o7777 {
+            let othersWrite = mode & 0o022 != 0
+            #expect((DirectoryPath.refusal(ofNames: [step("/share/kids", them, mode)], runningAs: me) != nil) == othersWrite, "\(String(mode, radix: 8))")
+            #expect(DirectoryPath.refusal(ofNames: [step("/share/kids", me, mode)], runningAs: me) == nil)
+            #expect(DirectoryPath.refusal(ofNames: [step("/share/kids", 0, mode)], runningAs: me) == nil)
+        }
+        let refusal = DirectoryPath.refusal(ofNames: [step("/fam/kids", them, 0o1775)], runningAs: me)
+        #expect(refusal?.hasPrefix("/fam/kids is ") == true && refusal?.contains("in a folder others may write in") == true, "\(refusal ?? "")")
+        // On FAT or exFAT the modes are the mount's, and say nothing.
+        #expect(DirectoryPath.refusal(ofNames: [step("/media/me/STICK/x", them, 0o777)], runningAs: me) { _ in false } == nil)
+    }
 }
