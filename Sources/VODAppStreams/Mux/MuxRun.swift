@@ -3,13 +3,14 @@
 ///
 /// A stream becomes several runs where its timestamps start again (`#EXT-X-DISCONTINUITY`) or its
 /// init section changes: each run is demuxed afresh, and its timestamps follow the previous run's.
-package struct MuxRun: Sendable {
+/// Read on the thread that muxes, while it muxes: not Sendable.
+package struct MuxRun {
     /// How many parts the run has.
     package let count: Int
     /// The bytes of part `index` (0 ..< count), decrypted: read only when the demuxer gets to it.
-    package let load: @Sendable (_ index: Int) throws(MuxFailure) -> [UInt8]
+    package let load: (_ index: Int) throws(MuxFailure) -> [UInt8]
 
-    package init(count: Int, load: @escaping @Sendable (_ index: Int) throws(MuxFailure) -> [UInt8]) {
+    package init(count: Int, load: @escaping (_ index: Int) throws(MuxFailure) -> [UInt8]) {
         self.count = count
         self.load = load
     }
