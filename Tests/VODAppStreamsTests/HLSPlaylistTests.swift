@@ -275,8 +275,7 @@ import VODAppTransfer
         #expect(error([""]) == .notAPlaylist(firstLine: ""))
         #expect(throws: HLSPlaylistError.notUTF8) { try HLSPlaylist.parse([0x23, 0x45, 0xFF, 0xFE], url: base) }
         #expect(error(["#EXTM3U", "#EXT-X-ENDLIST"])?.description == "HLS media playlist lists no segments")
-        #expect(error(["#EXTM3U", "a.ts"]) == .uriWithoutTag(uri: "a.ts", line: 2))
-        #expect(error(["#EXTM3U", "#EXTINF:1,", "a.ts", "#EXTINF:1,"]) == .missingURI(tag: "EXTINF", line: 4))
+        #expect(error(["#EXTM3U", "a.ts"]) == .noSegments, "a line without its #EXTINF is skipped")
         #expect(error(["#EXTM3U", "#EXTINF:abc,", "a.ts"])
                 == .badValue(tag: "EXTINF", line: 2, detail: #"duration "abc" is not a number of seconds"#))
         #expect(error(["#EXTM3U", "#EXTINF:1,", "a.ts", "#EXT-X-STREAM-INF:BANDWIDTH=1", "v.m3u8"]) == .mixedPlaylist(line: 4))
@@ -285,7 +284,35 @@ import VODAppTransfer
         #expect(error(["#EXTM3U", "#EXTINF:1,", "a.ts", "#EXT-X-MEDIA-SEQUENCE:3", "#EXTINF:1,", "b.ts"])
                 == .badValue(tag: "EXT-X-MEDIA-SEQUENCE", line: 4, detail: "comes after the first segment"))
         // Terminal escapes in a quoted excerpt are neutralised.
-        #expect(error(["#EXTM3U", "\u{1B}[2Jevil.ts"]) == .uriWithoutTag(uri: "?[2Jevil.ts", line: 2))
+        #expect(error(["\u{1B}[2Jevil"]) == .notAPlaylist(firstLine: "?[2Jevil"))
+    }
+
+    /// What hls.js and yt-dlp read, and vodapp refused for good (exit 69), from real services'
+    /// playlists: every line ending; comments and blank lines before #EXTM3U; a decimal BANDWIDTH;
+    /// junk lines; a negative media sequence; a last #EXTINF with no URI; #EXT-X-GAP segments,
+    /// listed but not there, are skipped and still counted in the media sequence.
+    @Test func playlistsAreReadAsPlayersReadThem() throws {
+        let lines = ["#EXTM3U", "#EXT-X-TARGETDURATION:2", "#EXTINF:2,", "a.ts", "#EXTINF:2,", "b.ts", "#EXT-X-ENDLIST"]
+        for ending in ["\n", "\r\n", "\r"] {
+            let playlist = try #require(try HLSPlaylist.parse(text: lines.joined(separator: ending) + ending, url: base).media)
+            #expect(playlist.segments.map(\.url.absoluteString) == ["http://media.test/vod/a.ts", "http://media.test/vod/b.ts"],
+                    "\(ending.debugDescription)")
+        }
+        #expect(try media(["", "# made by an encoder", "#EXTM3U", "#EXTINF:2,", "a.ts"]).segments.count == 1)
+        #expect(error(["#EXT-X-VERSION:3", "#EXTM3U", "#EXTINF:2,", "a.ts"]) == .notAPlaylist(firstLine: "#EXT-X-VERSION:3"))
+
+        let master = try #require(try parse(["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=1234.5,AVERAGE-BANDWIDTH=1000.2", "v.m3u8"]).master)
+        #expect(master.variants.map(\.bandwidth) == [1235])
+        #expect(master.variants.map(\.averageBandwidth) == [1001])
+
+        #expect(try media(["#EXTM3U", "#EXTINF:2,", "a.ts", "junk the server left", "#EXTINF:2,", "b.ts"]).segments.count == 2)
+        #expect(try media(["#EXTM3U", "#EXT-X-MEDIA-SEQUENCE:-3", "#EXTINF:2,", "a.ts"]).segments.map(\.sequenceNumber) == [0])
+        #expect(try media(["#EXTM3U", "#EXTINF:2,", "a.ts", "#EXTINF:2,"]).segments.count == 1)
+
+        let gapped = try media(["#EXTM3U", "#EXT-X-MEDIA-SEQUENCE:10", "#EXTINF:2,", "a.ts", "#EXT-X-GAP", "#EXTINF:2,", "missing.ts",
+                                "#EXTINF:2,", "c.ts"])
+        #expect(gapped.segments.map(\.url.absoluteString) == ["http://media.test/vod/a.ts", "http://media.test/vod/c.ts"])
+        #expect(gapped.segments.map(\.sequenceNumber) == [10, 12])
     }
 
     @Test func playlistsLargerThanOneMebibyteAreRefusedBeforeParsing() {

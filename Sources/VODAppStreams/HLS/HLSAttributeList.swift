@@ -77,6 +77,15 @@ struct HLSAttributeList {
         return int
     }
 
+    /// A bit rate: a decimal-integer, or a decimal number (`1234.5`, which servers write though
+    /// RFC 8216 asks for an integer), rounded up.
+    func bitRate(_ name: String) throws(HLSPlaylistError) -> Int? {
+        guard let text = values[name] else { return nil }
+        if let value = Self.decimalInteger(text), let int = Int(exactly: value) { return int }
+        guard let value = Self.decimalFloat(text), value < 1e15 else { throw bad(name, text, "is not a whole number") }
+        return Int(value.rounded(.up))
+    }
+
     /// A decimal-resolution: `1280x720`.
     func resolution(_ name: String) throws(HLSPlaylistError) -> HLSResolution? {
         guard let text = values[name] else { return nil }

@@ -22,10 +22,9 @@ public enum HLSPlaylistError: Error, Equatable, Sendable, CustomStringConvertibl
     case badValue(tag: String, line: Int, detail: String)
     /// A URI that is not an http or https URL once resolved against the playlist's URL.
     case unresolvableURI(uri: String, line: Int, reason: String)
-    /// An `#EXTINF` or `#EXT-X-STREAM-INF` with no URI line after it.
+    /// An `#EXTINF` or `#EXT-X-STREAM-INF` whose URI line does not come before the next such tag
+    /// (a last `#EXTINF` with nothing after it is ignored).
     case missingURI(tag: String, line: Int)
-    /// A URI line with neither `#EXTINF` nor `#EXT-X-STREAM-INF` before it.
-    case uriWithoutTag(uri: String, line: Int)
     /// `#EXT-X-BYTERANGE` without an offset, and no earlier range of the same URI to follow.
     case byteRangeWithoutStart(line: Int)
 
@@ -57,8 +56,6 @@ public enum HLSPlaylistError: Error, Equatable, Sendable, CustomStringConvertibl
             "HLS playlist line \(line): URI \"\(uri)\" does not resolve to a fetchable URL (\(reason))"
         case .missingURI(let tag, let line):
             "HLS playlist line \(line): #\(tag) is not followed by a URI line"
-        case .uriWithoutTag(let uri, let line):
-            "HLS playlist line \(line): URI \"\(uri)\" has no #EXTINF or #EXT-X-STREAM-INF before it"
         case .byteRangeWithoutStart(let line):
             "HLS playlist line \(line): #EXT-X-BYTERANGE has no offset and no earlier range of the same URI to follow"
         }

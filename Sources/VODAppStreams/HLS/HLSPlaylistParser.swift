@@ -5,8 +5,8 @@ import Foundation
 ///
 /// Not handled, on purpose: `#EXT-X-I-FRAME-STREAM-INF` (see `HLSMasterPlaylist`); `#EXT-X-PROGRAM-DATE-TIME`, `#EXT-X-DATERANGE`, `#EXT-X-START`,
 /// `#EXT-X-DISCONTINUITY-SEQUENCE`, `#EXT-X-SESSION-KEY`/`-DATA`, `#EXT-X-VERSION` (ignored like
-/// any unknown tag); and from later drafts `#EXT-X-DEFINE` variable substitution, `#EXT-X-GAP`,
-/// and the low-latency `#EXT-X-PART`/`#EXT-X-SKIP` tags.
+/// any unknown tag); and from later drafts `#EXT-X-DEFINE` variable substitution and the
+/// low-latency `#EXT-X-PART`/`#EXT-X-SKIP` tags.
 struct HLSPlaylistParser {
     private let url: MediaURL
     private let maximumSegments: Int
@@ -27,6 +27,10 @@ struct HLSPlaylistParser {
     private var pendingExtinf: (duration: Double, title: String?, line: Int)?
     private var pendingByteRange: (length: Int64, offset: Int64?, line: Int)?
     private var pendingDiscontinuity = false
+    /// `#EXT-X-GAP` before the next segment: it is listed, not there, and skipped.
+    private var pendingGap = false
+    /// Segments listed with `#EXT-X-GAP`: they count in the media sequence.
+    private var gaps: UInt64 = 0
     /// The keys in effect, at most one per KEYFORMAT (RFC 8216 §4.3.2.4: a KEY lasts until the
     /// next KEY of the same format), in the order they appeared.
     private var keys: [KeyTag] = []
@@ -70,7 +74,10 @@ struct HLSPlaylistParser {
         // good part of a second that the deadline could not cut.
         var lines = Lines(text: text)
         var first = lines.next()
-        while let blank = first, blank.text.isEmpty { first = lines.next() }
+        // Blank lines and comments (`#` but not `#EXT`) before `#EXTM3U`, as players allow.
+        while let line = first, line.text.isEmpty || line.text.hasPrefix("#") && !line.text.hasPrefix("#EXT") {
+            first = lines.next()
+        }
         guard let first, first.text == "#EXTM3U" || first.text == "\u{FEFF}#EXTM3U" else {
             throw .notAPlaylist(firstLine: HLSPlaylistError.excerpt(first?.text ?? ""))
         }
@@ -85,7 +92,7 @@ struct HLSPlaylistParser {
             try uri(line.text, line: line.number)
         }
         if let pending = pendingStreamInf { throw .missingURI(tag: "EXT-X-STREAM-INF", line: pending.line) }
-        if let pending = pendingExtinf { throw .missingURI(tag: "EXTINF", line: pending.line) }
+        // A last #EXTINF with no URI after it (a playlist cut as it was written) lists nothing.
         if !variants.isEmpty { return .master(HLSMasterPlaylist(url: url, variants: variants, renditions: renditions)) }
         guard !segments.isEmpty else { throw .noSegments }
         return .media(HLSMediaPlaylist(url: url, targetDuration: targetDuration, mediaSequence: mediaSequence,
@@ -107,9 +114,17 @@ struct HLSPlaylistParser {
 
         mutating func next() -> (number: Int, text: Substring)? {
             guard !done else { return nil }
-            let end = text.utf8[start...].firstIndex(of: UInt8(ascii: "\n")) ?? text.endIndex
+            // LF, CRLF, or a lone CR (a French broadcaster's master playlist), as hls.js reads.
+            let utf8 = text.utf8
+            let end = utf8[start...].firstIndex { $0 == UInt8(ascii: "\n") || $0 == UInt8(ascii: "\r") } ?? text.endIndex
             let line = text[start..<end]
-            if end == text.endIndex { done = true } else { start = text.utf8.index(after: end) }
+            if end == text.endIndex {
+                done = true
+            } else {
+                var next = utf8.index(after: end)
+                if utf8[end] == UInt8(ascii: "\r"), next < utf8.endIndex, utf8[next] == UInt8(ascii: "\n") { next = utf8.index(after: next) }
+                start = next
+            }
             number += 1
             return (number, HLSPlaylistParser.trimmed(line))
         }
@@ -162,7 +177,9 @@ struct HLSPlaylistParser {
             guard segments.isEmpty && pendingExtinf == nil else {
                 throw .badValue(tag: name, line: line, detail: "comes after the first segment")
             }
-            guard let number = HLSAttributeList.decimalInteger(value) else {
+            // A negative one (seen in the wild) counts from 0, as hls.js reads it.
+            let negative = value.hasPrefix("-") && HLSAttributeList.decimalInteger(value.dropFirst()) != nil
+            guard let number = negative ? 0 : HLSAttributeList.decimalInteger(value) else {
                 throw .badValue(tag: name, line: line, detail: "\"\(HLSPlaylistError.excerpt(value))\" is not a whole number")
             }
             mediaSequence = number
@@ -178,6 +195,8 @@ struct HLSPlaylistParser {
             isIFramesOnly = true
         case "EXT-X-DISCONTINUITY":
             pendingDiscontinuity = true
+        case "EXT-X-GAP":
+            pendingGap = true
         case "EXT-X-KEY":
             try key(HLSAttributeList(value, tag: name, line: line))
         case "EXT-X-MAP":
@@ -250,25 +269,25 @@ struct HLSPlaylistParser {
             pendingStreamInf = nil
             guard variants.count < HLSPlaylist.maximumVariants else { throw .tooManyVariants(limit: HLSPlaylist.maximumVariants) }
             let attributes = streamInf.attributes
-            guard let bandwidth = try attributes.integer("BANDWIDTH") else {
+            guard let bandwidth = try attributes.bitRate("BANDWIDTH") else {
                 throw .missingAttribute(tag: attributes.tag, name: "BANDWIDTH", line: attributes.line)
             }
             let codecs = attributes.string("CODECS").map {
                 $0.split(separator: ",").map { Self.trimmed($0) }.filter { !$0.isEmpty }.map(String.init)
             } ?? []
             variants.append(HLSVariant(url: try resolve(String(text), line: line), bandwidth: bandwidth,
-                                       averageBandwidth: try attributes.integer("AVERAGE-BANDWIDTH"),
+                                       averageBandwidth: try attributes.bitRate("AVERAGE-BANDWIDTH"),
                                        resolution: try attributes.resolution("RESOLUTION"), codecs: codecs,
                                        audioGroup: attributes.string("AUDIO")))
             return
         }
-        guard let extinf = pendingExtinf else {
-            throw .uriWithoutTag(uri: HLSPlaylistError.excerpt(text), line: line)
-        }
+        // A line that is neither a tag nor a segment's URI (junk a server left) is skipped, as
+        // players skip it.
+        guard let extinf = pendingExtinf else { return }
         pendingExtinf = nil
         guard segments.count < maximumSegments else { throw .tooManySegments(limit: maximumSegments) }
         let segmentURL = try resolve(String(text), line: line)
-        let (sequenceNumber, overflow) = mediaSequence.addingReportingOverflow(UInt64(segments.count))
+        let (sequenceNumber, overflow) = mediaSequence.addingReportingOverflow(UInt64(segments.count) + gaps)
         guard !overflow else {
             throw .badValue(tag: "EXT-X-MEDIA-SEQUENCE", line: mediaSequenceLine, detail: "is so large that segment numbers overflow")
         }
@@ -281,6 +300,13 @@ struct HLSPlaylistParser {
             let checked = try Self.checkedRange(offset: offset, length: pending.length, tag: "EXT-X-BYTERANGE", line: pending.line)
             rangeEnds[segmentURL.absoluteString] = checked.end
             range = checked
+        }
+        if pendingGap {
+            // Listed but not there: not requested (it would fail the item), and the timeline
+            // goes on after it.
+            pendingGap = false
+            gaps += 1
+            return
         }
         if let tag = map, tag.built == nil {
             map?.built = HLSMap(url: tag.url, byteRange: tag.byteRange, key: tag.key?.key(sequenceNumber: sequenceNumber))
