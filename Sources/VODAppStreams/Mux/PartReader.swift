@@ -4,20 +4,28 @@ import CAVFormat
 /// time: the demuxer never sees where a part ends.
 final class PartReader {
     private let run: MuxRun
+    private let shouldStop: () -> Bool
     private var next = 0
     private var buffer: [UInt8] = []
     private var offset = 0
     /// Why reading stopped early, if it did: libavformat only sees an end of file.
     private(set) var failure: MuxFailure?
 
-    init(_ run: MuxRun) {
+    /// - Parameter shouldStop: asked before each part is read: libavformat reads a whole input
+    ///   while it probes it, before the mux's own loop asks.
+    init(_ run: MuxRun, shouldStop: @escaping () -> Bool = { false }) {
         self.run = run
+        self.shouldStop = shouldStop
     }
 
     /// Copies up to `count` bytes into `target`; `AVERROR_EOF` after the last part.
     func read(into target: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
         while offset == buffer.count {
             guard failure == nil, next < run.count else { return vod_averror_eof() }
+            if shouldStop() {
+                failure = MuxFailure(.stopped, "stopped while the file was made")
+                return vod_averror_eof()
+            }
             do {
                 buffer = try run.load(next)
             } catch {

@@ -27,7 +27,7 @@ package enum StreamMuxer {
     ///   - maximumSize: the file may not be larger.
     ///   - shouldStop: asked at every packet; true stops the mux (`MuxFailure.Kind.stopped`).
     package static func mux(_ runs: [MuxRun], into descriptor: Int32, maximumSize: Int64,
-                            shouldStop: () -> Bool = { false }) throws(MuxFailure) -> Made {
+                            shouldStop: @escaping () -> Bool = { false }) throws(MuxFailure) -> Made {
         av_log_set_level(AV_LOG_QUIET)
         let url = "file:/proc/self/fd/\(descriptor)"
         var made: UnsafeMutablePointer<AVFormatContext>?
@@ -71,9 +71,9 @@ package enum StreamMuxer {
     }
 
     private static func mux(_ run: MuxRun, number: Int, of count: Int, into output: UnsafeMutablePointer<AVFormatContext>,
-                            state: inout State, maximumSize: Int64, shouldStop: () -> Bool) throws(MuxFailure) {
+                            state: inout State, maximumSize: Int64, shouldStop: @escaping () -> Bool) throws(MuxFailure) {
         let which = count == 1 ? "the stream" : "part \(number + 1) of \(count) of the stream"
-        let reader = PartReader(run)
+        let reader = PartReader(run, shouldStop: shouldStop)
         guard let context = reader.context() else { throw MuxFailure(.passing, "out of memory") }
         var io: UnsafeMutablePointer<AVIOContext>? = context
         defer {
