@@ -51,11 +51,15 @@ package enum DirectoryPath {
     /// up in them. One that cannot be looked at is a refusal.
     package static func refusal(to directory: String) -> String? {
         guard let (steps, names) = walk(to: directory) else { return "the folders on the way to \(directory) cannot be looked at" }
+        // Asked once per folder: the names in a folder share its answer.
+        var answers: [String: Bool] = [:]
         func honoursPermissions(_ folder: String) -> Bool {
+            if let known = answers[folder] { return known }
             let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-            guard fd >= 0 else { return true }
-            defer { close(fd) }
-            return WorkAreaOwnership.honoursPermissions(fd)
+            let answer = fd < 0 || WorkAreaOwnership.honoursPermissions(fd)
+            if fd >= 0 { close(fd) }
+            answers[folder] = answer
+            return answer
         }
         return refusal(of: steps, runningAs: geteuid()) { honoursPermissions($0.path) }
             ?? refusal(ofNames: names, runningAs: geteuid()) { honoursPermissions(($0.path as NSString).deletingLastPathComponent) }

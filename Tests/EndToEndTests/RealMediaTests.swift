@@ -135,11 +135,12 @@ import TestSupport
     /// partial, as a cut body is: `status` listed it under "Failed" (new-user trial). The next
     /// delivery fetches only the rest.
     @Test(arguments: [
-        // The second segment crawls, or answers 503, until the file `open` is there.
-        ("set $limit_rate 1k;", "timedOut", " of 3 HLS segments; they are kept for the next delivery"),
-        ("return 503;", "failed", "segment 2 of 3 failed: the server answered HTTP 503"),
+        // The second segment crawls, or answers 503, until the file `open` is there. The 503s'
+        // six attempts (jittered backoff, at most about 8 s) end well within 20 s.
+        ("set $limit_rate 1k;", "4", "timedOut", " of 3 HLS segments; they are kept for the next delivery"),
+        ("return 503;", "20", "failed", "segment 2 of 3 failed: the server answered HTTP 503"),
     ])
-    func anHLSItemStoppedWithSegmentsKeptIsPartialAndResumes(until: String, status: String, error: String) async throws {
+    func anHLSItemStoppedWithSegmentsKeptIsPartialAndResumes(until: String, budget: String, status: String, error: String) async throws {
         let nginx = try await NginxServer(serverDirectives: """
             location ~ /seg1\\.ts$ { if (!-f $document_root/open) { \(until) } }
             """)
@@ -149,7 +150,7 @@ import TestSupport
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
         let payload = PayloadBuilder.json([(key: "hls", title: "Stream", url: nginx.url(try #require(ts.master)))])
-        let cut = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "4"], stdin: payload)
+        let cut = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", budget], stdin: payload)
         #expect(cut.exitCode == 75, "\(cut.stdout) \(cut.stderr)")
         #expect(cut.item("hls")?["status"] as? String == status, "\(cut.stdout)")
         #expect((cut.item("hls")?["error"] as? String)?.hasSuffix(error) == true, "\(cut.stdout)")

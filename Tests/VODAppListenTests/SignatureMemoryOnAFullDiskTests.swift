@@ -20,10 +20,8 @@ import TestSupport
             try first.admit([1], signedAt: now, now: now)
 
             // The disk full: the next signature is refused, with why, and not remembered.
-            let filler = FileHandle(forWritingAtPath: dir + "/filler") ?? {
-                FileManager.default.createFile(atPath: dir + "/filler", contents: nil)
-                return FileHandle(forWritingAtPath: dir + "/filler")!
-            }()
+            #expect(FileManager.default.createFile(atPath: dir + "/filler", contents: nil))
+            let filler = try #require(FileHandle(forWritingAtPath: dir + "/filler"))
             while (try? filler.write(contentsOf: Data(count: 4096))) != nil {}
             try? filler.close()
             #expect {

@@ -3,6 +3,7 @@
 ///
 /// A stream becomes several runs where its timestamps start again (`#EXT-X-DISCONTINUITY`) or its
 /// init section changes: each run is demuxed afresh, and its timestamps follow the previous run's.
+///
 /// Read on the thread that muxes, while it muxes: not Sendable.
 package struct MuxRun {
     /// How many parts the run has.

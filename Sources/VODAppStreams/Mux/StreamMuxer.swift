@@ -15,6 +15,10 @@ import Glibc
 ///   safely: `+faststart` reopens the output by name to move the index to the front, and that
 ///   name reaches the same file, whatever happens to its path meanwhile.
 package enum StreamMuxer {
+    /// libavformat's own log is silenced once per process: its errors come back as codes, which
+    /// `message(_:)` words.
+    private static let quietLog: Void = av_log_set_level(AV_LOG_QUIET)
+
     /// What the mux made.
     package struct Made: Sendable, Equatable {
         package let bytes: Int64
@@ -28,7 +32,7 @@ package enum StreamMuxer {
     ///   - shouldStop: asked at every packet; true stops the mux (`MuxFailure.Kind.stopped`).
     package static func mux(_ runs: [MuxRun], into descriptor: Int32, maximumSize: Int64,
                             shouldStop: @escaping () -> Bool = { false }) throws(MuxFailure) -> Made {
-        av_log_set_level(AV_LOG_QUIET)
+        _ = quietLog
         let url = "file:/proc/self/fd/\(descriptor)"
         var made: UnsafeMutablePointer<AVFormatContext>?
         guard avformat_alloc_output_context2(&made, nil, "mp4", url) >= 0, let output = made else {
