@@ -161,6 +161,14 @@ package enum SafeFile {
         return parent.removeFolder(name)
     }
 
+    /// Moves the folder at `path` out of the way in one rename, to be emptied within a later
+    /// deadline (`Folder.discard`): a folder of 20,000 segments takes seconds to remove.
+    @discardableResult
+    package static func discardFolder(_ path: String) -> Folder.FolderRemoval {
+        guard let (parent, name) = try? holder(of: path) else { return .kept("cannot open the folder of \(path)") }
+        return parent.discard(name)
+    }
+
     /// Whether something is mounted at `path`, as /proc/self/mountinfo lists mount points (its
     /// fifth field, with spaces and the like written `\040`). A bind mount of a folder of the
     /// same device has the same device number as its parent, so `st_dev` cannot tell.

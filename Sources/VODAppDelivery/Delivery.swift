@@ -82,6 +82,9 @@ public struct Delivery: Sendable {
         // Not when stopped: a signal asks for a quick exit, and the next delivery removes them.
         let removed = stop?.reason == nil ? await applyRetention(plan, keeping: reports, until: budget.end) : []
         await updatePlaylist(plan, with: payload, reports: reports, until: budget.end)
+        // Segment folders given up, by this delivery or an earlier one, go while there is time:
+        // removing 20,000 segments takes seconds, which a budget's reserve has not.
+        if stop?.reason == nil { plan.directory.emptyDiscarded(until: budget.end - budget.reserve / 2) }
 
         let alertReport = await alert?.value
         let notification = await notify(items, deferral: plan.deferral, budget: budget, stop: stop, replacing: alertReport?.id)

@@ -194,7 +194,8 @@ extension MediaDirectory {
     }
 
     /// Removes what `keptPartial` found: the body, and the segment folder with the files in it
-    /// (links, never their targets; nothing deeper, see `Folder.removeFolder`).
+    /// (links, never their targets; nothing deeper, see `Folder.removeFolder`), the folder's
+    /// files later (`emptyDiscarded(until:)`).
     package func remove(_ partial: KeptPartial) -> String? {
         let work: Folder
         do {
@@ -203,13 +204,22 @@ extension MediaDirectory {
             return error.description
         }
         for name in partial.names {
-            switch work.removeFolder(name) {
+            // A segment folder is emptied when a delivery has time (`Folder.discard`).
+            switch work.discard(name) {
             case .removed: continue
             case .movedAside(let aside): return "\(work.path)/\(name) holds what is not vodapp's: it was moved to \(aside)"
             case .kept(let why): return why
             }
         }
         return nil
+    }
+
+    /// Removes the segment folders given up earlier (`Folder.discard`) until `deadline`.
+    /// - Returns: whether none is left.
+    @discardableResult
+    package func emptyDiscarded(until deadline: ContinuousClock.Instant) -> Bool {
+        guard let work = try? workFolder() else { return true }
+        return work.emptyDiscarded(until: deadline)
     }
 
     private static func date(_ time: timespec) -> Date {

@@ -55,5 +55,13 @@ import TestSupport
                     || (status == "failed" && error.hasPrefix("its HLS segments do not make a file")), "\(shown)")
         }
         #expect(run.exitCode == 75, "\(run.stderr)")
+
+        // The segment folders given up are out of the way at once, and gone after the next
+        // delivery that has the time, here one with nothing to fetch.
+        let discarded = scratch.path + "/.vodapp/partial/.discarded"
+        let next = try await runner.run(["-", "--dir", scratch.path, "--no-notify", "--budget", "30"],
+                                        stdin: PayloadBuilder.json([(key: String, title: String, url: String)]()))
+        #expect(next.exitCode == 0, "\(next.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: discarded), "\(ScratchDirectory.allEntries(discarded).count) left")
     }
 }

@@ -71,6 +71,44 @@ import VODAppBase
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/work/deep"))
     }
 
+    /// A discarded folder's name is free at once; its files go when `emptyDiscarded` has time,
+    /// all of them or none past the deadline, and never a link's target or a folder's contents.
+    @Test func aDiscardedFolderIsFreedAtOnceAndEmptiedWithinADeadline() throws {
+        let scratch = try Scratch()
+        scratch.make("outside/keep.txt")
+        for number in 0..<200 { scratch.make("work/item.hls/s\(number).seg") }
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/work/item.hls/link", withDestinationPath: scratch.path + "/outside/keep.txt")
+        scratch.make("work/deep.hls/a.seg")
+        scratch.make("work/deep.hls/inner/theirs.txt")
+        try FileManager.default.createSymbolicLink(atPath: scratch.path + "/work/linked.hls", withDestinationPath: scratch.path + "/outside")
+        let work = try Folder.open(scratch.path + "/work")
+
+        #expect(work.discard("item.hls") == .removed)
+        #expect(work.discard("deep.hls") == .removed)
+        #expect(work.discard("linked.hls") == .removed)
+        #expect(scratch.entries("outside") == ["keep.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: work.path) == [Folder.discardedName])
+        let discarded = try FileManager.default.contentsOfDirectory(atPath: work.path + "/" + Folder.discardedName).sorted()
+        #expect(discarded.count == 2 && discarded[0].hasPrefix("deep.hls-") && discarded[1].hasPrefix("item.hls-"), "\(discarded)")
+        #expect(scratch.entries("work/\(Folder.discardedName)/\(discarded[1])").count == 201)
+
+        // Past its deadline, nothing is removed.
+        #expect(!work.emptyDiscarded(until: .now - .seconds(1)))
+        #expect(scratch.entries("work/\(Folder.discardedName)/\(discarded[1])").count == 201)
+
+        // The files go, the link (not its target) with them; a folder planted in one stays, whole.
+        #expect(!work.emptyDiscarded(until: .now + .seconds(60)))
+        #expect(scratch.entries("outside") == ["keep.txt"])
+        #expect(scratch.entries("work") == [Folder.discardedName, "\(Folder.discardedName)/\(discarded[0])",
+                                             "\(Folder.discardedName)/\(discarded[0])/inner",
+                                             "\(Folder.discardedName)/\(discarded[0])/inner/theirs.txt"])
+
+        // With nothing held back, the hidden folder goes too.
+        try FileManager.default.removeItem(atPath: work.path + "/\(Folder.discardedName)/\(discarded[0])/inner")
+        #expect(work.emptyDiscarded(until: .now + .seconds(60)))
+        #expect(scratch.entries("work").isEmpty)
+    }
+
     /// A rename that would replace a file does not happen.
     @Test func renamingNeverReplaces() throws {
         let scratch = try Scratch()
