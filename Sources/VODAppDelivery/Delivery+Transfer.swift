@@ -80,8 +80,11 @@ extension Delivery {
             requests, deadline: budget.transferDeadline, stop: stop,
             completed: { request, outcome in
                 guard let target = targets[request.id], request.temporaryPath == target.temporary else {
-                    // An HLS segment: durable before it is muxed.
-                    syncer.submit(request.temporaryPath)
+                    // An HLS segment: durable before it is muxed, so that a segment kept for the
+                    // next delivery is whole after a power cut. The follow-up renames it to its
+                    // name on this thread right after this.
+                    let path = request.temporaryPath
+                    syncer.submit(path, renamedTo: path.hasSuffix(".part") ? String(path.dropLast(".part".count)) : nil)
                     return
                 }
                 syncer.submit(target.temporary) { unsynced in finish(target, outcome, unsynced) }

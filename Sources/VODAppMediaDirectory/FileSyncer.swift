@@ -26,12 +26,20 @@ package final class FileSyncer: Sendable {
     package typealias Then = @Sendable (_ failure: String?) -> Void
 
     /// Queues `path` for an fsync, then `then`; called from the transfer thread as each body
-    /// completes.
-    package func submit(_ path: String, then: Then? = nil) {
+    /// completes. A file that thread may rename meanwhile (an HLS segment, from `.part` to its
+    /// name, right after it completes) is looked for at `renamedTo` when `path` has gone: a
+    /// rename is atomic, so it is at one of the two.
+    package func submit(_ path: String, renamedTo: String? = nil, then: Then? = nil) {
         perform {
             var failure: String?
             do throws(SafeFile.Failure) {
-                let fd = try SafeFile.open(path, O_RDONLY)
+                let fd: Int32
+                do throws(SafeFile.Failure) {
+                    fd = try SafeFile.open(path, O_RDONLY)
+                } catch {
+                    guard let renamedTo, case .system(_, _, ENOENT) = error else { throw error }
+                    fd = try SafeFile.open(renamedTo, O_RDONLY)
+                }
                 if fsync(fd) != 0 { failure = Errno(rawValue: errno).description }
                 close(fd)
             } catch {
