@@ -118,7 +118,9 @@ extension Delivery {
             records.append(StoredItem(outcome: outcome, report: itemReport, known: known[key]))
         }
         ledger?.record(records, until: budget.end)
-        for target in mine { locks.release(target.item.key) }
+        // The placed ones were let go as they were placed.
+        let placed = finished.withLockedValue { Set($0.keys) }
+        locks.release(mine.lazy.map(\.item.key).filter { !placed.contains($0) })
         return reports
     }
 

@@ -235,7 +235,7 @@ public final class StateStore: Sendable {
         try write(until: deadline) { db in
             for var item in items {
                 if item.state == .failed || item.state == .partial {
-                    let previous = try StoredItem.fetchOne(db, key: item.key)
+                    let previous = try StoredItem.attemptsRecorded(for: item.key, in: db)
                     let earlier = previous.map { $0.state == .failed || $0.state == .partial ? $0.attempts : 0 } ?? 0
                     item.attempts = earlier + 1
                 }
@@ -243,7 +243,7 @@ public final class StateStore: Sendable {
                     let wait = min(6 * 3600, 60 * pow(2, Double(min(item.attempts - 1, 20))))
                     item.nextAttemptAt = Date(timeIntervalSinceNow: wait)
                 }
-                try item.save(db)
+                try item.upsert(db)
             }
         }
     }
@@ -254,8 +254,8 @@ public final class StateStore: Sendable {
     public func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant? = nil) throws {
         try write(until: deadline) { db in
             var item = item
-            item.attempts = try StoredItem.fetchOne(db, key: item.key)?.attempts ?? 0
-            try item.save(db)
+            item.attempts = try StoredItem.attemptsRecorded(for: item.key, in: db)?.attempts ?? 0
+            try item.upsert(db)
         }
     }
 
