@@ -76,6 +76,24 @@ import TestSupport
     /// Python's http.server, like Apache on Debian, labels `.ts` files from /etc/mime.types as
     /// Qt's translations, `text/vnd.trolltech.linguist`: an MPEG-TS file and an HLS stream of TS
     /// segments served so still arrive, and play.
+    /// A variant whose audio is a separate rendition (Apple's bipbop, TED, broadcasters): the
+    /// file has the variant's video and the chosen rendition's sound, the DEFAULT=YES one when
+    /// nobody chose, in MPEG-TS and in fMP4 segments alike.
+    @Test(arguments: [false, true])
+    func aVariantWhoseAudioIsARenditionArrivesWithItsSound(fragmentedMP4: Bool) async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let hls = try await MediaFixtures.hlsAudioRenditions(from: clip, fragmentedMP4: fragmentedMP4)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "sound", title: "Sound", url: nginx.url(try #require(hls.master)))], into: scratch.path)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        let path = ScratchDirectory.media(scratch.path, "sound")
+        await probeStream(path, lastsLike: clip.duration)
+        let audio = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "audio" }
+        #expect(audio?.sampleRate == 22050, "the German rendition (DEFAULT=YES) is at 22.05 kHz: \(String(describing: audio))")
+    }
+
     @Test func mpegTSLabelledAsQtTranslationsStillArrives() async throws {
         let scratch = try ScratchDirectory()
         let root = scratch.child("www")

@@ -183,14 +183,36 @@ public enum MediaFixtures {
     /// The streams ffprobe finds in a file, in order; empty when it cannot read it.
     public static func ffprobeStreams(_ path: String) async -> [ProbedStream] {
         guard let output = try? await run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries",
-                                                           "stream=codec_type,codec_name,width,height,duration", "-of", "json", path]),
+                                                           "stream=codec_type,codec_name,width,height,duration,sample_rate", "-of", "json", path]),
               let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
               let streams = object["streams"] as? [[String: Any]] else { return [] }
         return streams.map { stream in
-            ProbedStream(codecType: stream["codec_type"] as? String ?? "", codecName: stream["codec_name"] as? String ?? "",
-                         width: stream["width"] as? Int, height: stream["height"] as? Int,
-                         duration: (stream["duration"] as? String).flatMap(Double.init))
+            var probed = ProbedStream(codecType: stream["codec_type"] as? String ?? "", codecName: stream["codec_name"] as? String ?? "",
+                                      width: stream["width"] as? Int, height: stream["height"] as? Int,
+                                      duration: (stream["duration"] as? String).flatMap(Double.init))
+            probed.sampleRate = (stream["sample_rate"] as? String).flatMap { Int($0) }
+            return probed
         }
+    }
+
+    /// An HLS VOD whose one variant (`v/`) holds only the clip's video, its audio in two
+    /// `#EXT-X-MEDIA` renditions of one group: English (`en/`, 44.1 kHz) and German (`de/`,
+    /// 22.05 kHz, `DEFAULT=YES`), so that which one a file holds shows in its sample rate.
+    public static func hlsAudioRenditions(from clip: MediaClip, fragmentedMP4: Bool,
+                                          name: String = "hls-renditions") async throws -> HLSFixture {
+        let directory = try makeDirectory(clip.root, name)
+        var arguments = ["-i", clip.absolutePath, "-map", "0:v", "-map", "0:a", "-map", "0:a", "-c:v", "copy",
+                         "-c:a", "aac", "-b:a", "32k", "-ar:a:0", "44100", "-ar:a:1", "22050"]
+        arguments += hls(vod: true)
+        if fragmentedMP4 { arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] }
+        arguments += ["-hls_segment_filename", directory + "/%v/" + (fragmentedMP4 ? "seg%d.m4s" : "seg%d.ts"),
+                      "-master_pl_name", "master.m3u8",
+                      "-var_stream_map", "v:0,agroup:aud,name:v a:0,agroup:aud,language:en,name:en a:1,agroup:aud,language:de,name:de,default:yes",
+                      directory + "/%v/index.m3u8"]
+        try await ffmpeg(arguments)
+        let variant = try HLSFixtureVariant(root: clip.root, playlist: "\(name)/v/index.m3u8", bandwidth: nil, resolution: "160x90")
+        return HLSFixture(root: clip.root, directory: name, master: name + "/master.m3u8", variants: [variant],
+                          sourceDuration: clip.duration, key: nil, keyPath: nil)
     }
 
     // MARK: How they are made
@@ -339,6 +361,8 @@ public struct ProbedStream: Sendable, Equatable {
     public let width: Int?
     public let height: Int?
     public let duration: Double?
+    /// An audio stream's samples a second.
+    public var sampleRate: Int?
 
     public init(codecType: String, codecName: String, width: Int? = nil, height: Int? = nil, duration: Double? = nil) {
         self.codecType = codecType

@@ -23,6 +23,9 @@ package final class HLSDownloads: TransferFollowUp {
     /// Past it, a file still being muxed is given up and its parts kept.
     private let placingDeadline: ContinuousClock.Instant?
     private let ready: (@Sendable (HLSDownloads, _ key: String) -> Void)?
+    /// The viewer's audio languages, in order of preference, and the system's.
+    private let audioLanguages: [String]
+    private let systemLanguage: String?
 
     /// - Parameters:
     ///   - segmentFolder: the folder of its own where an item's segments are kept (the media
@@ -35,10 +38,15 @@ package final class HLSDownloads: TransferFollowUp {
     ///   - limits: how many segments an item, and the delivery's items together, may fetch.
     ///   - deadline: past it, no playlist is read on.
     ///   - placingDeadline: past it, a file still being muxed is given up, its parts kept.
+    ///   - audioLanguages: the audio renditions wanted, in order of preference (`HLSAudioChoice`).
+    ///   - systemLanguage: the system's language (`$LANG`), for a choice nobody made.
     package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: TransferRequest.Room? = nil,
                  itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
                  deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
+                 audioLanguages: [String] = [], systemLanguage: String? = nil,
                  ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
+        self.audioLanguages = audioLanguages
+        self.systemLanguage = systemLanguage
         self.deadline = deadline
         self.placingDeadline = placingDeadline
         state = NIOLockedValueBox(State(limits: limits))
@@ -66,7 +74,8 @@ package final class HLSDownloads: TransferFollowUp {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
                 var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
                                                maximumSize: maximumSize, room: room, deadline: deadline,
-                                               placingDeadline: placingDeadline)
+                                               placingDeadline: placingDeadline, audioLanguages: audioLanguages,
+                                               systemLanguage: systemLanguage)
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url, limits: &state.limits)
                 state.items[key] = download

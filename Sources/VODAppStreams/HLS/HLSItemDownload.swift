@@ -27,24 +27,26 @@ package struct HLSItemDownload: Sendable {
     struct Part: Sendable {
         enum Kind: Sendable { case initSection, segment }
         let kind: Kind
+        /// Whether it is the audio rendition's, not the variant's.
+        var isAudio = false
         /// The segment's place in the playlist, or the init section's among init sections, from 1.
         let number: Int
         let url: MediaURL
         let key: HLSKey?
         /// Which init section a segment follows, by index into `parts`.
-        let initSection: Int?
+        var initSection: Int?
         /// Whether an `#EXT-X-DISCONTINUITY` comes before the segment: its timestamps start anew.
         var followsDiscontinuity = false
         var bytes: Int64?
 
         /// Its request's id in the run: `KEY/segmentN`, `KEY/initN`.
         func id(of item: String) -> String {
-            kind == .segment ? "\(item)/segment\(number)" : "\(item)/init\(number)"
+            (isAudio ? "\(item)/audio-" : "\(item)/") + (kind == .segment ? "segment\(number)" : "init\(number)")
         }
 
         /// The name of the whole file in the work area.
         var name: String {
-            (kind == .segment ? "s" : "i") + "\(number)-" + HLSItemDownload.fingerprint(url.resource) + ".seg"
+            (isAudio ? "a" : "") + (kind == .segment ? "s" : "i") + "\(number)-" + HLSItemDownload.fingerprint(url.resource) + ".seg"
         }
     }
 
@@ -69,13 +71,30 @@ package struct HLSItemDownload: Sendable {
     private var master: HLSMasterPlaylist?
     private var choice: HLSVariantChoice?
     private var variantCount = 1
-    /// How the chosen playlist's segments are packaged: the playlist itself is not kept.
+    /// How the chosen playlist's segments are packaged, and the audio rendition's: the
+    /// playlists themselves are not kept.
     private var segmentFormat: HLSMediaPlaylist.SegmentFormat?
+    private var audioSegmentFormat: HLSMediaPlaylist.SegmentFormat?
+    /// The audio rendition played with the chosen variant, when its audio is not in the
+    /// variant's own segments (`HLSAudioChoice`).
+    private var audio: HLSRendition?
+    /// The audio rendition's playlist request, and the media playlists that have arrived, until
+    /// both are in and the parts are listed.
+    private var audioPlaylistRequest: String?
+    private var videoPlaylist: HLSMediaPlaylist?
+    private var audioPlaylist: HLSMediaPlaylist?
+    /// The viewer's languages, in order of preference, and the system's (`$LANG`).
+    let audioLanguages: [String]
+    let systemLanguage: String?
     private var playlistsFetched = 0
+    /// Playlist requests made, for their ids and names: two may be under way at once.
+    private var playlistsAsked = 0
     /// Each init section before the first segment that follows it, and the segments, in play
     /// order.
     private var parts: [Part] = []
     private var segmentCount = 0
+    /// The audio rendition's segments, counted in `segmentCount` too.
+    private var audioSegmentCount = 0
     /// The next part to ask for (or to pass, when it is whole already).
     private var cursor = 0
     /// Parts asked for and not ended, by request id.
@@ -119,7 +138,10 @@ package struct HLSItemDownload: Sendable {
     let placingDeadline: ContinuousClock.Instant?
 
     init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil,
-         deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil) {
+         deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
+         audioLanguages: [String] = [], systemLanguage: String? = nil) {
+        self.audioLanguages = audioLanguages
+        self.systemLanguage = systemLanguage
         self.room = room
         self.deadline = deadline
         self.placingDeadline = placingDeadline
@@ -137,7 +159,10 @@ package struct HLSItemDownload: Sendable {
         guard let choice else { return nil }
         let variant = choice.variant
         let resolution = variant.resolution.map { "\($0), " } ?? ""
-        return "\(resolution)\(variant.bandwidth) bit/s of \(variantCount) variants"
+        let sound = audio.map { rendition in
+            ", audio \"\(rendition.name)\"" + (rendition.language.map { " (\($0))" } ?? "")
+        } ?? ""
+        return "\(resolution)\(variant.bandwidth) bit/s of \(variantCount) variants\(sound)"
     }
 
     /// Takes an HLS playlist the item's own URL answered with; returns the requests that follow.
@@ -153,10 +178,11 @@ package struct HLSItemDownload: Sendable {
         pending.remove(outcome.id)
         switch state {
         case .playlist:
+            let isAudio = outcome.id == audioPlaylistRequest
             guard case .captured(let data) = outcome.result, let url = outcome.finalURL else {
-                return failing(because: outcome, what: "the variant's playlist")
+                return failing(because: outcome, what: isAudio ? "the audio rendition's playlist" : "the variant's playlist")
             }
-            return (take(playlist: data, from: url, limits: &limits), [])
+            return (take(playlist: data, from: url, limits: &limits, isAudio: isAudio), [])
         case .failed, .tooLarge:
             // Requests still running when the item gave up: what they bring is not wanted.
             return ([], [])
@@ -178,7 +204,9 @@ package struct HLSItemDownload: Sendable {
         guard let index = requested.removeValue(forKey: outcome.id) else { return ([], []) }
         guard case .completed(let bytes) = outcome.result else {
             if case .tooLarge = outcome.result { return over() }
-            let what = parts[index].kind == .initSection ? "the init section" : "segment \(parts[index].number) of \(segmentCount)"
+            let part = parts[index]
+            let what = (part.isAudio ? "the audio rendition's " : "")
+                + (part.kind == .initSection ? "init section" : "segment \(part.number) of \(part.isAudio ? audioSegmentCount : segmentCount - audioSegmentCount)")
             return failing(because: outcome, what: what)
         }
         let temporary = workPath + "/" + parts[index].name + ".part"
@@ -250,7 +278,8 @@ package struct HLSItemDownload: Sendable {
 
     // MARK: - Playlists
 
-    private mutating func take(playlist data: [UInt8], from url: MediaURL, limits: inout HLSSegmentLimits) -> [TransferRequest] {
+    private mutating func take(playlist data: [UInt8], from url: MediaURL, limits: inout HLSSegmentLimits,
+                               isAudio: Bool = false) -> [TransferRequest] {
         playlistsFetched += 1
         // A playlist that arrived while the thread was busy with another is not read past the
         // deadline: counting its tags alone takes tenths of a second in a debug build.
@@ -276,6 +305,12 @@ package struct HLSItemDownload: Sendable {
             return []
         }
         switch playlist {
+        case .master where isAudio:
+            state = .failed("the HLS audio rendition's playlist is a master playlist", final: true)
+            return []
+        case .media(let found) where isAudio:
+            audioPlaylist = found
+            return videoPlaylist.map { plan($0, audio: found, limits: &limits) } ?? []
         case .master(let found):
             guard master == nil, choice == nil, !found.variants.isEmpty else {
                 state = .failed(master == nil && choice == nil ? "the HLS master playlist lists no variant"
@@ -295,18 +330,37 @@ package struct HLSItemDownload: Sendable {
                     return []
                 }
                 choice = chosen
+                audio = HLSAudioChoice.choose(for: chosen.variant, among: master.renditions, preferred: audioLanguages,
+                                              systemLanguage: systemLanguage)
                 // Only the choice is needed from here on.
                 self.master = nil
-                if chosen.variant.url != url {
-                    return [playlistRequest(chosen.variant.url)]
+                var requests: [TransferRequest] = []
+                if let audioURL = audio?.url {
+                    let request = playlistRequest(audioURL)
+                    audioPlaylistRequest = request.id
+                    requests.append(request)
                 }
+                if chosen.variant.url != url {
+                    return requests + [playlistRequest(chosen.variant.url)]
+                }
+                if !requests.isEmpty {
+                    videoPlaylist = found
+                    return requests
+                }
+            }
+            if audio != nil {
+                // The variant's playlist; the audio rendition's may be in already.
+                videoPlaylist = found
+                return audioPlaylist.map { plan(found, audio: $0, limits: &limits) } ?? []
             }
             return plan(found, limits: &limits)
         }
     }
 
     private mutating func playlistRequest(_ url: MediaURL) -> TransferRequest {
-        let request = TransferRequest(id: "\(key)/playlist\(playlistsFetched)", url: url, temporaryPath: workPath + "/playlist.part",
+        playlistsAsked += 1
+        let request = TransferRequest(id: "\(key)/playlist\(playlistsAsked)", url: url,
+                                      temporaryPath: workPath + "/playlist\(playlistsAsked).part",
                                       maximumSize: Int64(Self.playlistLimit), expectation: .document(limit: Self.playlistLimit),
                                       credentialScope: itemURL)
         pending.insert(request.id)
@@ -324,42 +378,55 @@ package struct HLSItemDownload: Sendable {
         return named.compactMap { $0 }.first { !$0.isHTTPS }
     }
 
-    /// Checks a media playlist can become one file, and lists its parts, whole ones found in the
-    /// work area; asks for the first of the rest.
-    private mutating func plan(_ playlist: HLSMediaPlaylist, limits: inout HLSSegmentLimits) -> [TransferRequest] {
+    /// Checks a media playlist (and the audio rendition's, when there is one) can become one
+    /// file, and lists their parts, whole ones found in the work area; asks for the first of the
+    /// rest.
+    private mutating func plan(_ playlist: HLSMediaPlaylist, audio audioPlaylist: HLSMediaPlaylist? = nil,
+                               limits: inout HLSSegmentLimits) -> [TransferRequest] {
         if let problem = Self.problem(with: playlist) {
             state = .failed(problem, final: true)
             return []
         }
+        if let audioPlaylist, let problem = Self.problem(with: audioPlaylist) {
+            state = .failed("its audio rendition: \(problem)", final: true)
+            return []
+        }
+        videoPlaylist = nil
+        self.audioPlaylist = nil
         // Past the deadline (the parse took the rest of it), nothing could be fetched: the parts
         // are not listed, and the next delivery reads the playlist again.
         if let deadline, ContinuousClock.now >= deadline { return [] }
-        guard limits.take(playlist.segments.count) else {
-            let refusal = limits.refusal(segments: playlist.segments.count)
+        let count = playlist.segments.count + (audioPlaylist?.segments.count ?? 0)
+        guard limits.take(count) else {
+            let refusal = limits.refusal(segments: count)
             state = .failed(refusal?.reason ?? "the HLS playlist lists more segments than vodapp fetches", final: refusal?.isFinal ?? false)
             return []
         }
         segmentFormat = playlist.segmentFormat
+        audioSegmentFormat = audioPlaylist?.segmentFormat
         guard prepareWorkArea() else { return [] }
         // One listing, not a look at each of thousands of names: a new item's folder is empty.
         let folder = (try? SafeFile.holder(of: workPath)).flatMap { try? $0.folder.folder($0.name) }
         let present = Set(folder?.entries().map(\.name) ?? [])
-        var initIndex: [String: Int] = [:]
-        parts.reserveCapacity(playlist.segments.count)
-        for (number, segment) in playlist.segments.enumerated() {
-            var initSection: Int?
-            if let map = segment.map {
-                let identity = map.url.absoluteString
-                if initIndex[identity] == nil {
-                    initIndex[identity] = parts.count
-                    add(Part(kind: .initSection, number: initIndex.count, url: map.url, key: map.key, initSection: nil), present: present)
-                }
-                initSection = initIndex[identity]
-            }
-            add(Part(kind: .segment, number: number + 1, url: segment.url, key: segment.key, initSection: initSection,
-                     followsDiscontinuity: segment.followsDiscontinuity), present: present)
+        parts.reserveCapacity(count)
+        // Fetched in play order, the audio beside the video it plays with: a delivery cut short
+        // keeps the start of both.
+        let video = Self.parts(of: playlist, isAudio: false)
+        let sound = audioPlaylist.map { Self.parts(of: $0, isAudio: true) } ?? []
+        var (nextVideo, nextSound) = (0, 0)
+        // Each list's parts by their index in `parts`, for the init sections segments follow.
+        var placed: [[Int]] = [[], []]
+        while nextVideo < video.count || nextSound < sound.count {
+            let isSound = nextSound < sound.count && (nextVideo == video.count || sound[nextSound].at < video[nextVideo].at)
+            var part = isSound ? sound[nextSound].part : video[nextVideo].part
+            let list = isSound ? 1 : 0
+            part.initSection = part.initSection.map { placed[list][$0] }
+            placed[list].append(parts.count)
+            add(part, present: present)
+            if isSound { nextSound += 1 } else { nextVideo += 1 }
         }
-        segmentCount = playlist.segments.count
+        segmentCount = count
+        audioSegmentCount = sound.count { $0.part.kind == .segment }
         state = .parts
         // Segments kept by an earlier delivery (under a larger --max-size, perhaps) may already
         // be too much.
@@ -370,6 +437,31 @@ package struct HLSItemDownload: Sendable {
         }
         allowance = ByteAllowance(maximumSize - total)
         return askForMore()
+    }
+
+    /// A playlist's init sections and segments in play order, each with the time it starts at.
+    /// A segment's `initSection` is an index into this list (`plan` makes it one into `parts`).
+    private static func parts(of playlist: HLSMediaPlaylist, isAudio: Bool) -> [(part: Part, at: Double)] {
+        var list: [(part: Part, at: Double)] = []
+        list.reserveCapacity(playlist.segments.count)
+        var initIndex: [String: Int] = [:]
+        var at = 0.0
+        for (number, segment) in playlist.segments.enumerated() {
+            var initSection: Int?
+            if let map = segment.map {
+                let identity = map.url.absoluteString
+                if initIndex[identity] == nil {
+                    initIndex[identity] = list.count
+                    list.append((Part(kind: .initSection, isAudio: isAudio, number: initIndex.count, url: map.url, key: map.key,
+                                      initSection: nil), at))
+                }
+                initSection = initIndex[identity]
+            }
+            list.append((Part(kind: .segment, isAudio: isAudio, number: number + 1, url: segment.url, key: segment.key,
+                              initSection: initSection, followsDiscontinuity: segment.followsDiscontinuity), at))
+            at += segment.duration
+        }
+        return list
     }
 
     /// Adds a part, whole when an earlier delivery fetched it (`present` lists the work area).
@@ -506,12 +598,12 @@ package struct HLSItemDownload: Sendable {
 
     // MARK: - Muxing
 
-    /// The parts as the runs the muxer reads: a new one at each discontinuity and at each change
-    /// of init section, the init section first.
-    private func runs() -> [[Int]] {
+    /// The variant's parts (or the audio rendition's) as the runs the muxer reads: a new one at
+    /// each discontinuity and at each change of init section, the init section first.
+    private func runs(audio: Bool) -> [[Int]] {
         var runs: [[Int]] = []
         var lastInit: Int?
-        for (index, part) in parts.enumerated() where part.kind == .segment {
+        for (index, part) in parts.enumerated() where part.kind == .segment && part.isAudio == audio {
             let newInit = part.initSection != nil && part.initSection != lastInit
             if runs.isEmpty || part.followsDiscontinuity || newInit {
                 runs.append(part.initSection.map { [$0] } ?? [])
@@ -536,15 +628,23 @@ package struct HLSItemDownload: Sendable {
         guard let (parent, name) = try? SafeFile.holder(of: workPath), let folder = try? parent.folder(name) else {
             throw MuxFailure(.passing, "the item's segments cannot be reached from \(SafeFile.workAreaName) without following a link")
         }
-        let (parts, keys, format) = (parts, keys, segmentFormat)
+        let (parts, keys) = (parts, keys)
         let limit = Int(maximumSize) + 1
-        let muxRuns = runs().map { indices in
-            MuxRun(count: indices.count) { (position: Int) throws(MuxFailure) -> [UInt8] in
-                try Self.bytes(of: parts[indices[position]], in: folder, keys: keys, format: format, limit: limit)
+        func track(audio: Bool) -> [MuxRun] {
+            let format = audio ? audioSegmentFormat : segmentFormat
+            return runs(audio: audio).map { indices in
+                MuxRun(count: indices.count) { (position: Int) throws(MuxFailure) -> [UInt8] in
+                    try Self.bytes(of: parts[indices[position]], in: folder, keys: keys, format: format, limit: limit)
+                }
             }
         }
+        // With an audio rendition, the variant's own audio (if any) is not the one chosen.
+        var tracks = [MuxTrack(runs: track(audio: false), takesAudio: audio == nil)]
+        if audio != nil {
+            tracks.append(MuxTrack(runs: track(audio: true), takesVideo: false, name: "the audio rendition"))
+        }
         let stopAt = placingDeadline
-        return try StreamMuxer.mux(muxRuns, into: fd, maximumSize: maximumSize) {
+        return try StreamMuxer.mux(tracks, into: fd, maximumSize: maximumSize) {
             stopAt.map { ContinuousClock.now >= $0 } ?? false
         }
     }
@@ -552,7 +652,7 @@ package struct HLSItemDownload: Sendable {
     /// A part's bytes as the muxer reads them: from the work area, decrypted.
     private static func bytes(of part: Part, in folder: Folder, keys: [String: [UInt8]], format: HLSMediaPlaylist.SegmentFormat?,
                               limit: Int) throws(MuxFailure) -> [UInt8] {
-        let what = part.kind == .segment ? "segment \(part.number)" : "the init section"
+        let what = (part.isAudio ? "the audio rendition's " : "") + (part.kind == .segment ? "segment \(part.number)" : "init section")
         guard var bytes = try? SafeFile.contents(of: part.name, in: folder, limit: limit) else {
             throw MuxFailure(.passing, "a downloaded HLS segment went missing")
         }

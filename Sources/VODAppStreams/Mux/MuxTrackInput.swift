@@ -1,0 +1,159 @@
+import CAVFormat
+
+/// A track as the muxer reads it: its runs demuxed one after another, each packet moved onto
+/// the file's timeline and into the time base of the file's stream it goes to.
+///
+/// Holds libavformat's demuxer of the current run, and frees it: not Sendable, used on the thread
+/// that muxes.
+final class MuxTrackInput {
+    /// The file's streams, shared by the tracks: which is video, which audio, and their codecs.
+    struct Streams {
+        var headerWritten = false
+        var video: Int32?
+        var audio: Int32?
+        var codecs: [Int32: AVCodecID] = [:]
+    }
+
+    private let track: MuxTrack
+    private let shouldStop: () -> Bool
+    private var runIndex = -1
+    private var reader: PartReader?
+    private var io: UnsafeMutablePointer<AVIOContext>?
+    private var demuxer: UnsafeMutablePointer<AVFormatContext>?
+    /// The current run's stream index to the file's.
+    private var map: [Int32: Int32] = [:]
+    /// Added to the current run's timestamps, in `AV_TIME_BASE` units.
+    var shift: Int64 = 0
+    /// Where each of the file's streams this track writes ends, in `AV_TIME_BASE` units: a
+    /// run after a discontinuity starts there.
+    private var ends: [Int32: Int64] = [:]
+
+    init(_ track: MuxTrack, shouldStop: @escaping () -> Bool) {
+        self.track = track
+        self.shouldStop = shouldStop
+    }
+
+    deinit {
+        close()
+    }
+
+    /// The first run's start, in `AV_TIME_BASE` units, once `begin` has opened it.
+    private(set) var firstStart: Int64?
+
+    /// Opens the first run and adds the streams it brings to `output` (the header is not written
+    /// yet). Returns whether the track has anything to read.
+    func begin(into output: UnsafeMutablePointer<AVFormatContext>, streams: inout Streams) throws(MuxFailure) -> Bool {
+        guard !track.runs.isEmpty else { return false }
+        let start = try openRun(0, into: output, streams: &streams)
+        guard !map.isEmpty else {
+            throw MuxFailure(.unusable, "\(which) holds \(track.takesVideo ? (track.takesAudio ? "neither video nor audio" : "no video") : "no audio")")
+        }
+        firstStart = start
+        return true
+    }
+
+    /// Reads the track's next packet into `packet`, on the file's timeline and in its stream's
+    /// time base; false at the track's end.
+    func next(_ packet: UnsafeMutablePointer<AVPacket>, output: UnsafeMutablePointer<AVFormatContext>,
+              streams: inout Streams) throws(MuxFailure) -> Bool {
+        while true {
+            guard let input = demuxer else { return false }
+            let status = av_read_frame(input, packet)
+            if status == vod_averror_eof() {
+                if let failure = reader?.failure { throw failure }
+                guard runIndex + 1 < track.runs.count else {
+                    close()
+                    return false
+                }
+                // This run starts where what the track wrote so far ends.
+                let start = try openRun(runIndex + 1, into: output, streams: &streams)
+                shift = (ends.values.max() ?? 0) - start
+                continue
+            }
+            guard status >= 0 else { throw reader?.failure ?? MuxFailure(.unusable, "\(which) cannot be read: \(StreamMuxer.message(status))") }
+            guard let target = map[packet.pointee.stream_index], let source = input.pointee.streams[Int(packet.pointee.stream_index)],
+                  let destination = output.pointee.streams[Int(target)] else {
+                av_packet_unref(packet)
+                continue
+            }
+            let sourceBase = source.pointee.time_base
+            let offset = av_rescale_q(shift, vod_time_base_q(), sourceBase)
+            if packet.pointee.pts != vod_no_pts() { packet.pointee.pts += offset }
+            if packet.pointee.dts != vod_no_pts() { packet.pointee.dts += offset }
+            av_packet_rescale_ts(packet, sourceBase, destination.pointee.time_base)
+            packet.pointee.stream_index = target
+            packet.pointee.pos = -1
+            let at = packet.pointee.pts != vod_no_pts() ? packet.pointee.pts : packet.pointee.dts
+            if at != vod_no_pts() {
+                let end = av_rescale_q(at + packet.pointee.duration, destination.pointee.time_base, vod_time_base_q())
+                ends[target] = max(ends[target] ?? end, end)
+            }
+            return true
+        }
+    }
+
+    private var which: String {
+        track.runs.count == 1 || runIndex < 0 ? track.name : "part \(runIndex + 1) of \(track.runs.count) of \(track.name)"
+    }
+
+    /// Opens run `index` and maps its streams to the file's, adding them while the header is
+    /// not written. Returns the run's start, in `AV_TIME_BASE` units.
+    private func openRun(_ index: Int, into output: UnsafeMutablePointer<AVFormatContext>,
+                         streams: inout Streams) throws(MuxFailure) -> Int64 {
+        close()
+        runIndex = index
+        let reader = PartReader(track.runs[index], shouldStop: shouldStop)
+        self.reader = reader
+        guard let context = reader.context() else { throw MuxFailure(.passing, "out of memory") }
+        io = context
+        guard let allocated = avformat_alloc_context() else { throw MuxFailure(.passing, "out of memory") }
+        allocated.pointee.pb = context
+        allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        var made: UnsafeMutablePointer<AVFormatContext>? = allocated
+        var status = avformat_open_input(&made, nil, nil, nil)
+        // On failure, avformat_open_input frees the context and sets `made` to nil.
+        demuxer = made
+        guard status >= 0, let input = made else {
+            throw reader.failure ?? MuxFailure(.unusable, "\(which) cannot be read: \(StreamMuxer.message(status))")
+        }
+        status = avformat_find_stream_info(input, nil)
+        guard status >= 0 else { throw reader.failure ?? MuxFailure(.unusable, "\(which) cannot be read: \(StreamMuxer.message(status))") }
+
+        map = [:]
+        for type in [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO] {
+            let isVideo = type == AVMEDIA_TYPE_VIDEO
+            guard isVideo ? track.takesVideo : track.takesAudio else { continue }
+            let found = av_find_best_stream(input, type, -1, -1, nil, 0)
+            guard found >= 0, let stream = input.pointee.streams[Int(found)] else { continue }
+            let codec = stream.pointee.codecpar.pointee.codec_id
+            if let existing = isVideo ? streams.video : streams.audio {
+                guard streams.codecs[existing] == codec else {
+                    throw MuxFailure(.unusable, "\(which) changes its \(isVideo ? "video" : "audio") codec, which one file cannot hold")
+                }
+                map[found] = existing
+            } else if !streams.headerWritten {
+                guard let added = avformat_new_stream(output, nil),
+                      avcodec_parameters_copy(added.pointee.codecpar, stream.pointee.codecpar) >= 0 else {
+                    throw MuxFailure(.passing, "out of memory")
+                }
+                added.pointee.codecpar.pointee.codec_tag = 0
+                added.pointee.time_base = stream.pointee.time_base
+                map[found] = added.pointee.index
+                streams.codecs[added.pointee.index] = codec
+                if isVideo { streams.video = added.pointee.index } else { streams.audio = added.pointee.index }
+            }
+        }
+        return input.pointee.start_time == vod_no_pts() ? 0 : input.pointee.start_time
+    }
+
+    /// Frees the current run's demuxer, then the I/O context it read through.
+    private func close() {
+        if demuxer != nil { avformat_close_input(&demuxer) }
+        if let context = io {
+            av_freep(&context.pointee.buffer)
+            avio_context_free(&io)
+        }
+        io = nil
+        reader = nil
+    }
+}
