@@ -18,7 +18,8 @@ extension Folder {
     @discardableResult
     package func discard(_ name: String) -> FolderRemoval {
         guard Self.isComponent(name), name != Self.discardedName else { return removeFolder(name) }
-        guard let inside = try? folder(name), !inside.isMountPoint, let bin = try? makeFolder(Self.discardedName) else {
+        guard let inside = try? folder(name), !inside.isMountPoint, let bin = try? makeFolder(Self.discardedName),
+              !bin.isMountPoint else {
             return removeFolder(name)
         }
         // A name of its own: the same key may be discarded again before the first is emptied.
@@ -33,7 +34,10 @@ extension Folder {
     /// - Returns: whether nothing discarded is left.
     @discardableResult
     package func emptyDiscarded(until deadline: ContinuousClock.Instant) -> Bool {
-        guard let bin = try? folder(Self.discardedName) else { return true }
+        // The user's own, and not a mount: a file system mounted at the name is not vodapp's to
+        // empty (fifth attacker trial: a bind mount there lost every file in it).
+        guard let bin = try? ownFolder(Self.discardedName) else { return true }
+        guard !bin.isMountPoint else { return false }
         var emptied = true
         for entry in bin.entries() {
             guard ContinuousClock.now < deadline else { return false }

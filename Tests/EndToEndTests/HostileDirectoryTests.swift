@@ -78,8 +78,8 @@ import VODAppSamples
         }
     }
 
-    /// A folder of elsewhere bind-mounted at a partial body's name or at the playlist's
-    /// temporary name (the same device, so nothing but the mount table tells it from a folder):
+    /// A folder of elsewhere bind-mounted at a partial body's name, at the playlist's temporary
+    /// name or at the folder of discarded segment folders (the same device, so nothing but the mount table tells it from a folder):
     /// nothing in it is removed, and the delivery goes on with what it can. (Emptied before: its
     /// files were taken for vodapp's own.)
     @Test(.enabled("mounting is not allowed here") { await TmpfsMount.isAllowed })
@@ -89,7 +89,9 @@ import VODAppSamples
         defer { withExtendedLifetime(scratch) {} }
         try await withSampleServer { server in
             try await prepare(dir, server)
-            for name in ["item.part", "playlist.m3u8.new"] {
+            // `.discarded`: where given-up segment folders wait to be emptied (fifth attacker
+            // trial: a mount there was emptied, its subfolders too).
+            for name in ["item.part", "playlist.m3u8.new", ".discarded"] {
                 try await withBindMount(outside, at: dir + "/.vodapp/partial/" + name) { _ in
                     let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "15"],
                                                    stdin: PayloadBuilder.json([(key: "item", title: "Item", url: server.url("/bytes/3000.mp4?\(name)"))]))

@@ -70,7 +70,7 @@ final class MuxTrackInput {
                 shift = (ends.values.max() ?? 0) - start
                 continue
             }
-            guard status >= 0 else { throw reader?.failure ?? MuxFailure(.unusable, "\(which) cannot be read: \(StreamMuxer.message(status))") }
+            guard status >= 0 else { throw failure(status) }
             guard let target = map[packet.pointee.stream_index], let source = input.pointee.streams[Int(packet.pointee.stream_index)],
                   let destination = output.pointee.streams[Int(target)] else {
                 av_packet_unref(packet)
@@ -92,6 +92,10 @@ final class MuxTrackInput {
         }
     }
 
+    /// The demuxers of what HLS segments and init sections are: MPEG-TS, fragmented MP4, and
+    /// packed audio (RFC 8216 §3.4). libavformat matches a demuxer by any of its names.
+    static let formats = "mpegts,mov,aac,mp3,ac3,eac3"
+
     private var which: String {
         track.runs.count == 1 || runIndex < 0 ? track.name : "part \(runIndex + 1) of \(track.runs.count) of \(track.name)"
     }
@@ -109,15 +113,29 @@ final class MuxTrackInput {
         guard let allocated = avformat_alloc_context() else { throw MuxFailure(.passing, "out of memory") }
         allocated.pointee.pb = context
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
+        // A demuxer may open more than it is given: a DASH manifest or a playlist behind an ID3
+        // tag made libavformat read file:///home/… into the file, or wait on any http URL for
+        // ever, outside every check of vodapp's (fifth attacker trial). Only the containers HLS
+        // segments come in are demuxed; nothing is opened but the parts; and the mux's deadline
+        // interrupts whatever blocks.
+        allocated.pointee.io_open = { _, _, _, _, _ in vod_averror_eperm() }
+        allocated.pointee.interrupt_callback = AVIOInterruptCB(callback: { opaque in
+            guard let opaque else { return 0 }
+            return Unmanaged<PartReader>.fromOpaque(opaque).takeUnretainedValue().shouldStopNow() ? 1 : 0
+        }, opaque: Unmanaged.passUnretained(reader).toOpaque())
+        var options: OpaquePointer?
+        av_dict_set(&options, "format_whitelist", Self.formats, 0)
+        av_dict_set(&options, "protocol_whitelist", "none", 0)
+        defer { av_dict_free(&options) }
         var made: UnsafeMutablePointer<AVFormatContext>? = allocated
-        var status = avformat_open_input(&made, nil, nil, nil)
+        var status = avformat_open_input(&made, nil, nil, &options)
         // On failure, avformat_open_input frees the context and sets `made` to nil.
         demuxer = made
         guard status >= 0, let input = made else {
-            throw reader.failure ?? MuxFailure(.unusable, "\(which) cannot be read: \(StreamMuxer.message(status))")
+            throw failure(status)
         }
         status = avformat_find_stream_info(input, nil)
-        guard status >= 0 else { throw reader.failure ?? MuxFailure(.unusable, "\(which) cannot be read: \(StreamMuxer.message(status))") }
+        guard status >= 0 else { throw failure(status) }
 
         map = [:]
         for type in [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO] {
@@ -144,6 +162,14 @@ final class MuxTrackInput {
             }
         }
         return input.pointee.start_time == vod_no_pts() ? 0 : input.pointee.start_time
+    }
+
+    /// Why reading stopped with libavformat's `status`: what the reader met, if anything; the
+    /// deadline, when libavformat was interrupted; else the run cannot be read.
+    private func failure(_ status: Int32) -> MuxFailure {
+        if let failure = reader?.failure { return failure }
+        if shouldStop() { return MuxFailure(.stopped, "stopped while the file was made") }
+        return MuxFailure(.unusable, "\(which) cannot be read: \(StreamMuxer.message(status))")
     }
 
     /// Frees the current run's demuxer, then the I/O context it read through.

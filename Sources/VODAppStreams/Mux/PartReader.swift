@@ -18,6 +18,12 @@ final class PartReader {
         self.shouldStop = shouldStop
     }
 
+    /// Whether the mux must stop: libavformat's interrupt callback asks, inside whatever it is
+    /// doing.
+    func shouldStopNow() -> Bool {
+        shouldStop()
+    }
+
     /// Copies up to `count` bytes into `target`; `AVERROR_EOF` after the last part.
     func read(into target: UnsafeMutablePointer<UInt8>, count: Int32) -> Int32 {
         while offset == buffer.count {
