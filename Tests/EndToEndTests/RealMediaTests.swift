@@ -209,6 +209,27 @@ import TestSupport
         #expect(MediaFixtures.topLevelBoxes(path).filter { $0 == "moov" }.count == 1)
     }
 
+    /// A clip encoded otherwise after a discontinuity (another picture size, another sample
+    /// rate) is refused with what changed, not placed as a file that breaks up or plays at the
+    /// wrong pitch past the change. MPEG-TS carries its picture's parameters in band, so only its
+    /// sound is the change there.
+    @Test(arguments: [false, true])
+    func aClipEncodedOtherwiseAfterADiscontinuityIsRefusedSayingWhatChanges(fragmentedMP4: Bool) async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let first = try await MediaFixtures.clip(seconds: 2, root: nginx.root, name: "first.mp4")
+        let other = try await MediaFixtures.clip(seconds: 2, root: nginx.root, name: "other.mp4", size: "320x180", sampleRate: 22050)
+        let spliced = try await MediaFixtures.hlsSpliced([first, other], fragmentedMP4: fragmentedMP4)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "spliced", title: "Spliced", url: nginx.url(spliced.variants[0].playlist))], into: scratch.path)
+        let item = try #require(run.item("spliced"))
+        #expect(item["status"] as? String == "failed", "\(run.stdout)")
+        let change = fragmentedMP4 ? "picture from 160x90 to 320x180" : "audio from 44100 Hz, 1 channel to 22050 Hz, 1 channel"
+        #expect(item["error"] as? String == "its HLS segments do not make a file: part 2 of 2 of the stream changes its \(change) "
+                + "after a discontinuity, which one file cannot hold", "\(run.stdout)")
+        #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+    }
+
     @Test(arguments: [MediaFixtures.AESIV.explicitFromFFmpeg, .mediaSequenceNumber])
     func anAES128HLSIsDecrypted(iv: MediaFixtures.AESIV) async throws {
         let nginx = try await NginxServer()

@@ -24,10 +24,13 @@ public enum MediaFixtures {
 
     /// Makes `root/name` (an MP4 clip, H.264 + AAC, 160x90, 25 fps, a key frame each second) of
     /// `seconds` seconds.
-    public static func clip(seconds: Int = 3, root: String, name: String = "clip.mp4") async throws -> MediaClip {
+    /// `size` and `sampleRate` make a clip encoded otherwise, as an advertisement spliced into a
+    /// programme may be.
+    public static func clip(seconds: Int = 3, root: String, name: String = "clip.mp4", size: String = "160x90",
+                            sampleRate: Int = 44100) async throws -> MediaClip {
         try FileManager.default.createDirectory(atPath: root, withIntermediateDirectories: true)
-        try await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=160x90:rate=25:duration=\(seconds)",
-                          "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=44100:duration=\(seconds)"]
+        try await ffmpeg(["-f", "lavfi", "-i", "testsrc2=size=\(size):rate=25:duration=\(seconds)",
+                          "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=\(sampleRate):duration=\(seconds)"]
                          + h264(keyFramesEverySecond: true) + ["-c:a", "aac", "-b:a", "32k", "-shortest", "-movflags", "+faststart",
                                                               root + "/" + name])
         return MediaClip(root: root, path: name, duration: Double(seconds))

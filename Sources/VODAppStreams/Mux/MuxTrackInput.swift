@@ -148,6 +148,14 @@ final class MuxTrackInput {
                 guard streams.codecs[existing] == codec else {
                     throw MuxFailure(.unusable, "\(which) changes its \(isVideo ? "video" : "audio") codec, which one file cannot hold")
                 }
+                if let header = output.pointee.streams[Int(existing)],
+                   let change = Self.change(from: header.pointee.codecpar.pointee, to: stream.pointee.codecpar.pointee,
+                                            inBand: input.pointee.iformat.map { String(cString: $0.pointee.name) == "mpegts" } ?? false) {
+                    // One MP4 track has one description: played past the change, the picture
+                    // broke up (an fMP4 init section of another size) or the sound played at the
+                    // wrong pitch (another sample rate). A file that says it is whole must play.
+                    throw MuxFailure(.unusable, "\(which) changes its \(change) after a discontinuity, which one file cannot hold")
+                }
                 map[found] = existing
             } else if !streams.headerWritten {
                 guard let added = avformat_new_stream(output, nil),
@@ -170,6 +178,24 @@ final class MuxTrackInput {
         if let failure = reader?.failure { return failure }
         if shouldStop() { return MuxFailure(.stopped, "stopped while the file was made") }
         return MuxFailure(.unusable, "\(which) cannot be read: \(StreamMuxer.message(status))")
+    }
+
+    /// What changes from the file's stream `header` to a later run's `next`, in words, when the
+    /// file cannot carry it: the sample rate or channels of audio; the size of video, unless the
+    /// stream carries its parameter sets in band (MPEG-TS, where a decoder follows them).
+    static func change(from header: AVCodecParameters, to next: AVCodecParameters, inBand: Bool) -> String? {
+        switch header.codec_type {
+        case AVMEDIA_TYPE_AUDIO:
+            let (before, after) = ((header.sample_rate, header.ch_layout.nb_channels), (next.sample_rate, next.ch_layout.nb_channels))
+            guard before != after else { return nil }
+            func words(_ format: (Int32, Int32)) -> String { "\(format.0) Hz, \(format.1) channel\(format.1 == 1 ? "" : "s")" }
+            return "audio from \(words(before)) to \(words(after))"
+        case AVMEDIA_TYPE_VIDEO where !inBand:
+            guard (header.width, header.height) != (next.width, next.height) else { return nil }
+            return "picture from \(header.width)x\(header.height) to \(next.width)x\(next.height)"
+        default:
+            return nil
+        }
     }
 
     /// Frees the current run's demuxer, then the I/O context it read through.
