@@ -12,7 +12,9 @@ public enum ReportRenderer {
             let name = printable(item.title ?? item.key)
             switch item.status {
             case .downloaded:
-                lines.append("  \(status) \(name) (\(ByteSize.format(item.bytes ?? 0))) -> \(item.path ?? "")")
+                // The stream's choice, when it had one: which quality and which language came.
+                let chosen = item.variant.map { ", " + printable($0.description) } ?? ""
+                lines.append("  \(status) \(name) (\(ByteSize.format(item.bytes ?? 0))\(chosen)) -> \(item.path ?? "")")
             case .alreadyPresent:
                 lines.append("  \(status) \(name) -> \(item.path ?? "")")
             default:

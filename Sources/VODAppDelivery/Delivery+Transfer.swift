@@ -32,6 +32,8 @@ extension Delivery {
                                     logger: logger)
         let syncer = FileSyncer(width: jobs)
         let finished = NIOLockedValueBox<[String: ItemReport]>([:])
+        // What was chosen of each HLS master playlist, for its report.
+        let choices = NIOLockedValueBox<[String: StreamChoice]>([:])
         // Runs on a syncer thread once the body is on disk.
         let finish: @Sendable (DeliveryTarget, TransferOutcome, String?) -> Void = { target, outcome, unsynced in
             let key = target.item.key
@@ -41,7 +43,8 @@ extension Delivery {
                 outcome = TransferOutcome(id: key, result: .failed(reason: "cannot write the file: \(unsynced)"),
                                           httpStatus: outcome.httpStatus, bodyBytesReceived: outcome.bodyBytesReceived)
             }
-            let itemReport = place(outcome, target: target, directory: directory)
+            var itemReport = place(outcome, target: target, directory: directory)
+            itemReport.variant = choices.withLockedValue { $0[key] }
             // The new name is durable before the store says the file is there.
             if itemReport.status == .downloaded { directory.sync() }
             ledger?.record([StoredItem(outcome: outcome, report: itemReport, known: known[key])], until: budget.end)
@@ -59,10 +62,11 @@ extension Delivery {
         let muxedOtherwise = NIOLockedValueBox<[String: TransferOutcome]>([:])
         let mux: @Sendable (HLSDownloads, DeliveryTarget, String?) -> Void = { hls, target, cut in
             let key = target.item.key
-            let variant = hls.variant(of: key)
+            let choice = hls.choice(of: key)
+            if let choice { choices.withLockedValue { $0[key] = choice } }
             // Nil when the other way in took it first.
             guard let muxed = hls.finish(key, into: target.temporary, because: cut) else { return }
-            logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(variant ?? "the only one")",
+            logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(choice?.description ?? "the only one")",
                                           "result": "\(muxed.result)"])
             if case .completed = muxed.result {
                 syncer.submit(target.temporary) { unsynced in finish(target, muxed, unsynced) }
@@ -114,7 +118,8 @@ extension Delivery {
             // The engine answers for every request; should it ever not, the item still gets a
             // report, and its lock is still released.
             let outcome = byKey[key] ?? TransferOutcome(id: key, result: .failed(reason: "the transfer ended without an outcome"))
-            let itemReport = place(outcome, target: target, directory: directory)
+            var itemReport = place(outcome, target: target, directory: directory)
+            itemReport.variant = choices.withLockedValue { $0[key] }
             reports[key] = itemReport
             records.append(StoredItem(outcome: outcome, report: itemReport, known: known[key]))
         }

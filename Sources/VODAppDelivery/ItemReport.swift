@@ -1,4 +1,5 @@
 import VODAppMediaDirectory
+import VODAppStreams
 
 /// What happened to one playlist item, as the report shows it.
 public struct ItemReport: Sendable, Equatable, Encodable {
@@ -28,18 +29,21 @@ public struct ItemReport: Sendable, Equatable, Encodable {
     /// certificate that does not verify, a DASH manifest), false when a later delivery may
     /// succeed (a 503, a reset, a login page, the budget).
     public let final: Bool?
+    /// For a stream that offered a choice (an HLS master playlist): the variant and audio chosen.
+    public var variant: StreamChoice?
     /// For `downloaded`: what the file was as this delivery placed it, for the store (not in the
     /// report).
     package var placed: MediaDirectory.PlacedIdentity?
 
     private enum CodingKeys: String, CodingKey {
-        case key, title, url, status, bytes, path, httpStatus, error, final
+        case key, title, url, status, bytes, path, httpStatus, error, final, variant
     }
 
     /// Reports are equal when what they say is: `placed` is the store's, not the report's.
     public static func == (lhs: ItemReport, rhs: ItemReport) -> Bool {
         lhs.key == rhs.key && lhs.title == rhs.title && lhs.url == rhs.url && lhs.status == rhs.status && lhs.bytes == rhs.bytes
             && lhs.path == rhs.path && lhs.httpStatus == rhs.httpStatus && lhs.error == rhs.error && lhs.final == rhs.final
+            && lhs.variant == rhs.variant
     }
 
     public init(
@@ -62,6 +66,7 @@ public struct ItemReport: Sendable, Equatable, Encodable {
         var noted = ItemReport(key: key, title: title, url: url, status: status, bytes: bytes, path: path, httpStatus: httpStatus,
                                error: (error ?? "") + note, final: final)
         noted.placed = placed
+        noted.variant = variant
         return noted
     }
 }

@@ -48,9 +48,12 @@ import TestSupport
         for key in ["ts", "fmp4"] {
             let path = ScratchDirectory.media(dir, key)
             await probeStream(path, lastsLike: clip.duration)
-            // The best variant that fits 20 MiB: the 160x90 one, not the 96x54.
+            // The best variant that fits 20 MiB: the 160x90 one, not the 96x54; the report says so.
             let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
             #expect(video?.width == 160, "\(key): \(String(describing: video))")
+            let variant = run.item(key)?["variant"] as? [String: Any]
+            #expect(variant?["resolution"] as? String == "160x90" && variant?["variants"] as? Int == 2 && variant?["audio"] == nil,
+                    "\(run.stdout)")
             #expect(run.item(key)?["bytes"] as? Int == Int(ScratchDirectory.contents(path)?.count ?? -1))
         }
         // Every segment of the chosen variant was fetched once, none of the other's.
@@ -92,6 +95,10 @@ import TestSupport
         await probeStream(path, lastsLike: clip.duration)
         let audio = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "audio" }
         #expect(audio?.sampleRate == 22050, "the German rendition (DEFAULT=YES) is at 22.05 kHz: \(String(describing: audio))")
+        // The report says what was chosen.
+        let variant = run.item("sound")?["variant"] as? [String: Any]
+        #expect(variant?["resolution"] as? String == "160x90" && variant?["variants"] as? Int == 1, "\(run.stdout)")
+        #expect((variant?["audio"] as? [String: Any])?["language"] as? String == "de", "\(run.stdout)")
     }
 
     @Test func mpegTSLabelledAsQtTranslationsStillArrives() async throws {

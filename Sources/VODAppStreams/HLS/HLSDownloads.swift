@@ -101,8 +101,8 @@ package final class HLSDownloads: TransferFollowUp {
         return download.finish(into: temporaryPath, because: cut)
     }
 
-    /// How the item's variant was chosen, for the log; asked before `finish`.
-    package func variant(of key: String) -> String? {
-        state.withLockedValue { $0.items[key]?.variantDescription }
+    /// What was chosen of the item's stream, for the log and the report; asked before `finish`.
+    package func choice(of key: String) -> StreamChoice? {
+        state.withLockedValue { $0.items[key]?.streamChoice }
     }
 }

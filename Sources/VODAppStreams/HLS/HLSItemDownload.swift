@@ -154,15 +154,10 @@ package struct HLSItemDownload: Sendable {
     /// The most bytes a playlist may have.
     static let playlistLimit = HLSPlaylist.maximumBytes
 
-    /// What the variant choice was, for the log and the report.
-    var variantDescription: String? {
-        guard let choice else { return nil }
-        let variant = choice.variant
-        let resolution = variant.resolution.map { "\($0), " } ?? ""
-        let sound = audio.map { rendition in
-            ", audio \"\(rendition.name)\"" + (rendition.language.map { " (\($0))" } ?? "")
-        } ?? ""
-        return "\(resolution)\(variant.bandwidth) bit/s of \(variantCount) variants\(sound)"
+    /// What was chosen, for the log and the report; nil for a media playlist, which offers no
+    /// choice.
+    var streamChoice: StreamChoice? {
+        choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio) }
     }
 
     /// Takes an HLS playlist the item's own URL answered with; returns the requests that follow.

@@ -1,0 +1,32 @@
+/// What was chosen of a stream that offered a choice, for the report: the variant of a master
+/// playlist, among how many, and the audio rendition fetched beside it.
+public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConvertible {
+    /// An audio rendition, as the master playlist names it.
+    public struct Audio: Sendable, Equatable, Encodable {
+        public let name: String
+        public let language: String?
+    }
+
+    /// RESOLUTION, `WIDTHxHEIGHT`, when the master playlist gives it.
+    public let resolution: String?
+    /// BANDWIDTH, bits per second.
+    public let bandwidth: Int
+    /// How many variants there were.
+    public let variants: Int
+    /// The audio rendition fetched beside the variant; nil when its audio is in its own segments.
+    public let audio: Audio?
+
+    init(variant: HLSVariant, of variants: Int, audio: HLSRendition?) {
+        resolution = variant.resolution.map { "\($0)" }
+        bandwidth = variant.bandwidth
+        self.variants = variants
+        self.audio = audio.map { Audio(name: $0.name, language: $0.language) }
+    }
+
+    /// `1280x720, 2500000 bit/s of 3 variants, audio "English" (en)`.
+    public var description: String {
+        let size = resolution.map { "\($0), " } ?? ""
+        let sound = audio.map { audio in ", audio \"\(audio.name)\"" + (audio.language.map { " (\($0))" } ?? "") } ?? ""
+        return "\(size)\(bandwidth) bit/s of \(variants) variant\(variants == 1 ? "" : "s")\(sound)"
+    }
+}
