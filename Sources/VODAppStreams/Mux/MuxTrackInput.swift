@@ -132,6 +132,10 @@ final class MuxTrackInput {
         // On failure, avformat_open_input frees the context and sets `made` to nil.
         demuxer = made
         guard status >= 0, let input = made else {
+            // What the probe found is not a demuxer of `formats`: libavformat says only EINVAL.
+            if status == vod_averror_einval(), reader.failure == nil, !shouldStop() {
+                throw MuxFailure(.unusable, "\(which) is not MPEG-TS, MP4 or packed audio")
+            }
             throw failure(status)
         }
         status = avformat_find_stream_info(input, nil)
