@@ -77,7 +77,8 @@ extension Delivery {
         let hls = HLSDownloads(segmentFolder: directory.segmentFolder(key:), maximumSize: options.maximumSize, room: plan.room,
                                itemURLs: targets.mapValues(\.url), deadline: budget.transferDeadline,
                                placingDeadline: budget.end - budget.reserve / 2,
-                               systemLanguage: ProcessInfo.processInfo.environment["LANG"]) { hls, key in
+                               audioLanguages: options.audioLanguages, systemLanguage: ProcessInfo.processInfo.environment["LANG"],
+                               maximumHeight: options.maximumHeight) { hls, key in
             guard let target = targets[key] else { return }
             syncer.perform { mux(hls, target, nil) }
         }

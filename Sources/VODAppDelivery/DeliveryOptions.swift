@@ -36,6 +36,11 @@ public struct DeliveryOptions: Sendable, Equatable {
     public static let defaultUserAgent = "vodapp/0.1 libcurl/\(Curl.version)"
     /// The most bytes per second the whole delivery receives (`--limit-rate`); nil for no limit.
     public var rateLimit: Int64?
+    /// A stream's audio languages, in order of preference (`--audio-lang`): the first a master
+    /// playlist's renditions have is fetched; none, its DEFAULT=YES one.
+    public var audioLanguages: [String] = []
+    /// A stream's tallest picture (`--max-height`), if capped.
+    public var maximumHeight: Int?
     /// Whether a metered connection or power saver defers the items (`--on-metered`,
     /// `--on-power-saver`).
     public var deferral = DeferralPolicy()

@@ -85,6 +85,17 @@ struct HandlingOptions: ParsableArguments {
             transform: OptionValue.byteCount)
     var limitRate: Int64?
 
+    @Option(help: ArgumentHelp("For a stream (HLS) with audio in several languages: the languages wanted, in order of preference, comma-separated (en,de). Default: the stream's DEFAULT=YES audio, else $LANG's.",
+                               valueName: "langs"),
+            transform: LanguageList.parse)
+    var audioLang: LanguageList?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("For a stream (HLS) of several qualities: the tallest picture wanted, in lines (720 for 1280x720); when every one is taller, the shortest.",
+                               valueName: "n"),
+            transform: OptionValue.wholeNumber(of: "lines", in: 1...100_000))
+    var maxHeight: Int?
+
     @Flag(help: "Fetch items again whose files were removed (by retention or by hand); without it they are reported as removed.")
     var refetchRemoved = false
 
@@ -231,6 +242,8 @@ struct HandlingOptions: ParsableArguments {
         options.cookieFile = cookies.map { URL(fileURLWithPath: $0).standardizedFileURL.path }
         if let userAgent { options.userAgent = userAgent }
         options.rateLimit = limitRate
+        options.audioLanguages = audioLang?.tags ?? []
+        options.maximumHeight = maxHeight
         options.deferral = DeferralPolicy(onMetered: onMetered, onPowerSaver: onPowerSaver)
         options.retention = RetentionPolicy(keepDays: keepDays, maximumTotal: maxTotal, minimumFree: minFree, refetchRemoved: refetchRemoved)
         return options

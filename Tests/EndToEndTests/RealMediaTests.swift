@@ -72,6 +72,14 @@ import TestSupport
         let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
         #expect(video?.width == 96, "\(String(describing: video))")
         await probeStream(path, lastsLike: clip.duration)
+
+        // --max-height: the 96x54 variant, though the 160x90 one fits.
+        let capped = try ScratchDirectory()
+        let short = try await deliver([(key: "ts", title: "Transport", url: nginx.url(master))], into: capped.path, ["--max-height", "60"])
+        #expect(short.exitCode == 0, "\(short.stdout) \(short.stderr)")
+        let picture = await MediaFixtures.ffprobeStreams(ScratchDirectory.media(capped.path, "ts")).first { $0.codecType == "video" }
+        #expect(picture?.width == 96, "\(String(describing: picture))")
+        #expect((short.item("ts")?["variant"] as? [String: Any])?["resolution"] as? String == "96x54", "\(short.stdout)")
     }
 
     /// An HLS item is joined and placed as soon as its last segment is in, like any other item,
@@ -99,6 +107,14 @@ import TestSupport
         let variant = run.item("sound")?["variant"] as? [String: Any]
         #expect(variant?["resolution"] as? String == "160x90" && variant?["variants"] as? Int == 1, "\(run.stdout)")
         #expect((variant?["audio"] as? [String: Any])?["language"] as? String == "de", "\(run.stdout)")
+
+        // --audio-lang: the first language wanted that a rendition has.
+        let english = try ScratchDirectory()
+        let chosen = try await deliver([(key: "sound", title: "Sound", url: nginx.url(try #require(hls.master)))], into: english.path,
+                                       ["--audio-lang", "fr,en-GB,de"])
+        #expect(chosen.exitCode == 0, "\(chosen.stdout) \(chosen.stderr)")
+        let englishAudio = await MediaFixtures.ffprobeStreams(ScratchDirectory.media(english.path, "sound")).first { $0.codecType == "audio" }
+        #expect(englishAudio?.sampleRate == 44100, "the English rendition is at 44.1 kHz: \(String(describing: englishAudio))")
     }
 
     @Test func mpegTSLabelledAsQtTranslationsStillArrives() async throws {

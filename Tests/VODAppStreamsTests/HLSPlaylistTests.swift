@@ -389,6 +389,25 @@ import VODAppTransfer
         #expect(HLSVariantChoice.choose(among: [b, c, d], duration: 100, sizeLimit: 40_000_000)?.variant == d)
     }
 
+    /// `--max-height`: the best that fits among variants no taller, for every cap from below the
+    /// shortest to above the tallest; when all are taller, the shortest (the smallest of those).
+    @Test func aHeightCapLeavesOutTallerVariants() throws {
+        let variants = [try variant("p1080", 6_000_000, height: 1080), try variant("p720", 3_000_000, height: 720),
+                        try variant("p720low", 2_000_000, height: 720), try variant("p360", 800_000, height: 360),
+                        try variant("audio", 64_000)]
+        for cap in [100, 359, 360, 361, 719, 720, 721, 1079, 1080, 5000] {
+            let choice = try #require(HLSVariantChoice.choose(among: variants, duration: 60, sizeLimit: 1 << 40, maximumHeight: cap))
+            // Room for all: the best no taller than the cap; with every picture taller, the
+            // shortest (360), not the audio-only variant, whose height is not known.
+            let expected = cap >= 1080 ? "p1080" : cap >= 720 ? "p720" : "p360"
+            #expect(choice.variant.url.absoluteString == "http://media.test/\(expected).m3u8", "cap \(cap)")
+        }
+        // Under the cap, the size limit still decides: 20 MiB in 60 s holds 2 Mb/s, not 3.
+        let fitted = HLSVariantChoice.choose(among: variants, duration: 60, sizeLimit: 20 << 20, maximumHeight: 720)
+        #expect(fitted?.variant.url.absoluteString == "http://media.test/p720low.m3u8")
+        #expect(HLSVariantChoice.choose(among: variants, duration: 60, sizeLimit: 1 << 40)?.variant == variants[0])
+    }
+
     // MARK: AES-128
 
     @Test func aes128SegmentsEncryptedByOpenSSLDecrypt() async throws {

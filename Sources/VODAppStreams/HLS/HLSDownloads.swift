@@ -26,6 +26,8 @@ package final class HLSDownloads: TransferFollowUp {
     /// The viewer's audio languages, in order of preference, and the system's.
     private let audioLanguages: [String]
     private let systemLanguage: String?
+    /// The tallest picture wanted, if capped.
+    private let maximumHeight: Int?
 
     /// - Parameters:
     ///   - segmentFolder: the folder of its own where an item's segments are kept (the media
@@ -40,13 +42,15 @@ package final class HLSDownloads: TransferFollowUp {
     ///   - placingDeadline: past it, a file still being muxed is given up, its parts kept.
     ///   - audioLanguages: the audio renditions wanted, in order of preference (`HLSAudioChoice`).
     ///   - systemLanguage: the system's language (`$LANG`), for a choice nobody made.
+    ///   - maximumHeight: the tallest variant wanted (`HLSVariantChoice`).
     package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: TransferRequest.Room? = nil,
                  itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
                  deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
-                 audioLanguages: [String] = [], systemLanguage: String? = nil,
+                 audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil,
                  ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
         self.audioLanguages = audioLanguages
         self.systemLanguage = systemLanguage
+        self.maximumHeight = maximumHeight
         self.deadline = deadline
         self.placingDeadline = placingDeadline
         state = NIOLockedValueBox(State(limits: limits))
@@ -75,7 +79,7 @@ package final class HLSDownloads: TransferFollowUp {
                 var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
                                                maximumSize: maximumSize, room: room, deadline: deadline,
                                                placingDeadline: placingDeadline, audioLanguages: audioLanguages,
-                                               systemLanguage: systemLanguage)
+                                               systemLanguage: systemLanguage, maximumHeight: maximumHeight)
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url, limits: &state.limits)
                 state.items[key] = download

@@ -86,6 +86,8 @@ package struct HLSItemDownload: Sendable {
     /// The viewer's languages, in order of preference, and the system's (`$LANG`).
     let audioLanguages: [String]
     let systemLanguage: String?
+    /// The tallest picture wanted (`--max-height`), if capped.
+    let maximumHeight: Int?
     private var playlistsFetched = 0
     /// Playlist requests made, for their ids and names: two may be under way at once.
     private var playlistsAsked = 0
@@ -139,8 +141,9 @@ package struct HLSItemDownload: Sendable {
 
     init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil,
          deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
-         audioLanguages: [String] = [], systemLanguage: String? = nil) {
+         audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil) {
         self.audioLanguages = audioLanguages
+        self.maximumHeight = maximumHeight
         self.systemLanguage = systemLanguage
         self.room = room
         self.deadline = deadline
@@ -320,7 +323,8 @@ package struct HLSItemDownload: Sendable {
             return [playlistRequest(highest.url)]
         case .media(let found):
             if let master, choice == nil {
-                guard let chosen = HLSVariantChoice.choose(among: master.variants, duration: found.duration, sizeLimit: maximumSize) else {
+                guard let chosen = HLSVariantChoice.choose(among: master.variants, duration: found.duration, sizeLimit: maximumSize,
+                                                             maximumHeight: maximumHeight) else {
                     state = .failed("the HLS master playlist lists no variant", final: true)
                     return []
                 }

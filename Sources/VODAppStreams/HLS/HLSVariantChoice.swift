@@ -10,6 +10,9 @@ import VODAppTransfer
 /// - When none fits, or the duration is unknown (not a positive finite number) so that none is
 ///   known to fit, the choice is the lowest expected rate (ties: lower peak BANDWIDTH, then the
 ///   earlier variant): the one most likely to fit, and the cheapest to try.
+/// - With a height cap (`--max-height`), only variants whose RESOLUTION is no taller are
+///   candidates; when every one is taller, the shortest are. A variant without a RESOLUTION (an
+///   audio-only one) is a candidate only when no variant gives one: a cap asks for a picture.
 /// The expectation is only an estimate: the download still has to enforce the limit.
 public struct HLSVariantChoice: Sendable, Equatable {
     public enum Reason: Sendable, Equatable {
@@ -26,7 +29,13 @@ public struct HLSVariantChoice: Sendable, Equatable {
 
     /// The choice among `variants` for an item of `duration` seconds and a limit of `sizeLimit`
     /// bytes; nil only when `variants` is empty.
-    public static func choose(among variants: [HLSVariant], duration: Double, sizeLimit: Int64) -> HLSVariantChoice? {
+    public static func choose(among all: [HLSVariant], duration: Double, sizeLimit: Int64,
+                              maximumHeight: Int? = nil) -> HLSVariantChoice? {
+        var variants = all
+        if let maximumHeight, let shortest = all.compactMap(\.resolution?.height).min() {
+            let low = all.filter { $0.resolution.map { $0.height <= maximumHeight } ?? false }
+            variants = low.isEmpty ? all.filter { $0.resolution?.height == shortest } : low
+        }
         let known = duration.isFinite && duration > 0
         func expected(_ variant: HLSVariant) -> Double { Double(variant.expectedBitsPerSecond) * duration / 8 }
         func bytes(_ variant: HLSVariant) -> Int64? {
