@@ -24,7 +24,9 @@ public enum StatusRenderer {
         }
         section("In DIR", .fetched) { "\(name($0)) (\(ByteSize.format($0.bytes ?? 0))) -> \(printablePath($0.path ?? "?")), \(when($0.updatedAt))" }
         section("Partial, resumed by the next delivery", .partial) { item in
-            let kept = "\(name(item)): \(ByteSize.format(item.bytes ?? 0)) kept, \(item.validator == nil ? "no validator: starts over" : "resumable")"
+            let how = status.keepsSegments.contains(item.key) ? "whole HLS segments: the next delivery fetches the rest"
+                : item.validator == nil ? "no validator: starts over" : "resumable"
+            let kept = "\(name(item)): \(ByteSize.format(item.bytes ?? 0)) kept, \(how)"
             // Why the last attempt stopped, when it was not simply cut: a refusal for good is news.
             guard item.final, let error = item.error else { return kept }
             return kept + "; the last attempt failed for good: \(printable(error))"

@@ -8,6 +8,13 @@ public struct StatusReport: Sendable, Encodable {
     public let directory: String
     public let items: [StoredItem]
     public let deliveries: [DeliveryLogEntry]
+    /// The partial items whose kept data are whole HLS segments: the next delivery fetches the
+    /// rest, whatever validators the store has (none: segments are kept whole or not at all).
+    public private(set) var keepsSegments: Set<String> = []
+
+    private enum CodingKeys: String, CodingKey {
+        case directory, items, deliveries
+    }
 
     /// Why the status cannot be read: the store cannot be opened or read.
     public struct Unreadable: Error, Sendable, CustomStringConvertible {
@@ -51,13 +58,17 @@ public struct StatusReport: Sendable, Encodable {
         }
         let store = try StateStore(directory: directory, readOnly: true)
         let media = MediaDirectory(path: directory)
+        var segmentKeys: Set<String> = []
         items = try store.allItems().map { item in
             var item = item
             switch item.state {
             case .partial:
-                // A partial's bytes are what its file holds now: the store hears of a transfer
-                // when its body begins, and a process killed later wrote more than it could record.
-                if case .file(let bytes) = SafeFile.inspect(media.temporaryPath(key: item.key)) { item.bytes = bytes } else { item.bytes = 0 }
+                // A partial's bytes are what its file (or its folder of segments) holds now: the
+                // store hears of a transfer when its body begins, and a process killed later wrote
+                // more than it could record.
+                let kept = media.keptPartial(key: item.key)
+                item.bytes = kept?.bytes ?? 0
+                if kept?.names.contains(where: { $0.hasSuffix(".hls") }) == true { segmentKeys.insert(item.key) }
             case .fetched, .removed:
                 // The store says what was placed; DIR says what is there. A file the user removed
                 // is shown as removed, as the next delivery naming it will record it, and one put
@@ -79,6 +90,7 @@ public struct StatusReport: Sendable, Encodable {
             }
             return item
         }
+        keepsSegments = segmentKeys
         deliveries = try store.lastDeliveries(count)
     }
 

@@ -201,6 +201,10 @@ import TestSupport
         #expect(items.first?["state"] as? String == "partial", "\(shown.stdout)")
         let text = try await runner.run(["status", "--dir", dir])
         #expect(text.stdout.contains("Partial"), "\(text.stdout)")
+        // What is kept is the segments' bytes, resumed whole (it read "0 B kept, no validator:
+        // starts over": new-user trial).
+        #expect(text.stdout.contains(" kept, whole HLS segments: the next delivery fetches the rest"), "\(text.stdout)")
+        #expect((items.first?["bytes"] as? Int ?? 0) > 0, "\(shown.stdout)")
 
         let before = try await nginx.waitForRequests { $0.contains { $0.uri.hasSuffix("/seg0.ts") } }
         let whole = Set(before.filter { $0.uri.hasSuffix(".ts") && !$0.uri.hasSuffix("/seg1.ts") && $0.status == 200 }.map(\.uri))
