@@ -76,9 +76,10 @@ import VODAppTransfer
         ])
     }
 
-    @Test func masterRefusesAVariantWithoutBandwidthOrURI() {
-        #expect(error(["#EXTM3U", "#EXT-X-STREAM-INF:RESOLUTION=1x1", "a.m3u8"])
-                == .missingAttribute(tag: "EXT-X-STREAM-INF", name: "BANDWIDTH", line: 2))
+    @Test func masterRefusesAVariantWithoutURIAndTakesOneWithoutBandwidth() throws {
+        // Without BANDWIDTH, as players take it: unknown, 0.
+        let lenient = try HLSPlaylist.parse(text: "#EXTM3U\n#EXT-X-STREAM-INF:RESOLUTION=1x1\na.m3u8\n", url: base).master?.variants
+        #expect(lenient?.map(\.bandwidth) == [0])
         #expect(error(["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=1", "#EXT-X-STREAM-INF:BANDWIDTH=2", "a.m3u8"])
                 == .missingURI(tag: "EXT-X-STREAM-INF", line: 2))
         #expect(error(["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=1"])?.description
@@ -387,6 +388,16 @@ import VODAppTransfer
         let c = try variant("c", 6_000_000, average: 2_500_000, height: 480)
         let d = try variant("d", 6_000_000, average: 2_500_000, height: 1080)
         #expect(HLSVariantChoice.choose(among: [b, c, d], duration: 100, sizeLimit: 40_000_000)?.variant == d)
+    }
+
+    /// Variants without BANDWIDTH (0, unknown): ranked by their pictures, the largest first, and
+    /// after every variant whose known rate fits.
+    @Test func variantsWithoutBandwidthAreRankedByResolution() throws {
+        let unknown = [try variant("p360", 0, height: 360), try variant("p1080", 0, height: 1080), try variant("p720", 0, height: 720)]
+        #expect(HLSVariantChoice.choose(among: unknown, duration: 60, sizeLimit: 20 << 20)?.variant == unknown[1])
+        #expect(HLSVariantChoice.choose(among: unknown, duration: 60, sizeLimit: 20 << 20, maximumHeight: 720)?.variant == unknown[2])
+        let known = try variant("known", 1_000_000, height: 480)
+        #expect(HLSVariantChoice.choose(among: unknown + [known], duration: 60, sizeLimit: 20 << 20)?.variant == known)
     }
 
     /// `--max-height`: the best that fits among variants no taller, for every cap from below the

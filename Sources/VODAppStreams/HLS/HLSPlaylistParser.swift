@@ -269,9 +269,10 @@ struct HLSPlaylistParser {
             pendingStreamInf = nil
             guard variants.count < HLSPlaylist.maximumVariants else { throw .tooManyVariants(limit: HLSPlaylist.maximumVariants) }
             let attributes = streamInf.attributes
-            guard let bandwidth = try attributes.bitRate("BANDWIDTH") else {
-                throw .missingAttribute(tag: attributes.tag, name: "BANDWIDTH", line: attributes.line)
-            }
+            // RFC 8216 requires BANDWIDTH, but players play a master without it (a broadcaster's
+            // feeds): it counts as 0, unknown, and such variants are ranked by RESOLUTION
+            // (`HLSVariantChoice`).
+            let bandwidth = try attributes.bitRate("BANDWIDTH") ?? 0
             let codecs = attributes.string("CODECS").map {
                 $0.split(separator: ",").map { Self.trimmed($0) }.filter { !$0.isEmpty }.map(String.init)
             } ?? []

@@ -9,8 +9,8 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
 
     /// RESOLUTION, `WIDTHxHEIGHT`, when the master playlist gives it.
     public let resolution: String?
-    /// BANDWIDTH, bits per second.
-    public let bandwidth: Int
+    /// BANDWIDTH, bits per second; nil when the master playlist does not say.
+    public let bandwidth: Int?
     /// How many variants there were.
     public let variants: Int
     /// The audio rendition fetched beside the variant; nil when its audio is in its own segments.
@@ -18,15 +18,15 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
 
     init(variant: HLSVariant, of variants: Int, audio: HLSRendition?) {
         resolution = variant.resolution.map { "\($0)" }
-        bandwidth = variant.bandwidth
+        bandwidth = variant.bandwidth > 0 ? variant.bandwidth : nil
         self.variants = variants
         self.audio = audio.map { Audio(name: $0.name, language: $0.language) }
     }
 
     /// `1280x720, 2500000 bit/s of 3 variants, audio "English" (en)`.
     public var description: String {
-        let size = resolution.map { "\($0), " } ?? ""
+        let quality = [resolution, bandwidth.map { "\($0) bit/s" }].compactMap { $0 }.joined(separator: ", ")
         let sound = audio.map { audio in ", audio \"\(audio.name)\"" + (audio.language.map { " (\($0))" } ?? "") } ?? ""
-        return "\(size)\(bandwidth) bit/s of \(variants) variant\(variants == 1 ? "" : "s")\(sound)"
+        return "\(quality.isEmpty ? "a variant" : quality) of \(variants) variant\(variants == 1 ? "" : "s")\(sound)"
     }
 }
