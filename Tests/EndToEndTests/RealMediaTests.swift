@@ -82,6 +82,34 @@ import TestSupport
         #expect((short.item("ts")?["variant"] as? [String: Any])?["resolution"] as? String == "96x54", "\(short.stdout)")
     }
 
+    /// A variant larger than its BANDWIDTH says passes `--max-size` as it arrives: the next one
+    /// down is fetched in the same delivery, not the item dropped as too large.
+    @Test func aVariantLargerThanItSaysGivesWayToTheNextOneDown() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        // The 160x90 variant (about 270 kB for 3 s) says 100 kb/s: 37.5 kB, under the 100 KiB limit.
+        let lying = ts.directory + "/lying.m3u8"
+        try """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=100000,RESOLUTION=160x90
+            v0/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=50000,RESOLUTION=96x54
+            v1/index.m3u8
+
+            """.write(toFile: nginx.root + "/" + lying, atomically: true, encoding: .utf8)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "ts", title: "Transport", url: nginx.url(lying))], into: scratch.path, ["--max-size", "100K"])
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        let path = ScratchDirectory.media(scratch.path, "ts")
+        let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
+        #expect(video?.width == 96, "\(String(describing: video))")
+        await probeStream(path, lastsLike: clip.duration)
+        let variant = run.item("ts")?["variant"] as? [String: Any]
+        #expect(variant?["resolution"] as? String == "96x54" && variant?["tooLarge"] as? Int == 1, "\(run.stdout)")
+    }
+
     /// An HLS item is joined and placed as soon as its last segment is in, like any other item,
     /// not when the slowest item of the playlist ends.
     /// Python's http.server, like Apache on Debian, labels `.ts` files from /etc/mime.types as

@@ -40,8 +40,11 @@ package struct HLSItemDownload: Sendable {
         var bytes: Int64?
 
         /// Its request's id in the run: `KEY/segmentN`, `KEY/initN`.
-        func id(of item: String) -> String {
-            (isAudio ? "\(item)/audio-" : "\(item)/") + (kind == .segment ? "segment\(number)" : "init\(number)")
+        /// `generation` counts the variants given up before this one (`over`): a request of one
+        /// given up may still end after its successor asked for the part of the same number.
+        func id(of item: String, generation: Int = 0) -> String {
+            (generation > 0 ? "\(item)/v\(generation)-" : "\(item)/") + (isAudio ? "audio-" : "")
+                + (kind == .segment ? "segment\(number)" : "init\(number)")
         }
 
         /// The name of the whole file in the work area.
@@ -70,6 +73,13 @@ package struct HLSItemDownload: Sendable {
     private var state = State.playlist
     private var master: HLSMasterPlaylist?
     private var choice: HLSVariantChoice?
+    /// The variants of a lower expected rate than the one chosen, the highest first, and the
+    /// master's renditions: when the chosen variant passes the size limit as it arrives (its
+    /// BANDWIDTH said less than it is), the next one down is fetched instead.
+    private var fallbacks: [HLSVariant] = []
+    private var renditions: [HLSRendition] = []
+    /// Variants given up in this delivery as larger than the limit.
+    private var variantsTooLarge = 0
     private var variantCount = 1
     /// How the chosen playlist's segments are packaged, and the audio rendition's: the
     /// playlists themselves are not kept.
@@ -160,7 +170,7 @@ package struct HLSItemDownload: Sendable {
     /// What was chosen, for the log and the report; nil for a media playlist, which offers no
     /// choice.
     var streamChoice: StreamChoice? {
-        choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio) }
+        choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio, tooLarge: variantsTooLarge) }
     }
 
     /// Takes an HLS playlist the item's own URL answered with; returns the requests that follow.
@@ -173,9 +183,11 @@ package struct HLSItemDownload: Sendable {
     /// Takes how one of this item's requests ended.
     /// - Returns: the requests that follow, and the ids of those no longer wanted.
     mutating func take(_ outcome: TransferOutcome, limits: inout HLSSegmentLimits) -> (add: [TransferRequest], cancel: Set<String>) {
-        pending.remove(outcome.id)
+        let wasPending = pending.remove(outcome.id) != nil
         switch state {
         case .playlist:
+            // A request of a variant given up for a smaller one may end now: not the playlist.
+            guard wasPending else { return ([], []) }
             let isAudio = outcome.id == audioPlaylistRequest
             guard case .captured(let data) = outcome.result, let url = outcome.finalURL else {
                 return failing(because: outcome, what: isAudio ? "the audio rendition's playlist" : "the variant's playlist")
@@ -331,6 +343,11 @@ package struct HLSItemDownload: Sendable {
                 choice = chosen
                 audio = HLSAudioChoice.choose(for: chosen.variant, among: master.renditions, preferred: audioLanguages,
                                               systemLanguage: systemLanguage)
+                renditions = master.renditions
+                fallbacks = master.variants
+                    .filter { $0.expectedBitsPerSecond < chosen.variant.expectedBitsPerSecond }
+                    .filter { variant in maximumHeight.map { cap in variant.resolution.map { $0.height <= cap } ?? true } ?? true }
+                    .sorted { $0.expectedBitsPerSecond > $1.expectedBitsPerSecond }
                 // Only the choice is needed from here on.
                 self.master = nil
                 var requests: [TransferRequest] = []
@@ -498,7 +515,7 @@ package struct HLSItemDownload: Sendable {
                                                 expectation: .document(limit: 64), credentialScope: itemURL))
             }
             guard part.bytes == nil else { continue }
-            let id = part.id(of: key)
+            let id = part.id(of: key, generation: variantsTooLarge)
             requested[id] = index
             pending.insert(id)
             requests.append(TransferRequest(id: id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
@@ -534,9 +551,30 @@ package struct HLSItemDownload: Sendable {
 
     // MARK: - Ends
 
+    /// The item passed the size limit: the next variant down is fetched instead, when there is
+    /// one; otherwise the item is too large. The parts of the variant given up stay in the item's
+    /// folder until it is discarded: removing thousands here would hold the transfer thread.
     private mutating func over() -> (add: [TransferRequest], cancel: Set<String>) {
-        state = .tooLarge
-        return ([], cancelAll())
+        let cancelled = cancelAll()
+        guard !fallbacks.isEmpty else {
+            state = .tooLarge
+            return ([], cancelled)
+        }
+        let next = fallbacks.removeFirst()
+        variantsTooLarge += 1
+        choice = HLSVariantChoice(variant: next, expectedBytes: nil, reason: .fits)
+        audio = HLSAudioChoice.choose(for: next, among: renditions, preferred: audioLanguages, systemLanguage: systemLanguage)
+        (parts, cursor, requested, wholeParts, total, allowance) = ([], 0, [:], 0, 0, nil)
+        (segmentCount, audioSegmentCount, segmentFormat, audioSegmentFormat) = (0, 0, nil, nil)
+        (videoPlaylist, audioPlaylist, audioPlaylistRequest) = (nil, nil, nil)
+        state = .playlist
+        var requests: [TransferRequest] = []
+        if let audioURL = audio?.url {
+            let request = playlistRequest(audioURL)
+            audioPlaylistRequest = request.id
+            requests.append(request)
+        }
+        return (requests + [playlistRequest(next.url)], cancelled)
     }
 
     /// Gives the item up because one of its requests failed, and cancels the others.

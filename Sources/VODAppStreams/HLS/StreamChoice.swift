@@ -15,8 +15,12 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
     public let variants: Int
     /// The audio rendition fetched beside the variant; nil when its audio is in its own segments.
     public let audio: Audio?
+    /// How many larger variants were given up as they passed `--max-size` while arriving (their
+    /// BANDWIDTH said less); nil when none was.
+    public let tooLarge: Int?
 
-    init(variant: HLSVariant, of variants: Int, audio: HLSRendition?) {
+    init(variant: HLSVariant, of variants: Int, audio: HLSRendition?, tooLarge: Int = 0) {
+        self.tooLarge = tooLarge > 0 ? tooLarge : nil
         resolution = variant.resolution.map { "\($0)" }
         bandwidth = variant.bandwidth > 0 ? variant.bandwidth : nil
         self.variants = variants
@@ -27,6 +31,7 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
     public var description: String {
         let quality = [resolution, bandwidth.map { "\($0) bit/s" }].compactMap { $0 }.joined(separator: ", ")
         let sound = audio.map { audio in ", audio \"\(audio.name)\"" + (audio.language.map { " (\($0))" } ?? "") } ?? ""
-        return "\(quality.isEmpty ? "a variant" : quality) of \(variants) variant\(variants == 1 ? "" : "s")\(sound)"
+        let fallback = tooLarge.map { ", after \($0) larger one\($0 == 1 ? "" : "s") passed the size limit" } ?? ""
+        return "\(quality.isEmpty ? "a variant" : quality) of \(variants) variant\(variants == 1 ? "" : "s")\(sound)\(fallback)"
     }
 }
