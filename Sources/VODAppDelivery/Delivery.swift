@@ -95,6 +95,14 @@ public struct Delivery: Sendable {
         return report
     }
 
+    /// Refuses a DIR whose way another user can change (`DirectoryPath`).
+    static func checkWay(to directory: MediaDirectory) throws(MediaDirectoryError) {
+        if let refusal = DirectoryPath.refusal(to: directory.path) {
+            throw .directoryUnusable(path: directory.path, reason: "\(refusal), so another user could point it at another folder "
+                                     + "while vodapp writes; keep DIR on a path only you (and root) can change")
+        }
+    }
+
     /// What this delivery does with each item: what DIR already has and what is invalid (settled
     /// now), what it fetches under its own locks, and what another delivery is fetching.
     func plan(_ payload: Payload, budget: Budget) throws(MediaDirectoryError) -> DeliveryPlan {
@@ -105,6 +113,17 @@ public struct Delivery: Sendable {
         // Checked before anything in it is used, on every path: a work area that is a link would
         // send partial bodies, locks and the store outside DIR.
         var hasWorkArea = try directory.checkWorkArea()
+        // A way to DIR that another user can change can be swapped, mid-run, for a link to a
+        // folder of the user's elsewhere (the sixth attacker trial overwrote a playlist in the
+        // user's ~/Music that way) or of theirs (it got the files fetched with the user's
+        // cookies): what is written follows the path. As OpenSSH's StrictModes refuses a ~/.ssh
+        // others could change, vodapp refuses such a DIR before it writes anything.
+        // A DIR not made yet is asked once it is (`prepare`).
+        var wayChecked = false
+        if FileManager.default.fileExists(atPath: directory.path) {
+            try Self.checkWay(to: directory)
+            wayChecked = true
+        }
         // One descriptor for every lock this delivery takes, however long the playlist.
         var locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
         // A file a crashed retention set aside is back under its name before DIR is looked at,
@@ -133,6 +152,7 @@ public struct Delivery: Sendable {
         if !missing.isEmpty {
             try directory.prepare()
             hasWorkArea = true
+            if !wayChecked { try Self.checkWay(to: directory) }
         }
         // A run with nothing to fetch records itself only where vodapp has worked before: it
         // creates nothing in a DIR it found without a work area. The store may not hold up the

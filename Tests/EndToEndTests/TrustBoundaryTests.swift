@@ -320,9 +320,11 @@ import VODAppSamples
     }
 
     /// DIR named through a folder another user owns (a sticky `share` of theirs), which they
-    /// turned into a link to the user's own library: retention removes nothing, and says why.
-    /// (The second attacker trial's `--max-total` run removed four files of `~/Videos/VODApp`.)
-    @Test func retentionRemovesNothingWhenAnotherUserCanChangeTheWayToDIR() async throws {
+    /// turned into a link to the user's own library: the delivery is refused before anything is
+    /// written or removed, saying why (exit 73). The second attacker trial's `--max-total` run
+    /// removed four files of `~/Videos/VODApp`; the sixth's runs, swapped mid-run, overwrote a
+    /// playlist in `~/Music` and fetched with the user's cookies into the other user's folder.
+    @Test func aWayToDIRAnotherUserCanChangeIsRefusedBeforeAnythingIsWritten() async throws {
         let scratch = try ScratchDirectory()
         let library = scratch.child("Videos")
         try await withSampleServer { server in
@@ -342,9 +344,11 @@ import VODAppSamples
             try FileManager.default.createSymbolicLink(atPath: share + "/vids", withDestinationPath: library)
             let run = try await runner.run(["-", "--dir", share + "/vids", "--json", "--no-notify", "--keep-days", "1"],
                                            stdin: PayloadBuilder.json([(key: "next", title: "Next", url: server.url("/bytes/100.mp4"))]))
-            #expect(run.exitCode == 0, "\(run.stderr)")
-            #expect(run.stderr.contains("no file was removed for retention: \(share) can be changed by"), "\(run.stderr)")
+            #expect(run.exitCode == 73, "\(run.stderr)")
+            #expect(run.stderr.hasPrefix("vodapp: cannot use \(share)/vids for media: \(share) can be changed by"), "\(run.stderr)")
+            #expect(run.stderr.contains("keep DIR on a path only you (and root) can change"), "\(run.stderr)")
             #expect(ScratchDirectory.contents(file) == before)
+            #expect(ScratchDirectory.visibleMedia(library) == [(file as NSString).lastPathComponent])
 
             // A sticky folder of root's, shared by a family (1775), and in it a link of another
             // user's to the library: the folder is fine, the name is theirs to replace (fourth
@@ -356,11 +360,11 @@ import VODAppSamples
             #expect(lchown(family + "/kids", 65_534, gid_t.max) == 0)
             let theirs = try await runner.run(["-", "--dir", family + "/kids", "--json", "--no-notify", "--max-total", "1K"],
                                               stdin: PayloadBuilder.json([(key: "kid", title: "Kid", url: server.url("/bytes/100.mp4?kid"))]))
-            #expect(theirs.exitCode == 0, "\(theirs.stderr)")
+            #expect(theirs.exitCode == 73, "\(theirs.stderr)")
             let nobody = getpwuid(65_534).map { "user " + String(cString: $0.pointee.pw_name) } ?? "uid 65534"
-            #expect(theirs.stderr.contains("no file was removed for retention: \(family)/kids is \(nobody)'s, in a folder others may write in"),
-                    "\(theirs.stderr)")
+            #expect(theirs.stderr.contains("\(family)/kids is \(nobody)'s, in a folder others may write in"), "\(theirs.stderr)")
             #expect(ScratchDirectory.contents(file) == before)
+            #expect(ScratchDirectory.visibleMedia(library) == [(file as NSString).lastPathComponent])
         }
     }
 
