@@ -77,13 +77,14 @@ package struct MediaPlaylist: Equatable {
     /// that name (a regular file without vodapp's marker, and not a playlist an earlier vodapp
     /// wrote), which vodapp leaves alone; then `vodapp.m3u8`. What is planted at the name (a
     /// link, a FIFO, a hard link) is not the user's playlist, and is replaced as before.
-    package static func name(in directory: String) -> String {
+    /// - Parameter recorded: whether the store records an item of this key (`isVodapps`).
+    package static func name(in directory: String, recorded: (String) -> Bool = { _ in false }) -> String {
         let path = directory + "/" + MediaFileName.playlist
         guard case .file = SafeFile.inspect(path) else { return MediaFileName.playlist }
         // A regular file vodapp cannot read as its own (not UTF-8, over 8 MiB, unreadable) is not
         // proven vodapp's, so it is the user's.
         guard let text = text(at: path) else { return fallbackName }
-        return isVodapps(text) ? MediaFileName.playlist : fallbackName
+        return isVodapps(text, recorded: recorded) ? MediaFileName.playlist : fallbackName
     }
 
     /// Where vodapp's playlist goes when `playlist.m3u8` is the user's.
@@ -91,10 +92,12 @@ package struct MediaPlaylist: Equatable {
 
     /// Whether `text` is a playlist vodapp wrote: it carries the marker, or it has exactly the
     /// shape vodapp gave its playlists before it had one (`#EXTM3U`, then, for one entry or more,
-    /// an `#EXTINF:-1,` title and a name of the form `Title [key].ext`), which a user's own
-    /// playlist does not. A name such as `holiday.mp4` passes the key rule, so plain `key.ext`
-    /// names (`--name key`) do not count: a user's list of them would be taken.
-    package static func isVodapps(_ text: String) -> Bool {
+    /// an `#EXTINF:-1,` title and a name of the form `Title [key].ext`) and every key it names is
+    /// one the store records (`recorded`). The shape alone is not enough: yt-dlp names files
+    /// `Title [id].ext` too, and the sixth attacker trial had a user's list of those rewritten. A
+    /// name such as `holiday.mp4` passes the key rule, so plain `key.ext` names (`--name key`) do
+    /// not count: a user's list of them would be taken.
+    package static func isVodapps(_ text: String, recorded: (String) -> Bool = { _ in false }) -> Bool {
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
         if lines.last?.isEmpty == true { lines.removeLast() }
         guard lines.first == "#EXTM3U" else { return false }
@@ -104,7 +107,8 @@ package struct MediaPlaylist: Equatable {
         while let title = rest.popFirst() {
             guard title.hasPrefix("#EXTINF:-1,"), var name = rest.popFirst() else { return false }
             if name.hasPrefix("./") { name = name.dropFirst(2) }
-            guard !name.hasPrefix("."), !name.contains("/"), MediaFileName.shape(of: String(name))?.style == .title else { return false }
+            guard !name.hasPrefix("."), !name.contains("/"), MediaFileName.shape(of: String(name))?.style == .title,
+                  let key = MediaFileName.key(of: String(name)), recorded(key) else { return false }
         }
         return true
     }

@@ -11,10 +11,14 @@ import VODAppMediaDirectory
         #expect(MediaPlaylist.isVodapps(MediaPlaylist(entries: []).text))
     }
 
-    /// What an earlier vodapp wrote, without the marker: its exact shape, entries naming items' files.
+    /// What an earlier vodapp wrote, without the marker: its exact shape, entries naming files of
+    /// items the store records. The same shape naming a key the store does not know is a
+    /// person's: yt-dlp names files `Title [id].ext` too (sixth attacker trial).
     @Test(arguments: ["#EXTM3U\n#EXTINF:-1,A\nA [a].mp4\n", "#EXTM3U\n#EXTINF:-1,A — B\n./#1 [k_1].mkv\n#EXTINF:-1,K\nK [key-2].mp4\n"])
     func anEarlierVodappsPlaylistIsItsOwn(_ text: String) {
-        #expect(MediaPlaylist.isVodapps(text))
+        #expect(MediaPlaylist.isVodapps(text, recorded: { _ in true }))
+        #expect(!MediaPlaylist.isVodapps(text))
+        #expect(!MediaPlaylist.isVodapps(text, recorded: { $0 != "a" && $0 != "key-2" }))
     }
 
     /// A person's or another program's playlist: anything but that shape.
