@@ -78,7 +78,7 @@ extension Delivery {
                                itemURLs: targets.mapValues(\.url), deadline: budget.transferDeadline,
                                placingDeadline: budget.end - budget.reserve / 2,
                                audioLanguages: options.audioLanguages, systemLanguage: ProcessInfo.processInfo.environment["LANG"],
-                               maximumHeight: options.maximumHeight) { hls, key in
+                               maximumHeight: options.maximumHeight, stop: stop) { hls, key in
             guard let target = targets[key] else { return }
             syncer.perform { mux(hls, target, nil) }
         }

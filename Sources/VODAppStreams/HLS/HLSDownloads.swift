@@ -2,6 +2,7 @@ import VODAppTransfer
 import CFileShims
 import Foundation
 import NIOConcurrencyHelpers
+import VODAppBase
 
 /// The HLS items of one delivery: when an item's URL answers with an HLS playlist, its
 /// variant's playlist, keys, init sections and segments join the delivery's transfer run
@@ -28,6 +29,8 @@ package final class HLSDownloads: TransferFollowUp {
     private let systemLanguage: String?
     /// The tallest picture wanted, if capped.
     private let maximumHeight: Int?
+    /// A signal's request to stop, which a mux under way heeds.
+    private let stop: StopRequest?
 
     /// - Parameters:
     ///   - segmentFolder: the folder of its own where an item's segments are kept (the media
@@ -47,10 +50,11 @@ package final class HLSDownloads: TransferFollowUp {
                  itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
                  deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
                  audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil,
-                 ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
+                 stop: StopRequest? = nil, ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
         self.audioLanguages = audioLanguages
         self.systemLanguage = systemLanguage
         self.maximumHeight = maximumHeight
+        self.stop = stop
         self.deadline = deadline
         self.placingDeadline = placingDeadline
         state = NIOLockedValueBox(State(limits: limits))
@@ -79,7 +83,7 @@ package final class HLSDownloads: TransferFollowUp {
                 var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
                                                maximumSize: maximumSize, room: room, deadline: deadline,
                                                placingDeadline: placingDeadline, audioLanguages: audioLanguages,
-                                               systemLanguage: systemLanguage, maximumHeight: maximumHeight)
+                                               systemLanguage: systemLanguage, maximumHeight: maximumHeight, stop: stop)
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url, limits: &state.limits)
                 state.items[key] = download

@@ -98,6 +98,8 @@ package struct HLSItemDownload: Sendable {
     let systemLanguage: String?
     /// The tallest picture wanted (`--max-height`), if capped.
     let maximumHeight: Int?
+    /// A signal's request to stop: a mux under way gives up, its parts kept.
+    let stop: StopRequest?
     private var playlistsFetched = 0
     /// Playlist requests made, for their ids and names: two may be under way at once.
     private var playlistsAsked = 0
@@ -151,7 +153,8 @@ package struct HLSItemDownload: Sendable {
 
     init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil,
          deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
-         audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil) {
+         audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil, stop: StopRequest? = nil) {
+        self.stop = stop
         self.audioLanguages = audioLanguages
         self.maximumHeight = maximumHeight
         self.systemLanguage = systemLanguage
@@ -680,9 +683,11 @@ package struct HLSItemDownload: Sendable {
         if audio != nil {
             tracks.append(MuxTrack(runs: track(audio: true), takesVideo: false, name: "the audio rendition"))
         }
-        let stopAt = placingDeadline
+        let (stopAt, stop) = (placingDeadline, stop)
+        // The placing deadline, or a signal: SIGTERM during a mux of a large stream waited for it
+        // and printed no report (sixth attacker trial).
         return try StreamMuxer.mux(tracks, into: fd, maximumSize: maximumSize) {
-            stopAt.map { ContinuousClock.now >= $0 } ?? false
+            stop?.reason != nil || stopAt.map { ContinuousClock.now >= $0 } ?? false
         }
     }
 
