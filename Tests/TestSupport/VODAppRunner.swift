@@ -67,6 +67,14 @@ public struct VODAppRunner: Sendable {
         self.tool = tool
     }
 
+    /// What starting the tool costs on this machine now: the wall time of `--version`. The budget
+    /// counts from the tool's first line of code; before it, the loader links a debug build's 160
+    /// libraries, which took over a second beside the full suite. A bound on a long run's wall
+    /// time allows for it, measured just before, so that what it checks is the deadline's.
+    public func startUpSeconds() async throws -> Double {
+        try await run(["--version"]).wallSeconds
+    }
+
     /// Runs `tool arguments…`, feeding `stdin` when given.
     public func run(_ arguments: [String], stdin: Data? = nil, environment: [String: String] = Self.environment()) async throws -> Run {
         // A run that hangs is killed rather than left to hold the suite: every run here has a
