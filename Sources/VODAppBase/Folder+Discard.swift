@@ -55,15 +55,4 @@ extension Folder {
         if emptied { unlinkat(descriptor, Self.discardedName, AT_REMOVEDIR) }
         return emptied
     }
-
-    /// Removes the files directly in this folder, as `removeFiles` does, until `deadline`.
-    /// - Returns: whether every file is gone.
-    package func removeFiles(until deadline: ContinuousClock.Instant) -> Bool {
-        for (index, entry) in entries().enumerated() where entry.type != UInt8(DT_DIR) {
-            // The clock is read every 64 names: an unlink costs about 150 µs.
-            if index % 64 == 0, ContinuousClock.now >= deadline { return false }
-            unlinkat(descriptor, entry.name, 0)
-        }
-        return true
-    }
 }

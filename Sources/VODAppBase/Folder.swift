@@ -147,11 +147,16 @@ package final class Folder {
     }
 
     /// Removes the files directly in this folder (links, never their targets), and nothing
-    /// deeper: what vodapp keeps in a folder of its own is files.
-    package func removeFiles(where keep: (String) -> Bool = { _ in false }) {
-        for entry in entries() where entry.type != UInt8(DT_DIR) && !keep(entry.name) {
+    /// deeper: what vodapp keeps in a folder of its own is files. Past `deadline`, if given, it
+    /// stops (the clock is read every 64 names: an unlink costs about 150 µs on ext4).
+    /// - Returns: whether every file not kept is gone.
+    @discardableResult
+    package func removeFiles(where keep: (String) -> Bool = { _ in false }, until deadline: ContinuousClock.Instant? = nil) -> Bool {
+        for (index, entry) in entries().enumerated() where entry.type != UInt8(DT_DIR) && !keep(entry.name) {
+            if let deadline, index % 64 == 0, ContinuousClock.now >= deadline { return false }
             unlinkat(descriptor, entry.name, 0)
         }
+        return true
     }
 
     /// Whether this folder is the root of a mount: a bind mount of a folder elsewhere, of the

@@ -49,7 +49,7 @@ import TestSupport
             let path = ScratchDirectory.media(dir, key)
             await probeStream(path, lastsLike: clip.duration)
             // The best variant that fits 20 MiB: the 160x90 one, not the 96x54; the report says so.
-            let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
+            let video = await MediaFixtures.ffprobeStream(path, "video")
             #expect(video?.width == 160, "\(key): \(String(describing: video))")
             let variant = run.item(key)?["variant"] as? [String: Any]
             #expect(variant?["resolution"] as? String == "160x90" && variant?["variants"] as? Int == 2 && variant?["audio"] == nil,
@@ -69,7 +69,7 @@ import TestSupport
         let limited = try await deliver([(key: "ts", title: "Transport", url: nginx.url(master))], into: small.path, ["--max-size", "100K"])
         #expect(limited.exitCode == 0, "\(limited.stdout)")
         let path = ScratchDirectory.media(small.path, "ts")
-        let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
+        let video = await MediaFixtures.ffprobeStream(path, "video")
         #expect(video?.width == 96, "\(String(describing: video))")
         await probeStream(path, lastsLike: clip.duration)
 
@@ -77,7 +77,7 @@ import TestSupport
         let capped = try ScratchDirectory()
         let short = try await deliver([(key: "ts", title: "Transport", url: nginx.url(master))], into: capped.path, ["--max-height", "60"])
         #expect(short.exitCode == 0, "\(short.stdout) \(short.stderr)")
-        let picture = await MediaFixtures.ffprobeStreams(ScratchDirectory.media(capped.path, "ts")).first { $0.codecType == "video" }
+        let picture = await MediaFixtures.ffprobeStream(ScratchDirectory.media(capped.path, "ts"), "video")
         #expect(picture?.width == 96, "\(String(describing: picture))")
         #expect((short.item("ts")?["variant"] as? [String: Any])?["resolution"] as? String == "96x54", "\(short.stdout)")
     }
@@ -103,7 +103,7 @@ import TestSupport
         let run = try await deliver([(key: "ts", title: "Transport", url: nginx.url(lying))], into: scratch.path, ["--max-size", "100K"])
         #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
         let path = ScratchDirectory.media(scratch.path, "ts")
-        let video = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "video" }
+        let video = await MediaFixtures.ffprobeStream(path, "video")
         #expect(video?.width == 96, "\(String(describing: video))")
         await probeStream(path, lastsLike: clip.duration)
         let variant = run.item("ts")?["variant"] as? [String: Any]
@@ -129,7 +129,7 @@ import TestSupport
         #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
         let path = ScratchDirectory.media(scratch.path, "sound")
         await probeStream(path, lastsLike: clip.duration)
-        let audio = await MediaFixtures.ffprobeStreams(path).first { $0.codecType == "audio" }
+        let audio = await MediaFixtures.ffprobeStream(path, "audio")
         #expect(audio?.sampleRate == 22050, "the German rendition (DEFAULT=YES) is at 22.05 kHz: \(String(describing: audio))")
         // The report says what was chosen.
         let variant = run.item("sound")?["variant"] as? [String: Any]
@@ -141,7 +141,7 @@ import TestSupport
         let chosen = try await deliver([(key: "sound", title: "Sound", url: nginx.url(try #require(hls.master)))], into: english.path,
                                        ["--audio-lang", "fr,en-GB,de"])
         #expect(chosen.exitCode == 0, "\(chosen.stdout) \(chosen.stderr)")
-        let englishAudio = await MediaFixtures.ffprobeStreams(ScratchDirectory.media(english.path, "sound")).first { $0.codecType == "audio" }
+        let englishAudio = await MediaFixtures.ffprobeStream(ScratchDirectory.media(english.path, "sound"), "audio")
         #expect(englishAudio?.sampleRate == 44100, "the English rendition is at 44.1 kHz: \(String(describing: englishAudio))")
     }
 

@@ -184,6 +184,11 @@ public enum MediaFixtures {
     }
 
     /// The streams ffprobe finds in a file, in order; empty when it cannot read it.
+    /// The first stream of `type` (`video`, `audio`) ffprobe reads in `path`.
+    public static func ffprobeStream(_ path: String, _ type: String) async -> ProbedStream? {
+        await ffprobeStreams(path).first { $0.codecType == type }
+    }
+
     public static func ffprobeStreams(_ path: String) async -> [ProbedStream] {
         guard let output = try? await run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries",
                                                            "stream=codec_type,codec_name,width,height,duration,sample_rate", "-of", "json", path]),

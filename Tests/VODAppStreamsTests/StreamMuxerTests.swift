@@ -27,7 +27,7 @@ import TestSupport
         let fd = open(path, O_RDWR | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         defer { close(fd) }
         let deadline = ContinuousClock.now + .seconds(20)
-        return try StreamMuxer.mux([MuxRun(count: 1) { (_: Int) throws(MuxFailure) -> [UInt8] in segment }], into: fd,
+        return try StreamMuxer.mux([MuxTrack(runs: [MuxRun(count: 1) { (_: Int) throws(MuxFailure) -> [UInt8] in segment }])], into: fd,
                                    maximumSize: 20 << 20) { ContinuousClock.now >= deadline }
     }
 

@@ -121,7 +121,7 @@ final class MuxTrackInput {
         allocated.pointee.io_open = { _, _, _, _, _ in vod_averror_eperm() }
         allocated.pointee.interrupt_callback = AVIOInterruptCB(callback: { opaque in
             guard let opaque else { return 0 }
-            return Unmanaged<PartReader>.fromOpaque(opaque).takeUnretainedValue().shouldStopNow() ? 1 : 0
+            return Unmanaged<PartReader>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
         }, opaque: Unmanaged.passUnretained(reader).toOpaque())
         var options: OpaquePointer?
         av_dict_set(&options, "format_whitelist", Self.formats, 0)

@@ -4,7 +4,8 @@ import CAVFormat
 /// time: the demuxer never sees where a part ends.
 final class PartReader {
     private let run: MuxRun
-    private let shouldStop: () -> Bool
+    /// Also libavformat's interrupt callback's question, inside whatever it is doing.
+    let shouldStop: () -> Bool
     private var next = 0
     private var buffer: [UInt8] = []
     private var offset = 0
@@ -16,12 +17,6 @@ final class PartReader {
     init(_ run: MuxRun, shouldStop: @escaping () -> Bool = { false }) {
         self.run = run
         self.shouldStop = shouldStop
-    }
-
-    /// Whether the mux must stop: libavformat's interrupt callback asks, inside whatever it is
-    /// doing.
-    func shouldStopNow() -> Bool {
-        shouldStop()
     }
 
     /// Copies up to `count` bytes into `target`; `AVERROR_EOF` after the last part.

@@ -26,12 +26,6 @@ package enum StreamMuxer {
         package let hasAudio: Bool
     }
 
-    /// Muxes `runs`, one track of video and audio, into the empty file open at `descriptor`.
-    package static func mux(_ runs: [MuxRun], into descriptor: Int32, maximumSize: Int64,
-                            shouldStop: @escaping () -> Bool = { false }) throws(MuxFailure) -> Made {
-        try mux([MuxTrack(runs: runs)], into: descriptor, maximumSize: maximumSize, shouldStop: shouldStop)
-    }
-
     /// Muxes `tracks` into the empty file open at `descriptor`: a variant's video and the audio
     /// of the rendition it is played with, their packets interleaved by time as a player reads
     /// them. The tracks start together, as their playlists do: the earliest first timestamp of
