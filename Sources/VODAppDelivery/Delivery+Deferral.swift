@@ -20,7 +20,7 @@ extension Delivery {
             if plan.known[target.item.key] == nil {
                 news.append(report)
                 records.append(StoredItem(key: target.item.key, title: target.item.title, url: target.item.urlString ?? "",
-                                          state: .deferred, error: reason.explanation, attempts: 0, updatedAt: Date()))
+                                          state: .deferred, error: reason.explanation, attempts: 0, vouched: options.vouched, updatedAt: Date()))
             }
         }
         plan.ledger?.record(records, until: Self.storeDeadline(budget))

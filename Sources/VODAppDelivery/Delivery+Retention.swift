@@ -45,6 +45,10 @@ extension Delivery {
     /// `recentlyPlaced`, which a delivery still running may have just placed or be resuming;
     /// the partial of an item another delivery holds; and any file the store does not say
     /// vodapp placed, as it is.
+    ///
+    /// What pushes anyone could send brought (`StoredItem.vouched`) goes before anything a
+    /// source that vouches for its pushes named; and a delivery of such a push removes nothing
+    /// else, so that it cannot make room by removing the user's media (seventh trial, F6).
     /// - Returns: what was removed, for the report.
     func applyRetention(_ plan: DeliveryPlan, keeping reports: [String: ItemReport],
                         until deadline: ContinuousClock.Instant) async -> [RemovedFile] {
@@ -105,8 +109,12 @@ extension Delivery {
         // This delivery's files are named in its report (in the same DIR, so by the same path);
         // and placed recently by the store's record, which no touch of the file can move.
         let kept = Set(reports.values.compactMap(\.path))
-        var candidates = partials.sorted { $0.modified < $1.modified }
-            + files.filter { !kept.contains($0.path) && $0.item.updatedAt < recent }.sorted { $0.modified < $1.modified }
+        let vouched = options.vouched
+        var candidates = (partials.sorted { $0.modified < $1.modified }
+            + files.filter { !kept.contains($0.path) && $0.item.updatedAt < recent }.sorted { $0.modified < $1.modified })
+            .filter { vouched || !$0.item.vouched }
+        // A stable partition: what only unvouched pushes named first, each part in the order above.
+        candidates = candidates.filter { !$0.item.vouched } + candidates.filter(\.item.vouched)
         var chosen: [(candidate: Candidate, reason: String)] = []
         func removeOldest(_ reason: String) -> Int64? {
             guard !candidates.isEmpty else { return nil }
@@ -129,7 +137,8 @@ extension Delivery {
             }
             if total > limit {
                 attention.warn("vodapp's files in \(directory.path) take \(ByteSize.format(total)), over --max-total \(ByteSize.format(limit)): "
-                               + "the files of this delivery, and those placed in the last minutes, are kept")
+                               + "the files of this delivery, and those placed in the last minutes, are kept"
+                               + (vouched ? "" : Self.unvouchedKeeps))
             }
         }
         if let minimum = policy.minimumFree, var free = directory.freeBytes() {
@@ -140,12 +149,15 @@ extension Delivery {
                 let (shownFree, shownMinimum) = ByteSize.format(free, against: minimum)
                 attention.warn("\(directory.path) has \(shownFree) free, under --min-free \(shownMinimum), "
                                + "and no older file of vodapp's is left to remove: the rest is taken by this delivery's files, "
-                               + "those placed in the last minutes, and other files")
+                               + "those placed in the last minutes, and other files" + (vouched ? "" : Self.unvouchedKeeps))
             }
         }
 
         var removed: [RemovedFile] = []
-        var records: [StoredItem] = []
+        // An item that only unvouched pushes had named is the user's from the moment a vouched-for
+        // push names it too.
+        var records: [StoredItem] = vouched ? files.filter { !$0.item.vouched && reports[$0.item.key]?.status == .alreadyPresent }
+            .map { var item = $0.item; item.vouched = true; return item } : []
         for (candidate, reason) in chosen {
             let item = candidate.item
             switch candidate.kind {
@@ -177,6 +189,10 @@ extension Delivery {
         ledger.record(records, until: deadline)
         return removed
     }
+
+    /// What the over-limit warning of a delivery of an unvouched push adds.
+    static let unvouchedKeeps = ", and so are the files that a payload file, a poll or a signed push named "
+        + "(this push is unauthenticated, and may not make room by removing them)"
 
     /// How long a placed file is kept whatever the limits, at least: a delivery that placed it
     /// may still be running (for its budget, which may be another process's), and its report

@@ -47,7 +47,7 @@ extension Delivery {
             itemReport.variant = choices.withLockedValue { $0[key] }
             // The new name is durable before the store says the file is there.
             if itemReport.status == .downloaded { directory.sync() }
-            ledger?.record([StoredItem(outcome: outcome, report: itemReport, known: known[key])], until: budget.end)
+            ledger?.record([StoredItem(outcome: outcome, report: itemReport, known: known[key], vouched: options.vouched)], until: budget.end)
             finished.withLockedValue { $0[key] = itemReport }
             locks.release(key)
         }
@@ -82,6 +82,7 @@ extension Delivery {
             guard let target = targets[key] else { return }
             syncer.perform { mux(hls, target, nil) }
         }
+        let vouched = options.vouched
         let outcomes = await engine.run(
             requests, deadline: budget.transferDeadline, stop: stop,
             completed: { request, outcome in
@@ -97,7 +98,7 @@ extension Delivery {
             },
             checkpoint: { id, partial in
                 guard let target = targets[id], let ledger else { return }
-                ledger.checkpoint(StoredItem(resumable: partial, of: target.item), until: budget.end)
+                ledger.checkpoint(StoredItem(resumable: partial, of: target.item, vouched: vouched || known[id]?.vouched == true), until: budget.end)
             },
             progress: show, followUp: hls)
         progress?.end()
@@ -122,7 +123,7 @@ extension Delivery {
             var itemReport = place(outcome, target: target, directory: directory)
             itemReport.variant = choices.withLockedValue { $0[key] }
             reports[key] = itemReport
-            records.append(StoredItem(outcome: outcome, report: itemReport, known: known[key]))
+            records.append(StoredItem(outcome: outcome, report: itemReport, known: known[key], vouched: options.vouched))
         }
         ledger?.record(records, until: budget.end)
         // The placed ones were let go as they were placed.

@@ -49,6 +49,12 @@ public struct DeliveryOptions: Sendable, Equatable {
     /// Whether the notification offers to open DIR, and so may keep its thread waiting for the
     /// click until the budget ends: for a listener, or a run somebody watches on a terminal.
     public var offersOpenFolder = false
+    /// Whether the push comes from a source that vouches for it (a payload file or stdin,
+    /// `poll`, a signed push). A delivery of one that does not (a UDP datagram, an unsigned HTTP
+    /// push, an MQTT message without a secret) records its items as not vouched for, and its
+    /// retention removes only items no vouched-for push named: a push anyone can send may not
+    /// make room by removing the user's media (seventh attacker trial, F6).
+    public var vouched = true
 
     public init(
         directory: String,

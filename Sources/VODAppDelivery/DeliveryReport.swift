@@ -11,14 +11,16 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
     public let elapsedSeconds: Double
     public let budgetSeconds: Double
     public let directory: String
-    public let items: [ItemReport]
+    public internal(set) var items: [ItemReport]
     public let notification: NotificationReport
     /// The push's alert (`aps.alert`), shown before the transfers; nil, and not in the JSON, when
     /// the push had none.
     public let alert: NotificationReport?
     /// The files retention removed after this delivery (`--keep-days`, `--max-total`,
     /// `--min-free`): older ones, never this delivery's. In the JSON only when there are some.
-    public let removed: [RemovedFile]
+    public internal(set) var removed: [RemovedFile]
+    /// Whether `directory` is left out of the JSON: see `redacted`.
+    var withholdsDirectory = false
 
     public init(elapsed: Duration, budget: Duration, directory: String, items: [ItemReport], notification: NotificationReport,
                 alert: NotificationReport? = nil, removed: [RemovedFile] = []) {
@@ -56,7 +58,7 @@ public struct DeliveryReport: Sendable, Equatable, Encodable {
         try container.encode(result, forKey: .result)
         try container.encode(elapsedSeconds, forKey: .elapsedSeconds)
         try container.encode(budgetSeconds, forKey: .budgetSeconds)
-        try container.encode(directory, forKey: .directory)
+        if !withholdsDirectory { try container.encode(directory, forKey: .directory) }
         try container.encode(items, forKey: .items)
         try container.encode(notification, forKey: .notification)
         try container.encodeIfPresent(alert, forKey: .alert)

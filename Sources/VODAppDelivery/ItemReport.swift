@@ -18,13 +18,13 @@ public struct ItemReport: Sendable, Equatable, Encodable {
     public let url: String?
     public let status: Status
     /// The file's size, for `downloaded` and `alreadyPresent`.
-    public let bytes: Int64?
+    public internal(set) var bytes: Int64?
     /// The file, for `downloaded` and `alreadyPresent`.
-    public let path: String?
+    public internal(set) var path: String?
     /// The final response's status code, when a response came.
     public let httpStatus: Int?
     /// Why the item is not in DIR, for every other status.
-    public let error: String?
+    public internal(set) var error: String?
     /// For `failed` and `timedOut`: true when delivering again cannot fix it (a 404, a
     /// certificate that does not verify, a DASH manifest), false when a later delivery may
     /// succeed (a 503, a reset, a login page, the budget).

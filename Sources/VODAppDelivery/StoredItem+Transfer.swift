@@ -14,18 +14,22 @@ extension StoredItem {
 
     /// What the store should say of a transfer still running once its body has begun: the
     /// bytes kept so far can be resumed, under these validators.
-    init(resumable partial: TransferOutcome.Partial, of item: PlaylistItem) {
+    /// - Parameter vouched: whether this push, or an earlier record of the item, is vouched for.
+    init(resumable partial: TransferOutcome.Partial, of item: PlaylistItem, vouched: Bool) {
         self.init(key: item.key, title: item.title, url: item.urlString ?? "", state: .partial, bytes: partial.bytes,
                   etag: partial.etag, lastModified: partial.lastModified, attempts: 0, nextAttemptAt: Date(),
-                  total: partial.total, updatedAt: Date())
+                  total: partial.total, vouched: vouched, updatedAt: Date())
     }
 
     /// What the store should say of a transfer that ended: the file, the partial body kept to
     /// resume, or the failure and when another attempt is worth it.
-    init(outcome: TransferOutcome, report: ItemReport, known: StoredItem?) {
+    /// - Parameter vouched: whether this delivery's push is vouched for (`DeliveryOptions`). A
+    ///   file it placed is vouched for as the push was; anything else stays vouched for once a
+    ///   vouched-for push has named it.
+    init(outcome: TransferOutcome, report: ItemReport, known: StoredItem?, vouched: Bool) {
         self.init(key: report.key, title: report.title, url: report.url ?? "", state: .failed,
                   etag: outcome.etag, lastModified: outcome.lastModified, error: report.error,
-                  attempts: 0, updatedAt: Date())
+                  attempts: 0, vouched: vouched || (report.status != .downloaded && known?.vouched == true), updatedAt: Date())
         switch report.status {
         case .downloaded, .alreadyPresent:
             state = .fetched

@@ -99,8 +99,9 @@ public struct Listener: Sendable {
         ) { [notifier, logger, attention] payload, ticket throws(MediaDirectoryError) in
             var logger = logger
             logger[metadataKey: "delivery"] = "\(ticket.id)"
-            // The person's credentials go only with a push something vouches for.
-            return try await Delivery(options: options.credentialed(for: ticket.authentication), notifier: notifier, logger: logger,
+            // The person's credentials go only with a push something vouches for, and only such a
+            // push may make room by removing what others brought.
+            return try await Delivery(options: options.forPush(vouchedBy: ticket.authentication), notifier: notifier, logger: logger,
                                       attention: attention.adding(["delivery": "\(ticket.id)"]))
                 .run(payload, from: ticket.origin, started: ticket.arrived, stop: stop)
         }

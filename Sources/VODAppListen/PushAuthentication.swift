@@ -35,11 +35,13 @@ public enum PushAuthentication: Sendable, Equatable, CustomStringConvertible {
 }
 
 extension DeliveryOptions {
-    /// These options for a push vouched for by `authentication`: without the person's headers,
-    /// cookies and User-Agent when nothing vouches for it.
-    public func credentialed(for authentication: PushAuthentication) -> DeliveryOptions {
+    /// These options for a push vouched for by `authentication`. When nothing vouches for it:
+    /// without the person's headers, cookies and User-Agent, and recorded as unvouched, so that
+    /// its retention removes only what other such pushes brought (`DeliveryOptions.vouched`).
+    public func forPush(vouchedBy authentication: PushAuthentication) -> DeliveryOptions {
         guard !authentication.carriesCredentials else { return self }
         var options = self
+        options.vouched = false
         options.headers = []
         options.cookieFile = nil
         options.headerHosts = []

@@ -132,12 +132,16 @@ public enum PushEndpoint {
                 return response
             }
             var response: Response
+            // The report is DIR owner's: an unsigned push gets it without DIR's paths, sizes of
+            // files already there, or what retention removed (`DeliveryReport.redacted`).
             switch await ticket.outcome() {
             case .success(let report):
+                let shown = signature == nil ? report.redacted : report
                 response = Response(status: .ok, headers: [.contentType: "application/json"],
-                                    body: .init(byteBuffer: ByteBuffer(string: report.json + "\n")))
+                                    body: .init(byteBuffer: ByteBuffer(string: shown.json + "\n")))
             case .failure(let error):
-                response = json(.internalServerError, Failure(error: error.description))
+                let reason = signature == nil ? "the delivery failed; the listener's log says why" : error.description
+                response = json(.internalServerError, Failure(error: reason))
             }
             response.headers[deliveryHeader] = ticket.id
             return response

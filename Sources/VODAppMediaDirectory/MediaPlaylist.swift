@@ -19,8 +19,7 @@ package struct MediaPlaylist: Equatable {
     package var entries: [Entry]
 
     /// The playlist file's text, if there is one that is a regular file; never read through a
-    /// symbolic link or from a FIFO, which would block (`SafeFile`). Anything else at the name is
-    /// replaced when the playlist is written.
+    /// symbolic link or from a FIFO, which would block (`SafeFile`).
     package static func text(at path: String) -> String? {
         guard let bytes = try? SafeFile.contents(of: path, limit: 8 << 20) else { return nil }
         return String(validating: bytes, as: UTF8.self)
@@ -73,14 +72,20 @@ package struct MediaPlaylist: Equatable {
     /// that starts with `#` and is no `#EXT` tag).
     package static let marker = "#VODAPP: written by vodapp, which rewrites it after each delivery"
 
-    /// The name vodapp's playlist has in DIR: `playlist.m3u8`, unless a file of the user's has
-    /// that name (a regular file without vodapp's marker, and not a playlist an earlier vodapp
-    /// wrote), which vodapp leaves alone; then `vodapp.m3u8`. What is planted at the name (a
-    /// link, a FIFO, a hard link) is not the user's playlist, and is replaced as before.
+    /// The name vodapp's playlist has in DIR: `playlist.m3u8` when nothing has that name or a
+    /// playlist vodapp wrote has it (one with vodapp's marker, or one an earlier vodapp wrote);
+    /// otherwise `vodapp.m3u8`, and what has the name is left alone. That includes a symbolic
+    /// link, a FIFO or a hard link: only the user, or a process of theirs, can place one in a DIR
+    /// whose way no other user can change (`Delivery.checkWay`), so it is theirs (a link to a
+    /// list they keep elsewhere, say), not something planted to be replaced (seventh trial, F3b).
     /// - Parameter recorded: whether the store records an item of this key (`isVodapps`).
     package static func name(in directory: String, recorded: (String) -> Bool = { _ in false }) -> String {
         let path = directory + "/" + MediaFileName.playlist
-        guard case .file = SafeFile.inspect(path) else { return MediaFileName.playlist }
+        switch SafeFile.inspect(path) {
+        case .absent: return MediaFileName.playlist
+        case .file: break
+        case .unsafe: return fallbackName
+        }
         // A regular file vodapp cannot read as its own (not UTF-8, over 8 MiB, unreadable) is not
         // proven vodapp's, so it is the user's.
         guard let text = text(at: path) else { return fallbackName }

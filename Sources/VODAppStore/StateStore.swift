@@ -198,6 +198,11 @@ public final class StateStore: Sendable {
                 table.add(column: "fingerprint", .text)
             }
         }
+        migrator.registerMigration("v6: whether a source that vouches for its pushes named the item") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "vouched", .boolean).notNull().defaults(to: false)
+            }
+        }
         return migrator
     }
 

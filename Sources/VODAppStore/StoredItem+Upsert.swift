@@ -8,7 +8,7 @@ import GRDB
 /// The values are the ones `save` writes (dates in GRDB's own text format, the state's raw value).
 extension StoredItem {
     private static let columns = ["key", "title", "url", "state", "path", "bytes", "etag", "lastModified", "error", "attempts",
-                                  "nextAttemptAt", "final", "total", "fileID", "fingerprint", "updatedAt"]
+                                  "nextAttemptAt", "final", "total", "fileID", "fingerprint", "vouched", "updatedAt"]
 
     private static let upsertSQL = """
         INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
@@ -18,7 +18,7 @@ extension StoredItem {
     /// Writes the record, whether its key is new or not.
     func upsert(_ db: Database) throws {
         let arguments: StatementArguments = [key, title, url, state.rawValue, path, bytes, etag, lastModified, error, attempts,
-                                             nextAttemptAt, final, total, fileID, fingerprint, updatedAt]
+                                             nextAttemptAt, final, total, fileID, fingerprint, vouched, updatedAt]
         try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: arguments)
     }
 

@@ -50,12 +50,18 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// For `fetched`: a digest of a sample of the placed file's bytes, so that a file written
     /// over in place (same inode) is told from it whatever its times and size.
     public var fingerprint: String? = nil
+    /// Whether a source that vouches for its pushes named the item (a payload file or stdin,
+    /// `poll`, a signed push), not only pushes anyone could send (a UDP datagram, an unsigned
+    /// HTTP push, an MQTT message without a secret). Retention removes what only those brought
+    /// first, and a delivery of theirs removes nothing else. Records older than the column are
+    /// not known to be vouched for, so retention treats them as it always did.
+    public var vouched: Bool = true
     public var updatedAt: Date
 
     package init(key: String, title: String?, url: String, state: State, path: String? = nil, bytes: Int64? = nil,
                  etag: String? = nil, lastModified: String? = nil, error: String? = nil, attempts: Int,
                  nextAttemptAt: Date? = nil, final: Bool = false, total: Int64? = nil, fileID: String? = nil, fingerprint: String? = nil,
-                 updatedAt: Date) {
+                 vouched: Bool = true, updatedAt: Date) {
         self.key = key
         // SQLite's text ends at a NUL (GRDB binds a C string): a title the payload escaped one into
         // would be kept cut short. Only that character changes; the report has the title as sent.
@@ -73,6 +79,7 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
         self.total = total
         self.fileID = fileID
         self.fingerprint = fingerprint
+        self.vouched = vouched
         self.updatedAt = updatedAt
     }
 }

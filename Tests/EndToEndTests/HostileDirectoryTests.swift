@@ -33,8 +33,10 @@ import VODAppSamples
         guard mkfifo(path, 0o644) == 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
     }
 
-    /// A FIFO where vodapp reads or writes a file of its own is removed and replaced (the
-    /// playlist, a partial body, the playlist's temporary): the run neither blocks nor fails.
+    /// A FIFO where vodapp reads or writes a file of its own is removed and replaced (a partial
+    /// body, the playlist's temporary): the run neither blocks nor fails. A FIFO at
+    /// `playlist.m3u8` is the user's (nobody else can write in DIR): it stays, unread, and
+    /// vodapp's playlist is `vodapp.m3u8`.
     @Test(arguments: ["playlist.m3u8", ".vodapp/partial/item.part", ".vodapp/partial/playlist.m3u8.new"])
     func aFIFOWhereAFileGoesNeitherBlocksNorFails(_ planted: String) async throws {
         let scratch = try ScratchDirectory()
@@ -46,7 +48,12 @@ import VODAppSamples
             #expect(run.wallSeconds < TimeBound.seconds(15.5), "took \(run.wallSeconds) s")
             #expect(run.exitCode == 0, "\(run.stderr)")
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "item"), count: 3000))
-            let playlist = String(decoding: ScratchDirectory.contents(dir + "/playlist.m3u8") ?? [], as: UTF8.self)
+            let users = planted == "playlist.m3u8"
+            if users {
+                var info = stat()
+                #expect(lstat(dir + "/playlist.m3u8", &info) == 0 && info.st_mode & S_IFMT == S_IFIFO, "the user's FIFO was replaced")
+            }
+            let playlist = String(decoding: ScratchDirectory.contents(dir + (users ? "/vodapp.m3u8" : "/playlist.m3u8")) ?? [], as: UTF8.self)
             #expect(playlist.contains("Item [item].mp4"), "\(playlist)")
         }
     }

@@ -90,7 +90,9 @@ import VODAppSamples
             #expect(answer.status == 200)
             let report = try #require(answer.json)
             #expect(report["result"] as? String == "newData")
-            #expect(report["directory"] as? String == scratch.path)
+            // An unsigned push's report leaves DIR's path out (`DeliveryReport.redacted`).
+            #expect(report["directory"] == nil)
+            if case .success(.accepted(_, let body)) = answer { #expect(!body.contains(scratch.path), "\(body)") }
             let statuses = (report["items"] as? [[String: Any]])?.compactMap { $0["status"] as? String }
             #expect(statuses == ["downloaded", "downloaded"])
             #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item0"), count: 1000))

@@ -3,7 +3,8 @@ import VODAppDelivery
 import VODAppMQTT
 @testable import VODAppListen
 
-/// Which pushes carry the person's credentials: a pure decision on the push's authentication.
+/// Which pushes carry the person's credentials, and may make room by removing what other pushes
+/// brought: a pure decision on the push's authentication.
 struct PushAuthenticationTests {
     private var credentialed: DeliveryOptions {
         var options = DeliveryOptions(directory: "/tmp/dir")
@@ -16,13 +17,15 @@ struct PushAuthenticationTests {
 
     @Test(arguments: [PushAuthentication.signed, .poll])
     func anAuthenticatedPushKeepsEveryCredential(_ authentication: PushAuthentication) {
-        #expect(credentialed.credentialed(for: authentication) == credentialed)
+        #expect(credentialed.forPush(vouchedBy: authentication) == credentialed)
+        #expect(credentialed.forPush(vouchedBy: authentication).vouched)
     }
 
     @Test func anUnauthenticatedPushHasNone() {
-        let options = credentialed.credentialed(for: .unauthenticated)
+        let options = credentialed.forPush(vouchedBy: .unauthenticated)
         #expect(options.headers.isEmpty && options.cookieFile == nil && options.headerHosts.isEmpty)
         #expect(options.userAgent == DeliveryOptions.defaultUserAgent)
+        #expect(!options.vouched)
         // Everything else is as it was.
         #expect(options.directory == credentialed.directory && options.budget == credentialed.budget)
     }

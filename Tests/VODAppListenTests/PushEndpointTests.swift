@@ -380,7 +380,7 @@ import VODAppPayload
     }
 
     /// `?wait=1` (or `true`, `yes`, in any case) answers when the delivery has run, with its
-    /// report; anything else answers at once.
+    /// report (an unsigned push's, `redacted`); anything else answers at once.
     @Test(arguments: [("wait=1", true), ("wait=TRUE", true), ("wait=yes", true), ("wait=0", false), ("wait=no", false),
                       ("other=1", false)])
     func waitingIsAskedForByTheQuery(query: String, waits: Bool) async throws {
@@ -391,7 +391,7 @@ import VODAppPayload
             let id = try #require(response.headers[Self.deliveryHeader])
             if waits {
                 let payload = try Payload(data: Self.push)
-                #expect(Self.text(response) == HeldDeliveries.report(for: payload).json + "\n")
+                #expect(Self.text(response) == HeldDeliveries.report(for: payload).redacted.json + "\n")
                 #expect(deliveries.finished == 1)
             } else {
                 #expect(Self.text(response) == "{\"delivery\":\"\(id)\"}\n")
@@ -399,9 +399,13 @@ import VODAppPayload
         }
     }
 
-    /// A waited-for push runs the real pipeline: the answer is the report `vodapp handle --json`
-    /// would print, and the file is in DIR when it comes.
-    @Test func waitingForARealDeliveryAnswers200WithItsReport() async throws {
+    /// A waited-for push runs the real pipeline: the answer to a signed push is the report
+    /// `vodapp handle --json` would print, and the file is in DIR when it comes. An unsigned push
+    /// (no secret set) gets it without what only DIR's owner should learn: DIR's path, the files'
+    /// paths, the size of a file already there (seventh attacker trial, F7: before, anyone who
+    /// could reach the port learnt them from a push of keys they guessed).
+    @Test(arguments: [true, false])
+    func waitingForARealDeliveryAnswers200WithItsReport(signed: Bool) async throws {
         let scratch = try ScratchDirectory()
         let options = DeliveryOptions(directory: scratch.path, notify: false)
         try await withSampleServer { server in
@@ -409,41 +413,60 @@ import VODAppPayload
                 (key: "tulips", title: "Tulips", url: server.url("/bytes/4000.mp4")),
                 (key: "gone", title: "Gone", url: server.url("/status/404")),
             ])
-            try await withEndpoint(deliver: { payload, ticket throws(MediaDirectoryError) in
+            try await withEndpoint(secret: signed ? Self.secret : nil, deliver: { payload, ticket throws(MediaDirectoryError) in
                 try await Delivery(options: options, logger: Self.logger, attention: .unheard).run(payload, from: ticket.origin, started: ticket.arrived)
             }) { client, _ in
-                let response = try await post(client, body, uri: "/push?wait=1")
+                var time = TestClock().now
+                let response = try await post(client, body, uri: "/push?wait=1", headers: signed ? Self.signed(body, at: time) : [:])
                 #expect(response.status == .ok)
                 #expect(response.headers[.contentType] == "application/json")
                 #expect(response.headers[Self.deliveryHeader]?.count == 16)
                 let report = Self.json(response)
                 #expect(report["result"] as? String == "newData")
-                #expect(report["directory"] as? String == scratch.path)
+                #expect(report["directory"] as? String == (signed ? scratch.path : nil))
                 let items = report["items"] as? [[String: Any]] ?? []
                 #expect(items.map { $0["key"] as? String } == ["tulips", "gone"])
                 #expect(items.map { $0["status"] as? String } == ["downloaded", "failed"])
-                #expect(items.first?["path"] as? String == scratch.path + "/Tulips [tulips].mp4")
+                #expect(items.first?["path"] as? String == (signed ? scratch.path + "/Tulips [tulips].mp4" : nil))
+                // What the sender's own server sent: known to the sender anyway.
+                #expect(items.first?["bytes"] as? Int == 4000)
                 #expect(items.last?["error"] as? String == "the server answered HTTP 404")
                 #expect(holdsSampleBytes(scratch.path + "/Tulips [tulips].mp4", count: 4000))
+
+                // Pushed again: the file already there is the owner's to size.
+                time += 1
+                let again = try await post(client, body, uri: "/push?wait=1", headers: signed ? Self.signed(body, at: time) : [:])
+                let present = (Self.json(again)["items"] as? [[String: Any]] ?? []).first
+                #expect(present?["status"] as? String == "alreadyPresent")
+                #expect(present?["bytes"] as? Int == (signed ? 4000 : nil))
+                #expect(present?["path"] as? String == (signed ? scratch.path + "/Tulips [tulips].mp4" : nil))
+                #expect(!Self.text(again).contains(scratch.path) || signed, "\(Self.text(again))")
             }
         }
     }
 
-    /// A delivery that cannot run at all (DIR unusable) answers a waiting sender 500 with the
-    /// reason, under its delivery id.
-    @Test func aDeliveryThatCannotRunAnswersAWaitingSender500WithTheReason() async throws {
+    /// A delivery that cannot run at all (DIR unusable) answers a waiting sender 500, under its
+    /// delivery id: with the reason when the push is signed, and without it (it names DIR)
+    /// when not.
+    @Test(arguments: [true, false])
+    func aDeliveryThatCannotRunAnswersAWaitingSender500(signed: Bool) async throws {
         let scratch = try ScratchDirectory()
         let file = scratch.child("a-file")
         try Data("not a directory".utf8).write(to: URL(fileURLWithPath: file))
         let options = DeliveryOptions(directory: file + "/media", notify: false)
-        try await withEndpoint(deliver: { payload, ticket throws(MediaDirectoryError) in
+        try await withEndpoint(secret: signed ? Self.secret : nil, deliver: { payload, ticket throws(MediaDirectoryError) in
             try await Delivery(options: options, logger: Self.logger, attention: .unheard).run(payload, from: ticket.origin, started: ticket.arrived)
         }) { client, _ in
-            let response = try await post(client, Self.push, uri: "/push?wait=1")
+            let response = try await post(client, Self.push, uri: "/push?wait=1",
+                                          headers: signed ? Self.signed(Self.push, at: TestClock().now) : [:])
             #expect(response.status == .internalServerError)
             #expect(response.headers[Self.deliveryHeader]?.count == 16)
             let reason = try #require(Self.json(response)["error"] as? String)
-            #expect(reason.hasPrefix("cannot use \(file)/media for media: "), "\(reason)")
+            if signed {
+                #expect(reason.hasPrefix("cannot use \(file)/media for media: "), "\(reason)")
+            } else {
+                #expect(reason == "the delivery failed; the listener's log says why")
+            }
         }
     }
 }

@@ -51,4 +51,31 @@ import VODAppMediaDirectory
         try Data(MediaPlaylist(entries: []).text.utf8).write(to: URL(fileURLWithPath: path))
         #expect(MediaPlaylist.name(in: folder) == "playlist.m3u8")
     }
+
+    /// A symbolic link (to a list the user keeps elsewhere), a FIFO or a hard link at the name
+    /// is the user's: in a DIR no other user can change, nobody else can have put it there. It
+    /// failed before: a link was taken for planted and replaced (seventh attacker trial, F3b).
+    @Test func aLinkAFIFOOrAHardLinkAtTheNameIsTheUsers() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("playlist-link-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let path = folder + "/playlist.m3u8"
+        // The link's target carries vodapp's marker: still not vodapp's to replace.
+        let kept = folder + "/kept.m3u8"
+        try Data(MediaPlaylist(entries: []).text.utf8).write(to: URL(fileURLWithPath: kept))
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: kept)
+        #expect(MediaPlaylist.name(in: folder) == "vodapp.m3u8")
+        unlink(path)
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: folder + "/nothing")
+        #expect(MediaPlaylist.name(in: folder) == "vodapp.m3u8")
+        unlink(path)
+        #expect(mkfifo(path, 0o644) == 0)
+        #expect(MediaPlaylist.name(in: folder) == "vodapp.m3u8")
+        unlink(path)
+        #expect(link(kept, path) == 0)
+        #expect(MediaPlaylist.name(in: folder) == "vodapp.m3u8")
+        unlink(kept)
+        // The same file with one link left is vodapp's again.
+        #expect(MediaPlaylist.name(in: folder) == "playlist.m3u8")
+    }
 }

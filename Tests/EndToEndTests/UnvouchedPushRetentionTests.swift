@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+import VODAppSamples
+
+/// A push that anyone who can reach the listener could send (an unsigned HTTP push, a UDP
+/// datagram) may not make room by removing what a source that vouches for its pushes brought
+/// (a payload file, a poll, a signed push): the built `vodapp`, a real listener, the sample
+/// server. Before, one unsigned push to a listener with `--max-total` had retention remove the
+/// user's older media (seventh attacker trial, F6).
+@Suite struct UnvouchedPushRetentionTests {
+    let runner = VODAppRunner()
+    static let mebibyte = 1 << 20
+
+    private func payload(_ keys: [String], _ server: SampleServer) -> Data {
+        PayloadBuilder.json(keys.map { (key: $0, title: $0.uppercased(), url: server.url("/bytes/\(Self.mebibyte).mp4?\($0)")) })
+    }
+
+    /// As if `key`'s file had been placed `days` ago: its time, and the store's record of it.
+    private func placedEarlier(_ key: String, in dir: String, days: Double) async throws {
+        let when = Date(timeIntervalSinceNow: -days * 86_400)
+        try FileManager.default.setAttributes([.modificationDate: when], ofItemAtPath: ScratchDirectory.media(dir, key))
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        let script = "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('UPDATE item SET updatedAt = ? WHERE key = ?', sys.argv[2:]); db.commit()"
+        let run = try await runTool("python3", ["-c", script, dir + "/.vodapp/state.sqlite", formatter.string(from: when), key])
+        #expect(run.exitCode == 0, "\(run.stderr)")
+    }
+
+    private func present(_ dir: String, _ keys: [String]) -> [String] {
+        keys.filter { FileManager.default.fileExists(atPath: ScratchDirectory.media(dir, $0)) }
+    }
+
+    @Test func anUnsignedPushRemovesOnlyWhatUnsignedPushesBrought() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let limit = ["--max-total", "3m"]
+            // The user's own deliveries, from a payload file: 3 and 2 days old.
+            let mine = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"] + limit, stdin: payload(["mine1", "mine2"], server))
+            #expect(mine.exitCode == 0, "\(mine.stderr)")
+            try await placedEarlier("mine1", in: dir, days: 3)
+            try await placedEarlier("mine2", in: dir, days: 2)
+
+            let listener = try await ListenerUnderTest(dir: dir, arguments: limit)
+            // An unsigned push, a day old: 3 MiB in all, at the limit.
+            #expect(await listener.post(payload(["open1"], server), wait: true).status == 200)
+            try await placedEarlier("open1", in: dir, days: 1)
+            // Another: 2 MiB more. Only what unsigned pushes brought may go for it.
+            #expect(await listener.post(payload(["x1", "x2"], server), wait: true).status == 200)
+            #expect(present(dir, ["mine1", "mine2", "open1", "x1", "x2"]) == ["mine1", "mine2", "x1", "x2"])
+            _ = try await listener.stop()
+            #expect(listener.process.stderr.contains("may not make room by removing them"), "\(listener.process.stderr)")
+
+            // The user's next delivery names x1, already there (it is the user's from now on),
+            // and brings mine3: what unsigned pushes alone brought goes first, then the oldest.
+            try await placedEarlier("x1", in: dir, days: 0.5)
+            try await placedEarlier("x2", in: dir, days: 0.5)
+            let next = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"] + limit, stdin: payload(["x1", "mine3"], server))
+            #expect(next.exitCode == 0, "\(next.stderr)")
+            let removed = (next.report?["removed"] as? [[String: Any]] ?? []).compactMap { $0["key"] as? String }
+            #expect(removed == ["x2", "mine1"])
+            #expect(present(dir, ["mine1", "mine2", "x1", "x2", "mine3"]) == ["mine2", "x1", "mine3"])
+
+            // x1 is the user's now: an unsigned push over the limit finds nothing it may remove.
+            try await placedEarlier("mine3", in: dir, days: 0.2)
+            let again = try await ListenerUnderTest(dir: dir, arguments: limit)
+            #expect(await again.post(payload(["y1"], server), wait: true).status == 200)
+            _ = try await again.stop()
+            #expect(present(dir, ["mine2", "x1", "mine3", "y1"]) == ["mine2", "x1", "mine3", "y1"])
+        }
+    }
+}
