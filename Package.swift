@@ -188,6 +188,7 @@ let package = Package(
         .target(
             name: "VODAppListen",
             dependencies: [
+                "CFileShims",
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppPayload",

@@ -6,14 +6,15 @@ from a loopback host of its own (127.0.0.1, 127.0.0.2, ...; one Python HTTP/1.1 
 
 1. `vodapp --budget B` on a payload of the ITEMS items, under `/usr/bin/time -v`: wall time
    (budget + 0.5 s is the promise), peak RSS, exit code and the items' statuses. RUNS times.
-2. `vodapp listen` (UDP only): its VmRSS idle, then DATAGRAMS such payloads (distinct keys) sent as
-   UDP datagrams at once; VmRSS is sampled every 50 ms until every delivery has reported, then
-   again SETTLE seconds later. Each delivery's duration is the listener's own `elapsedSeconds`.
+2. `vodapp listen` (UDP only): its VmRSS idle, then ROUNDS times DATAGRAMS such payloads (distinct
+   keys) sent as UDP datagrams at once; VmRSS is sampled every 50 ms until every delivery of the
+   round has reported, then again SETTLE seconds later (with its anonymous part, RssAnon: the heap,
+   not the binary's pages). Each delivery's duration is the listener's own `elapsedSeconds`.
 
 Standard library only. Prints a Markdown summary.
 
     Benchmarks/hls-streams.py [--vodapp .build/release/vodapp] [--items 16] [--segments 20000]
-                              [--budget 10] [--runs 3] [--datagrams 4]
+                              [--budget 10] [--runs 3] [--datagrams 4] [--rounds 3]
 """
 import argparse, collections, http.server, json, os, re, shutil, socket, socketserver, subprocess
 import sys, tempfile, threading, time
@@ -25,6 +26,7 @@ parser.add_argument("--segments", type=int, default=20000)
 parser.add_argument("--budget", type=float, default=10)
 parser.add_argument("--runs", type=int, default=3)
 parser.add_argument("--datagrams", type=int, default=4)
+parser.add_argument("--rounds", type=int, default=3, help="rounds of DATAGRAMS pushes, one after the other")
 parser.add_argument("--settle", type=float, default=5, help="seconds after the last delivery before VmRSS is read again")
 args = parser.parse_args()
 
@@ -144,24 +146,27 @@ threading.Thread(target=read_stdout, daemon=True).start()
 if not ready.wait(20):
     raise SystemExit("the listener did not start")
 time.sleep(2)
-idle = vm(listener.pid, "VmRSS")
+idle, idle_anon = vm(listener.pid, "VmRSS"), vm(listener.pid, "RssAnon")
 sender = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-for n in range(args.datagrams):
-    sender.sendto(payload(f"u{n}x").encode(), ("127.0.0.1", udp_port))
-peak, started = idle, time.monotonic()
-while len(reports) < args.datagrams and time.monotonic() - started < 20 * args.budget:
-    peak = max(peak, vm(listener.pid, "VmRSS"))
-    time.sleep(0.05)
-ended = time.monotonic() - started
-time.sleep(args.settle)
-after = vm(listener.pid, "VmRSS")
+lines += [f"## `vodapp listen`, {args.rounds} rounds of {args.datagrams} datagrams at once", "",
+          f"Idle: VmRSS {idle / 1024:.1f} MiB, of which RssAnon {idle_anon / 1024:.1f} MiB.", "",
+          "| round | peak VmRSS MiB | VmRSS MiB {:g} s after its last report | after − idle MiB | RssAnon after − idle MiB | deliveries | elapsed s, slowest | all reported after s |".format(args.settle),
+          "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+for round in range(1, args.rounds + 1):
+    before = len(reports)
+    for n in range(args.datagrams):
+        sender.sendto(payload(f"r{round}u{n}x").encode(), ("127.0.0.1", udp_port))
+    peak, started = 0, time.monotonic()
+    while len(reports) < before + args.datagrams and time.monotonic() - started < 20 * args.budget:
+        peak = max(peak, vm(listener.pid, "VmRSS"))
+        time.sleep(0.05)
+    ended = time.monotonic() - started
+    time.sleep(args.settle)
+    after, anon = vm(listener.pid, "VmRSS"), vm(listener.pid, "RssAnon")
+    elapsed = [report.get("elapsedSeconds", 0) for report in reports[before:]]
+    lines.append(f"| {round} | {peak / 1024:.1f} | {after / 1024:.1f} | {(after - idle) / 1024:.1f} | {(anon - idle_anon) / 1024:.1f} | "
+                 f"{len(elapsed)} | {max(elapsed, default=0):.2f} | {ended:.1f} |")
 listener.terminate()
 listener.wait(10)
-elapsed = [report.get("elapsedSeconds", 0) for report in reports]
-lines += [f"## `vodapp listen`, {args.datagrams} datagrams at once", "",
-          "| idle VmRSS MiB | peak VmRSS MiB | VmRSS MiB {:g} s after the last report | after − idle MiB | deliveries | elapsed s each | all reported after s |".format(args.settle),
-          "| --- | --- | --- | --- | --- | --- | --- |",
-          f"| {idle / 1024:.1f} | {peak / 1024:.1f} | {after / 1024:.1f} | {(after - idle) / 1024:.1f} | {len(reports)} | "
-          + ", ".join(f"{e:.2f}" for e in elapsed) + f" | {ended:.1f} |"]
 shutil.rmtree(work, ignore_errors=True)
 print("\n".join(lines))

@@ -31,6 +31,14 @@ int64_t vod_filesystem_type(int fd) {
     return (int64_t)info.f_type;
 }
 
+void vod_keep_heap_trimmed(void) {
+#ifdef __GLIBC__
+    /* Fixed values also turn off glibc's raising of both as large blocks are freed. */
+    mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+    mallopt(M_TRIM_THRESHOLD, 128 * 1024);
+#endif
+}
+
 void vod_release_free_heap(void) {
 #ifdef __GLIBC__
     malloc_trim(0);

@@ -26,6 +26,11 @@ int vod_is_mount_root(int fd);
    fstatfs fails. */
 int64_t vod_filesystem_type(int fd);
 
+/* Has free() give a heap's free top back to the system past 128 KiB, in every arena, and blocks
+   from 128 KiB up mapped on their own, for good: glibc otherwise raises both limits, up to 32 and
+   64 MiB, each time a large block is freed (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD). */
+void vod_keep_heap_trimmed(void);
+
 /* Gives the pages malloc holds free, in every arena, back to the system (glibc's malloc_trim). */
 void vod_release_free_heap(void);
 
