@@ -208,7 +208,8 @@ final class TransferContext {
                 return 0
             }
             if let problem = rangeProblem() {
-                abort = .badRange(problem)
+                // A server that ignores ranges ignores them the next time too.
+                abort = request.slice != nil && statusLine != 206 ? .rejected(problem, final: true) : .badRange(problem)
                 return 0
             }
             // Too large is decided here, before any body byte, and only for a 2xx: the size of an
@@ -252,6 +253,7 @@ final class TransferContext {
     /// (`bytes=OFFSET-`), with a Content-Range whose start, end, total and length agree. Ranges
     /// are verified, never trusted: spliced at the wrong byte, a video plays garbage.
     private func rangeProblem() -> String? {
+        if let slice = request.slice { return sliceProblem(slice) }
         guard statusLine == 206 else { return nil }
         guard let resume = request.resume else {
             return "the server answered 206 Partial Content to a request for the whole file"
@@ -294,6 +296,30 @@ final class TransferContext {
             if lastModified != resume.validator {
                 return "the server sent part of another version (Last-Modified \(lastModified), not \(resume.validator))"
             }
+        }
+        return nil
+    }
+
+    /// What is wrong with the answer to a slice, if anything: it must be a 206 of exactly the
+    /// bytes asked. A server that ignores `Range` answers 200 with the whole resource, which
+    /// vodapp does not read through for one slice of it: every slice would cost the whole file.
+    private func sliceProblem(_ slice: TransferRequest.Slice) -> String? {
+        let asked = "bytes \(slice.offset)-\(slice.last)"
+        guard statusLine == 206 else {
+            return "the server ignores byte ranges (it answered \(statusLine) to a request for \(asked)), "
+                + "which this stream's segments (#EXT-X-BYTERANGE) need"
+        }
+        guard let start = rangeStart, let end = rangeEnd else {
+            return "the server answered 206 Partial Content without a usable Content-Range"
+        }
+        guard start == slice.offset, end == slice.last else {
+            return "the server sent bytes \(start)-\(end), not the \(asked) asked"
+        }
+        if let total = rangeTotal, end >= total {
+            return "the server's Content-Range ends at byte \(end) of a \(total)-byte file"
+        }
+        if let length = declaredLength, !encoded, length != slice.length {
+            return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
         }
         return nil
     }
@@ -352,7 +378,7 @@ final class TransferContext {
         }
         // A 206 without a Content-Length is read to the connection's end: its bytes must stop
         // where its Content-Range says.
-        if status == 206, let end = rangeEnd, fileBytes + Int64(bytes.count) - 1 > end {
+        if status == 206, let end = rangeEnd, (rangeStart ?? 0) + bodyBytes + Int64(bytes.count) - 1 > end {
             abort = .badRange("the server sent more than the bytes its Content-Range names (\(rangeStart ?? 0)-\(end))")
             return 0
         }
@@ -458,7 +484,7 @@ final class TransferContext {
     /// What a resume could start from, as the file stands: its bytes, a validator and the whole
     /// file's size (a chunked body has none), for a body written as it came (not decoded).
     private var resumePoint: TransferOutcome.Partial? {
-        guard case .file = sink, fileOpened, fileBytes > 0, !encoded,
+        guard case .file = sink, fileOpened, fileBytes > 0, !encoded, request.slice == nil,
               TransferRequest.Resume.validator(etag: etag, lastModified: lastModified) != nil,
               let total = declaredTotal ?? request.resume?.total else { return nil }
         return TransferOutcome.Partial(bytes: fileBytes, etag: etag, lastModified: lastModified, total: total)

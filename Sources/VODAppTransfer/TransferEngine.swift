@@ -545,6 +545,8 @@ extension TransferEngine {
             // failing, and the write callback starts the file over.
             vod_easy_setopt_string(handle, CURLOPT_RANGE, "\(resume.offset)-")
             headerLines.append("If-Range: \(resume.validator)")
+        } else if let slice = request.slice {
+            vod_easy_setopt_string(handle, CURLOPT_RANGE, "\(slice.offset)-\(slice.last)")
         }
         // No CURLOPT_MAXFILESIZE: libcurl applies it to any response's Content-Length, so an error
         // page or a redirect longer than a key's 64 bytes would read as "too large". The header
@@ -709,6 +711,15 @@ extension TransferEngine {
             }
             if let abort = context.finishBody() {
                 return Self.classify(abort, context: context)
+            }
+            if let slice = context.request.slice {
+                // Its Content-Range was checked to be the slice when the headers ended.
+                guard context.bodyBytes == slice.length else {
+                    return Classification(
+                        result: .failed(reason: "the connection closed after \(context.bodyBytes) of the \(slice.length) bytes of the range asked"),
+                        again: .later, keep: false)
+                }
+                return Classification(result: .completed(bytes: context.fileBytes))
             }
             if status == 206, let end = context.rangeEnd, context.fileBytes != end + 1 {
                 // Without a Content-Length, libcurl takes the connection's end for the body's.

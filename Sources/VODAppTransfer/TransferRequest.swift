@@ -32,6 +32,23 @@ public struct TransferRequest: Sendable, Equatable {
         }
     }
 
+    /// Part of a resource, asked for with `Range` (an HLS segment of `#EXT-X-BYTERANGE`): the
+    /// answer must be a 206 of exactly these bytes. A cut slice is fetched again whole, not
+    /// resumed: slices are segments, small.
+    public struct Slice: Sendable, Equatable {
+        public let offset: Int64
+        public let length: Int64
+
+        /// `length > 0`, and `offset + length` fits in an Int64.
+        public init(offset: Int64, length: Int64) {
+            self.offset = offset
+            self.length = length
+        }
+
+        /// The last byte's position.
+        public var last: Int64 { offset + length - 1 }
+    }
+
     /// What the answer must be, and where its body goes.
     public enum Expectation: Sendable, Equatable {
         /// A playlist item: media goes to the file; an HLS playlist is kept in memory
@@ -57,6 +74,8 @@ public struct TransferRequest: Sendable, Equatable {
     /// Bodies strictly larger are dropped.
     public let maximumSize: Int64
     public let resume: Resume?
+    /// The bytes of the resource asked for, when not all of it.
+    public let slice: Slice?
     public let expectation: Expectation
     /// Redirects followed so far to reach `url`.
     public let redirects: Int
@@ -87,17 +106,18 @@ public struct TransferRequest: Sendable, Equatable {
     ///     segment); the request's own URL by default.
     ///   - allowance: the bytes the item's requests share, for a request made on its behalf.
     ///   - room: the bytes all the delivery's requests may still write to the disk.
+    ///   - slice: the bytes of the resource to fetch, when not all of it; never with `resume`.
     public init(id: String, url: MediaURL, temporaryPath: String, maximumSize: Int64, resume: Resume? = nil,
                 expectation: Expectation = .media, credentialScope: MediaURL? = nil, allowance: ByteAllowance? = nil,
-                room: Room? = nil) {
+                room: Room? = nil, slice: Slice? = nil) {
         self.init(id: id, url: url, originalURL: url, temporaryPath: temporaryPath, maximumSize: maximumSize,
-                  resume: resume, expectation: expectation, redirects: 0, credentialScope: credentialScope ?? url,
-                  allowance: allowance, room: room)
+                  resume: slice == nil ? resume : nil, slice: slice, expectation: expectation, redirects: 0,
+                  credentialScope: credentialScope ?? url, allowance: allowance, room: room)
     }
 
     private init(id: String, url: MediaURL, originalURL: MediaURL, temporaryPath: String, maximumSize: Int64,
-                 resume: Resume?, expectation: Expectation, redirects: Int, credentialScope: MediaURL, allowance: ByteAllowance?,
-                 room: Room?) {
+                 resume: Resume?, slice: Slice?, expectation: Expectation, redirects: Int, credentialScope: MediaURL,
+                 allowance: ByteAllowance?, room: Room?) {
         self.id = id
         self.room = room
         self.url = url
@@ -107,21 +127,23 @@ public struct TransferRequest: Sendable, Equatable {
         self.temporaryPath = temporaryPath
         self.maximumSize = maximumSize
         self.resume = resume
+        self.slice = slice
         self.expectation = expectation
         self.redirects = redirects
     }
 
-    /// The same request, from the item's own URL again, resuming from `resume`: a retry.
+    /// The same request, from the item's own URL again, resuming from `resume`: a retry. A
+    /// slice is asked for whole again.
     func resuming(from resume: Resume?) -> TransferRequest {
         TransferRequest(id: id, url: originalURL, originalURL: originalURL, temporaryPath: temporaryPath,
-                        maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: 0,
-                        credentialScope: credentialScope, allowance: allowance, room: room)
+                        maximumSize: maximumSize, resume: slice == nil ? resume : nil, slice: slice, expectation: expectation,
+                        redirects: 0, credentialScope: credentialScope, allowance: allowance, room: room)
     }
 
     /// The same request sent to where a redirect points.
     func redirected(to target: MediaURL) -> TransferRequest {
         TransferRequest(id: id, url: target, originalURL: originalURL, temporaryPath: temporaryPath,
-                        maximumSize: maximumSize, resume: resume, expectation: expectation, redirects: redirects + 1,
+                        maximumSize: maximumSize, resume: resume, slice: slice, expectation: expectation, redirects: redirects + 1,
                         credentialScope: credentialScope, allowance: allowance, room: room)
     }
 

@@ -264,6 +264,29 @@ import TestSupport
         #expect(MediaFixtures.topLevelBoxes(path).filter { $0 == "moov" }.count == 1)
     }
 
+    /// A stream kept in one file, each segment a byte range of it (`#EXT-X-BYTERANGE`; in fMP4 the
+    /// init section a range too): every part is asked for with `Range` and comes as a 206 of
+    /// exactly its bytes, and the parts make one file with sound. Refused before ("vodapp does not
+    /// download byte-range segments yet").
+    @Test(arguments: [false, true])
+    func aSingleFileStreamIsFetchedByByteRanges(fragmentedMP4: Bool) async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let single = try await MediaFixtures.hlsSingleFile(from: clip, fragmentedMP4: fragmentedMP4)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "single", title: "Single", url: nginx.url(single.variants[0].playlist))], into: scratch.path)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        await probeStream(ScratchDirectory.media(scratch.path, "single"), lastsLike: single.sourceDuration)
+        let file = single.directory + (fragmentedMP4 ? "/all.m4s" : "/all.ts")
+        let parts = nginx.requests.filter { $0.uri.hasSuffix(file) }
+        #expect(parts.count == (fragmentedMP4 ? 4 : 3), "\(parts)")
+        #expect(parts.allSatisfy { $0.status == 206 && $0.range != nil }, "\(parts)")
+        // Each byte of the file once, no more.
+        let size = try FileManager.default.attributesOfItem(atPath: nginx.root + "/" + file)[.size] as? Int
+        #expect(parts.reduce(0) { $0 + $1.bodyBytes } == size)
+    }
+
     /// A clip encoded otherwise after a discontinuity (another picture size, another sample
     /// rate) is refused with what changed, not placed as a file that breaks up or plays at the
     /// wrong pitch past the change. MPEG-TS carries its picture's parameters in band, so only its

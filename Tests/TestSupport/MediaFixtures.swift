@@ -96,6 +96,20 @@ public enum MediaFixtures {
                           key: key, keyPath: name + "/key.bin")
     }
 
+    /// A one-variant HLS VOD kept in one file, each segment a byte range of it
+    /// (`-hls_flags single_file`: `#EXT-X-BYTERANGE`, and in fMP4 an `#EXT-X-MAP` whose BYTERANGE
+    /// is the file's init section), as Apple's and some broadcasters' single-file streams are.
+    public static func hlsSingleFile(from clip: MediaClip, fragmentedMP4: Bool, name: String = "hls-single") async throws -> HLSFixture {
+        let directory = try makeDirectory(clip.root, name)
+        var arguments = ["-i", clip.absolutePath, "-c", "copy"] + hls(vod: true) + ["-hls_flags", "single_file"]
+        if fragmentedMP4 { arguments += ["-hls_segment_type", "fmp4"] }
+        arguments += ["-hls_segment_filename", directory + "/all." + (fragmentedMP4 ? "m4s" : "ts"), directory + "/index.m3u8"]
+        try await ffmpeg(arguments)
+        let variant = try HLSFixtureVariant(root: clip.root, playlist: name + "/index.m3u8", bandwidth: nil, resolution: "160x90")
+        return HLSFixture(root: clip.root, directory: name, master: nil, variants: [variant], sourceDuration: clip.duration,
+                          key: nil, keyPath: nil)
+    }
+
     /// One media playlist made of `clips` one after another, each cut into HLS on its own (so each
     /// one's timestamps start again, at 1.4 s in MPEG-TS), with an `#EXT-X-DISCONTINUITY` between
     /// them, as an ad break or a broadcaster's splice has it. In fMP4, each clip has its own init

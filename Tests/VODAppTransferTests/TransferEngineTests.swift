@@ -135,4 +135,39 @@ import VODAppTransfer
             #expect(!allowance.claim(1))
         }
     }
+
+    /// A slice (an `#EXT-X-BYTERANGE` segment) is asked for with `Range` and must come as a 206
+    /// of exactly its bytes; the file holds those bytes only.
+    @Test func aSliceArrivesAsExactlyItsBytes() async throws {
+        let dir = try ScratchDirectory()
+        try await withSampleServer { server in
+            let request = TransferRequest(id: "s", url: try MediaURL(server.url("/bytes/300000.mp4")), temporaryPath: dir.child("s.part"),
+                                          maximumSize: Self.limit, expectation: .segment,
+                                          slice: TransferRequest.Slice(offset: 100_000, length: 50_000))
+            let outcome = try #require(await engine.run([request], deadline: .now + .seconds(30)).first)
+            #expect(outcome.result == .completed(bytes: 50_000), "\(outcome.result)")
+            #expect(outcome.httpStatus == 206)
+            #expect(ScratchDirectory.contents(dir.child("s.part")) == SampleContent.bytes(100_000..<150_000))
+        }
+    }
+
+    /// A server that answers a slice with the whole resource (200), or with other bytes than
+    /// those asked, gets no file: the first for good (it ignores ranges), and with why.
+    @Test(arguments: [
+        ("ignore", "the server ignores byte ranges (it answered 200 to a request for bytes 100000-149999), which this stream's segments (#EXT-X-BYTERANGE) need", true),
+        ("lie", "the server sent bytes 0-49999, not the bytes 100000-149999 asked", false),
+        ("short", "the server sent bytes 100000-124999, not the bytes 100000-149999 asked", false),
+    ])
+    func aSliceAnsweredWithOtherBytesIsRefused(ranges: String, reason: String, final: Bool) async throws {
+        let dir = try ScratchDirectory()
+        try await withSampleServer { server in
+            let request = TransferRequest(id: "s", url: try MediaURL(server.url("/bytes/300000.mp4?ranges=\(ranges)")),
+                                          temporaryPath: dir.child("s.part"), maximumSize: Self.limit, expectation: .segment,
+                                          slice: TransferRequest.Slice(offset: 100_000, length: 50_000))
+            let outcome = try #require(await engine.run([request], deadline: .now + .seconds(30)).first)
+            #expect(outcome.result == .failed(reason: reason), "\(outcome.result)")
+            #expect(outcome.isFinal == final)
+            #expect(ScratchDirectory.allEntries(dir.path).isEmpty)
+        }
+    }
 }

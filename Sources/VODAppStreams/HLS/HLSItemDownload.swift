@@ -20,7 +20,7 @@ import VODAppBase
 ///   requests, and what is cut by the deadline is a handful.
 /// - A playlist listing more segments than `HLSSegmentLimits` leaves it fails the item at once.
 /// - What cannot be downloaded is an item-level failure that says why: a live playlist, SAMPLE-AES,
-///   byte-range segments, a mix of MPEG-TS and fMP4.
+///   a mix of MPEG-TS and fMP4.
 package struct HLSItemDownload: Sendable {
     /// A segment or an init section to fetch, in play order.
     /// Small, as there may be thousands: its id and file name are made when asked for.
@@ -32,6 +32,8 @@ package struct HLSItemDownload: Sendable {
         /// The segment's place in the playlist, or the init section's among init sections, from 1.
         let number: Int
         let url: MediaURL
+        /// The bytes of `url` that hold it (`#EXT-X-BYTERANGE`, a map's BYTERANGE), when not all.
+        var range: HLSByteRange?
         let key: HLSKey?
         /// Which init section a segment follows, by index into `parts`.
         var initSection: Int?
@@ -47,9 +49,11 @@ package struct HLSItemDownload: Sendable {
                 + (kind == .segment ? "segment\(number)" : "init\(number)")
         }
 
-        /// The name of the whole file in the work area.
+        /// The name of the whole file in the work area: it changes when the resource or the range
+        /// it is taken from does.
         var name: String {
-            (isAudio ? "a" : "") + (kind == .segment ? "s" : "i") + "\(number)-" + HLSItemDownload.fingerprint(url.resource) + ".seg"
+            (isAudio ? "a" : "") + (kind == .segment ? "s" : "i") + "\(number)-"
+                + HLSItemDownload.fingerprint(url.resource + (range.map { "@\($0)" } ?? "")) + ".seg"
         }
     }
 
@@ -468,16 +472,16 @@ package struct HLSItemDownload: Sendable {
         for (number, segment) in playlist.segments.enumerated() {
             var initSection: Int?
             if let map = segment.map {
-                let identity = map.url.absoluteString
+                let identity = map.url.absoluteString + (map.byteRange.map { "@\($0)" } ?? "")
                 if initIndex[identity] == nil {
                     initIndex[identity] = list.count
-                    list.append((Part(kind: .initSection, isAudio: isAudio, number: initIndex.count, url: map.url, key: map.key,
-                                      initSection: nil), at))
+                    list.append((Part(kind: .initSection, isAudio: isAudio, number: initIndex.count, url: map.url, range: map.byteRange,
+                                      key: map.key, initSection: nil), at))
                 }
                 initSection = initIndex[identity]
             }
-            list.append((Part(kind: .segment, isAudio: isAudio, number: number + 1, url: segment.url, key: segment.key,
-                              initSection: initSection, followsDiscontinuity: segment.followsDiscontinuity), at))
+            list.append((Part(kind: .segment, isAudio: isAudio, number: number + 1, url: segment.url, range: segment.byteRange,
+                              key: segment.key, initSection: initSection, followsDiscontinuity: segment.followsDiscontinuity), at))
             at += segment.duration
         }
         return list
@@ -523,7 +527,8 @@ package struct HLSItemDownload: Sendable {
             pending.insert(id)
             requests.append(TransferRequest(id: id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
                                             maximumSize: maximumSize, expectation: .segment, credentialScope: itemURL,
-                                            allowance: allowance, room: room))
+                                            allowance: allowance, room: room,
+                                            slice: part.range.map { TransferRequest.Slice(offset: $0.offset, length: $0.length) }))
         }
         return requests
     }
@@ -540,9 +545,6 @@ package struct HLSItemDownload: Sendable {
         }
         if playlist.usesUnsupportedEncryption { return "the HLS segments are encrypted with a key format vodapp cannot use" }
         if playlist.segmentFormat == .mixed { return "the HLS playlist mixes MPEG-TS and fMP4 segments" }
-        if playlist.segments.contains(where: { $0.byteRange != nil || $0.map?.byteRange != nil }) {
-            return "the HLS playlist uses byte-range segments (#EXT-X-BYTERANGE), which vodapp does not download yet"
-        }
         return nil
     }
 
