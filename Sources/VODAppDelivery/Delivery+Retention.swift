@@ -110,9 +110,16 @@ extension Delivery {
         // and placed recently by the store's record, which no touch of the file can move.
         let kept = Set(reports.values.compactMap(\.path))
         let vouched = options.vouched
-        var candidates = (partials.sorted { $0.modified < $1.modified }
-            + files.filter { !kept.contains($0.path) && $0.item.updatedAt < recent }.sorted { $0.modified < $1.modified })
-            .filter { vouched || !$0.item.vouched }
+        let eligible = partials.sorted { $0.modified < $1.modified }
+            + files.filter { !kept.contains($0.path) && $0.item.updatedAt < recent }.sorted { $0.modified < $1.modified }
+        var candidates = eligible.filter { vouched || !$0.item.vouched }
+        // What a limit not met is left to, for its warning: each reason only when it applied.
+        let keptFiles = files.filter { kept.contains($0.path) }
+        let keptReasons = Self.keptReasons(
+            thisDelivery: keptFiles.count,
+            recent: files.count { !kept.contains($0.path) && $0.item.updatedAt >= recent },
+            window: max(options.budget, Self.recentlyPlaced),
+            vouchedFor: eligible.count(where: \.item.vouched) - candidates.count(where: \.item.vouched))
         // A stable partition: what only unvouched pushes named first, each part in the order above.
         candidates = candidates.filter { !$0.item.vouched } + candidates.filter(\.item.vouched)
         var chosen: [(candidate: Candidate, reason: String)] = []
@@ -136,9 +143,8 @@ extension Delivery {
                 total -= bytes
             }
             if total > limit {
-                attention.warn("vodapp's files in \(directory.path) take \(ByteSize.format(total)), over --max-total \(ByteSize.format(limit)): "
-                               + "the files of this delivery, and those placed in the last minutes, are kept"
-                               + (vouched ? "" : Self.unvouchedKeeps))
+                attention.warn("vodapp's files in \(directory.path) take \(ByteSize.format(total)), over --max-total \(ByteSize.format(limit)), "
+                               + "and none is left that retention may remove: kept are \(keptReasons)")
             }
         }
         if let minimum = policy.minimumFree, var free = directory.freeBytes() {
@@ -148,8 +154,8 @@ extension Delivery {
             if free < minimum {
                 let (shownFree, shownMinimum) = ByteSize.format(free, against: minimum)
                 attention.warn("\(directory.path) has \(shownFree) free, under --min-free \(shownMinimum), "
-                               + "and no older file of vodapp's is left to remove: the rest is taken by this delivery's files, "
-                               + "those placed in the last minutes, and other files" + (vouched ? "" : Self.unvouchedKeeps))
+                               + "and no file of vodapp's is left that retention may remove: kept are \(keptReasons); "
+                               + "other files take the rest")
             }
         }
 
@@ -190,9 +196,23 @@ extension Delivery {
         return removed
     }
 
-    /// What the over-limit warning of a delivery of an unvouched push adds.
-    static let unvouchedKeeps = ", and so are the files that a payload file, a poll or a signed push named "
-        + "(this push is unauthenticated, and may not make room by removing them)"
+    /// Why the files a limit could not remove stay, in words, each only when it applied: the
+    /// delivery's own, those placed lately, and those a push anyone could send may not remove.
+    static func keptReasons(thisDelivery: Int, recent: Int, window: Duration, vouchedFor: Int) -> String {
+        func files(_ count: Int) -> String { count == 1 ? "1 file" : "\(count) files" }
+        var reasons: [String] = []
+        if thisDelivery > 0 { reasons.append("\(files(thisDelivery)) of this delivery") }
+        if recent > 0 {
+            let minutes = Int((window.inSeconds / 60).rounded(.up))
+            reasons.append("\(files(recent)) placed in the last \(minutes) minute\(minutes == 1 ? "" : "s"), which a delivery still running may report")
+        }
+        if vouchedFor > 0 {
+            reasons.append("\(files(vouchedFor)) that a payload file, a poll or a signed push named, which an unauthenticated "
+                           + "push such as this one may not make room by removing")
+        }
+        guard let last = reasons.popLast() else { return "no file of vodapp's" }
+        return reasons.isEmpty ? last : reasons.joined(separator: ", ") + " and " + last
+    }
 
     /// How long a placed file is kept whatever the limits, at least: a delivery that placed it
     /// may still be running (for its budget, which may be another process's), and its report

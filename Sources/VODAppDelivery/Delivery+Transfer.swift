@@ -65,9 +65,12 @@ extension Delivery {
             let choice = hls.choice(of: key)
             if let choice { choices.withLockedValue { $0[key] = choice } }
             // Nil when the other way in took it first.
+            let began = ContinuousClock.now
             guard let muxed = hls.finish(key, into: target.temporary, because: cut) else { return }
+            // What the mux costs, for --verbose and Benchmarks/mux.py.
             logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(choice?.description ?? "the only one")",
-                                          "result": "\(muxed.result)"])
+                                          "result": "\(muxed.result)",
+                                          "muxSeconds": "\(String(format: "%.3f", (ContinuousClock.now - began).inSeconds))"])
             if case .completed = muxed.result {
                 syncer.submit(target.temporary) { unsynced in finish(target, muxed, unsynced) }
             } else {
