@@ -8,13 +8,17 @@ import VODAppBase
 /// record its state and exit 130 or 143; a second exits at once. Either way the process is gone
 /// within `grace` of the first: a second for a one-shot run, two for `listen`.
 ///
+/// The same signal again within `echo` of the first is the same request, not a second one: GNU
+/// `timeout` signals the process and then its whole process group, so a run it capped got two
+/// SIGTERMs at once and exited with no report (the seventh new-user trial).
+///
 /// The signals arrive through dispatch signal sources on a queue of their own, registered before
 /// `init` returns, so a signal that comes as the run begins is not lost. Not through a task: one
 /// waits for a thread of the cooperative pool (two, on two cores), which a run's blocking work
 /// can hold, and a loaded CI machine saw a process take no notice of SIGTERM and SIGINT for 5 s.
 /// A trap lives as long as the process.
 public final class SignalTrap: Sendable {
-    private let received = NIOLockedValueBox<Int32?>(nil)
+    private let received = NIOLockedValueBox<(number: Int32, at: ContinuousClock.Instant)?>(nil)
     private let sources: Sources
     private static let queue = DispatchQueue(label: "vodapp.signals")
 
@@ -26,6 +30,9 @@ public final class SignalTrap: Sendable {
     }
     /// Handed to the delivery: a signal asks it to stop.
     public let stop = StopRequest()
+
+    /// How soon after the first the same signal is taken for the same request.
+    public static let echo: Duration = .milliseconds(250)
 
     /// How long a stopping run may take before the process is ended regardless: within the
     /// contract's second for a one-shot run.
@@ -51,16 +58,24 @@ public final class SignalTrap: Sendable {
 
     /// The exit code for the first signal received, if any: 128 + its number (130, 143).
     public var exitCode: Int32? {
-        received.withLockedValue { $0.map { 128 + $0 } }
+        received.withLockedValue { $0.map { 128 + $0.number } }
     }
 
     private func handle(_ number: Int32) {
-        let first = received.withLockedValue { received -> Bool in
-            guard received == nil else { return false }
-            received = number
-            return true
+        enum Kind { case first, echo, second }
+        let now = ContinuousClock.now
+        let kind = received.withLockedValue { received -> Kind in
+            guard let earlier = received else {
+                received = (number, now)
+                return .first
+            }
+            return earlier.number == number && now - earlier.at < Self.echo ? .echo : .second
         }
-        guard first else { _exit(128 + number) }
+        switch kind {
+        case .first: break
+        case .echo: return
+        case .second: _exit(128 + number)
+        }
         stop.stop(because: number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)")
         // Whatever the run is doing (reading a payload, writing the store), it does not outlive
         // its promise: on a dispatch queue, not the cooperative pool a blocked run may be using.

@@ -173,5 +173,25 @@ import VODAppSamples
             #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
         }
     }
-}
 
+    /// GNU `timeout` signals the run and then its whole process group: two SIGTERMs at once are
+    /// one request to stop, so the capped run still prints its report and keeps what it fetched.
+    /// Before, it took the second for "exit at once", and printed nothing (new-user trial).
+    @Test func aRunCappedByTimeoutStillReports() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payloadPath = scratch.child("payload.json")
+            try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/5000000.mp4?rate=250000"))])
+                .write(to: URL(fileURLWithPath: payloadPath))
+            let run = try await runTool("/usr/bin/timeout", ["--preserve-status", "2", VODAppRunner.executable, payloadPath,
+                                                             "--dir", dir, "--json", "--no-notify"],
+                                        environment: VODAppRunner.environment(), timeout: .seconds(30))
+            #expect(run.exitCode == 143, "\(run.stdout) \(run.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
+            let item = (report["items"] as? [[String: Any]])?.first
+            #expect(item?["status"] as? String == "timedOut", "\(run.stdout)")
+            #expect((item?["error"] as? String)?.contains("SIGTERM") == true, "\(run.stdout)")
+        }
+    }
+}
