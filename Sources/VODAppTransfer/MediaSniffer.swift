@@ -38,7 +38,9 @@ public enum MediaSniffer {
     ///   - contentType: the response's Content-Type, parameters included, if it had one.
     ///   - head: the first bytes of the body, up to `headLength`.
     ///   - complete: whether the body ended within `head`.
-    public static func verdict(contentType: String?, head: [UInt8], complete: Bool) -> Verdict {
+    /// - Parameter ciphertext: the body is encrypted as a whole (an AES-128 HLS segment), so no
+    ///   container's signature can show in it.
+    public static func verdict(contentType: String?, head: [UInt8], complete: Bool, ciphertext: Bool = false) -> Verdict {
         let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         if head.isEmpty && complete { return .notMedia("the server sent an empty body") }
         if hlsTypes.contains(type) { return .hlsPlaylist }
@@ -51,7 +53,8 @@ public enum MediaSniffer {
         let typeReason = reason(forType: type)
         if let typeReason, !Self.isGenericText(type) { return .notMedia(typeReason) }
         guard head.count >= headLength || complete else { return .undecided }
-        if let typeReason, containerType(head) == nil { return .notMedia(typeReason) }
+        // Ciphertext shows no signature: the text checks below still tell a page or a document.
+        if let typeReason, !ciphertext, containerType(head) == nil { return .notMedia(typeReason) }
         let utf16 = utf16Text(head)
         let decoded = utf16 ?? String(decoding: head.prefix(256), as: UTF8.self)
         // Only text's own whitespace and a byte-order mark come before the first sign: a body

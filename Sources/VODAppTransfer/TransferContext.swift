@@ -399,7 +399,8 @@ final class TransferContext {
     /// Judges the body from its first bytes, once there are enough, and sends what is held
     /// where it belongs. Returns false when the transfer must stop.
     private func decide(complete: Bool) -> Bool {
-        verdict = MediaSniffer.verdict(contentType: contentType, head: head, complete: complete)
+        verdict = MediaSniffer.verdict(contentType: contentType, head: head, complete: complete,
+                                       ciphertext: request.expectation == .encryptedSegment)
         let held = head
         switch (verdict, request.expectation) {
         case (.undecided, _):

@@ -57,6 +57,10 @@ public struct TransferRequest: Sendable, Equatable {
         case media
         /// A piece of media (an HLS segment): to the file, and never a page or text.
         case segment
+        /// A segment encrypted as a whole (AES-128): its bytes are ciphertext, which shows no
+        /// container's signature, so a server's generic text label (`text/vnd.trolltech.linguist`
+        /// for `.ts`) cannot be checked against one. It is still never a page or text.
+        case encryptedSegment
         /// A small document (a playlist, a key) into memory, at most `limit` bytes.
         case document(limit: Int)
     }

@@ -150,6 +150,9 @@ import TestSupport
         let root = scratch.child("www")
         let clip = try await MediaFixtures.clip(seconds: 2, root: root)
         let hls = try await MediaFixtures.hlsTS(from: clip)
+        // Encrypted segments show no MPEG-TS signature under the label: the new-user trial's
+        // AES-128 stream from http.server failed as "a text page", for ever.
+        let aes = try await MediaFixtures.hlsAES128(from: clip)
         try await MediaFixtures.run("/usr/bin/ffmpeg", ["-loglevel", "error", "-y", "-i", clip.absolutePath, "-c", "copy",
                                                          "-f", "mpegts", root + "/clip.ts"])
         let port = try closedPort()
@@ -163,12 +166,14 @@ import TestSupport
 
         let dir = scratch.child("media")
         let run = try await deliver([(key: "file", title: "File", url: base + "clip.ts"),
-                                     (key: "hls", title: "Stream", url: base + (try #require(hls.master)))], into: dir)
+                                     (key: "hls", title: "Stream", url: base + (try #require(hls.master))),
+                                     (key: "aes", title: "Locked", url: base + aes.variants[0].playlist)], into: dir)
         #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
-        // The file as it was served (no remux); the stream made into one MP4.
+        // The file as it was served (no remux); the streams made into one MP4 each.
         #expect(ScratchDirectory.media(dir, "file").hasSuffix(".ts"))
         await probe(ScratchDirectory.media(dir, "file"), lastsLike: clip.duration)
         await probeStream(ScratchDirectory.media(dir, "hls"), lastsLike: clip.duration)
+        await probeStream(ScratchDirectory.media(dir, "aes"), lastsLike: clip.duration)
     }
 
     @Test func anHLSItemIsPlacedAsSoonAsItsLastSegmentIsIn() async throws {

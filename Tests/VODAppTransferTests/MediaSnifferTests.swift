@@ -75,6 +75,25 @@ import VODAppTransfer
         #expect(isNotMedia(verdict(ts, type: "text/javascript")))
     }
 
+    /// An encrypted segment (AES-128) under the same label: ciphertext shows no signature, so
+    /// bytes that are not text are media; a page, a document or a playlist under the label is
+    /// still not, and a label that is never media still refuses it.
+    @Test func ciphertextUnderATextTypeFromAnExtensionIsMediaButAPageIsNot() {
+        var generator = SystemRandomNumberGenerator()
+        let cipher: [UInt8] = (0..<752).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let qt = "text/vnd.trolltech.linguist"
+        func sniff(_ head: [UInt8], _ type: String = qt) -> MediaSniffer.Verdict {
+            MediaSniffer.verdict(contentType: type, head: head, complete: true, ciphertext: true)
+        }
+        #expect(isNotMedia(MediaSniffer.verdict(contentType: qt, head: cipher, complete: true)))
+        #expect(sniff(cipher) == .media)
+        #expect(isNotMedia(sniff(Array("<!DOCTYPE html><html><body>Sign in</body></html>".utf8))))
+        #expect(isNotMedia(sniff(Array("<?xml version=\"1.0\"?><TS version=\"2.1\"></TS>\n".utf8))))
+        #expect(isNotMedia(sniff(Array("Access denied\n".utf8))))
+        #expect(sniff(Array("#EXTM3U\n#EXTINF:1,\na.ts\n".utf8)) == .hlsPlaylist)
+        #expect(isNotMedia(sniff(cipher, "text/html")))
+    }
+
     /// A file the server labelled vaguely is named by what its bytes show.
     @Test func containersAreNamedByTheirFirstBytes() {
         #expect(MediaSniffer.containerType([0, 0, 0, 0x20] + Array("ftypisom".utf8)) == "video/mp4")

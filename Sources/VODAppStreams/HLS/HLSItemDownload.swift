@@ -526,7 +526,8 @@ package struct HLSItemDownload: Sendable {
             requested[id] = index
             pending.insert(id)
             requests.append(TransferRequest(id: id, url: part.url, temporaryPath: workPath + "/" + part.name + ".part",
-                                            maximumSize: maximumSize, expectation: .segment, credentialScope: itemURL,
+                                            maximumSize: maximumSize, expectation: part.key?.method == .aes128 ? .encryptedSegment : .segment,
+                                            credentialScope: itemURL,
                                             allowance: allowance, room: room,
                                             slice: part.range.map { TransferRequest.Slice(offset: $0.offset, length: $0.length) }))
         }
