@@ -23,10 +23,13 @@ import VODAppSamples
         return (webhook, port)
     }
 
-    /// A one-item push for `server`'s 4000-byte sample, as a file for `vodapp-push send`.
+    /// A push of `server`'s 4000-byte sample and two more, their keys out of alphabetical order,
+    /// as a file for `vodapp-push send`.
     private func pushFile(for server: SampleServer, in scratch: ScratchDirectory) throws -> String {
         let file = scratch.child("push.json")
-        try PayloadBuilder.json([(key: "tulips", title: "Tulips", url: server.url("/bytes/4000.mp4"))])
+        try PayloadBuilder.json([(key: "tulips", title: "Tulips", url: server.url("/bytes/4000.mp4")),
+                                 (key: "sunset", title: "Sunset", url: server.url("/bytes/3000.mp4")),
+                                 (key: "unicorns", title: "Unicorns", url: server.url("/bytes/2000.mp4"))])
             .write(to: URL(fileURLWithPath: file))
         return file
     }
@@ -46,6 +49,12 @@ import VODAppSamples
             #expect(report["result"] as? String == "newData")
             #expect(report["directory"] as? String == dir)
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "tulips"), count: 4000))
+            // The payload's order, as the sender wrote it: webhook's re-encoding sorted the keys
+            // (the new-user trial's report and playlist came in key order).
+            #expect((report["items"] as? [[String: Any]])?.compactMap { $0["key"] as? String } == ["tulips", "sunset", "unicorns"])
+            let playlist = try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8)
+            #expect(playlist.split(separator: "\n").filter { !$0.hasPrefix("#") }
+                    == ["Tulips [tulips].mp4", "Sunset [sunset].mp4", "Unicorns [unicorns].mp4"], "\(playlist)")
             webhook.signal(SIGTERM)
         }
     }
