@@ -26,8 +26,13 @@ extension Delivery {
         // A playlist.m3u8 of the user's is left alone: vodapp's goes beside it, said once, when
         // it is first written there.
         let ledger = plan.ledger
-        let recorded = { (key: String) in ledger?.items([key], until: deadline)[key] != nil }
-        let name = MediaPlaylist.name(in: directory.path, recorded: recorded)
+        let placed = { (key: String, name: String) -> Bool in
+            guard let record = ledger?.items([key], until: deadline)[key], record.state == .fetched,
+                  let path = record.path, (path as NSString).lastPathComponent == name,
+                  case .file = SafeFile.inspect(directory.path + "/" + name) else { return false }
+            return true
+        }
+        let name = MediaPlaylist.name(in: directory.path, placed: placed)
         let path = directory.path + "/" + name
         if name != MediaFileName.playlist, case .absent = SafeFile.inspect(path) {
             attention.warn("\(directory.path)/\(MediaFileName.playlist) is not vodapp's, and stays as it is: "
@@ -37,7 +42,7 @@ extension Delivery {
         // A playlist.m3u8 the user removed, after vodapp had written vodapp.m3u8 beside it,
         // starts from what vodapp.m3u8 lists: the items already in DIR stay listed.
         let fallback = directory.path + "/" + MediaPlaylist.fallbackName
-        let seed = current ?? (name == MediaFileName.playlist ? MediaPlaylist.text(at: fallback).flatMap { MediaPlaylist.isVodapps($0, recorded: recorded) ? $0 : nil } : nil)
+        let seed = current ?? (name == MediaFileName.playlist ? MediaPlaylist.text(at: fallback).flatMap { MediaPlaylist.isVodapps($0, placed: placed) ? $0 : nil } : nil)
         let playlist = MediaPlaylist(parsing: seed ?? "", keepingOnly: directory.regularFiles()).merging(latest)
         // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
         if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath) {

@@ -78,8 +78,8 @@ package struct MediaPlaylist: Equatable {
     /// link, a FIFO or a hard link: only the user, or a process of theirs, can place one in a DIR
     /// whose way no other user can change (`Delivery.checkWay`), so it is theirs (a link to a
     /// list they keep elsewhere, say), not something planted to be replaced (seventh trial, F3b).
-    /// - Parameter recorded: whether the store records an item of this key (`isVodapps`).
-    package static func name(in directory: String, recorded: (String) -> Bool = { _ in false }) -> String {
+    /// - Parameter placed: whether vodapp placed the file of this name for this key (`isVodapps`).
+    package static func name(in directory: String, placed: (_ key: String, _ name: String) -> Bool = { _, _ in false }) -> String {
         let path = directory + "/" + MediaFileName.playlist
         switch SafeFile.inspect(path) {
         case .absent: return MediaFileName.playlist
@@ -89,7 +89,7 @@ package struct MediaPlaylist: Equatable {
         // A regular file vodapp cannot read as its own (not UTF-8, over 8 MiB, unreadable) is not
         // proven vodapp's, so it is the user's.
         guard let text = text(at: path) else { return fallbackName }
-        return isVodapps(text, recorded: recorded) ? MediaFileName.playlist : fallbackName
+        return isVodapps(text, placed: placed) ? MediaFileName.playlist : fallbackName
     }
 
     /// Where vodapp's playlist goes when `playlist.m3u8` is the user's.
@@ -97,12 +97,18 @@ package struct MediaPlaylist: Equatable {
 
     /// Whether `text` is a playlist vodapp wrote: it carries the marker, or it has exactly the
     /// shape vodapp gave its playlists before it had one (`#EXTM3U`, then, for one entry or more,
-    /// an `#EXTINF:-1,` title and a name of the form `Title [key].ext`) and every key it names is
-    /// one the store records (`recorded`). The shape alone is not enough: yt-dlp names files
-    /// `Title [id].ext` too, and the sixth attacker trial had a user's list of those rewritten. A
-    /// name such as `holiday.mp4` passes the key rule, so plain `key.ext` names (`--name key`) do
-    /// not count: a user's list of them would be taken.
-    package static func isVodapps(_ text: String, recorded: (String) -> Bool = { _ in false }) -> Bool {
+    /// an `#EXTINF:-1,` title and a name of the form `Title [key].ext`) and vodapp placed every
+    /// file it names, under that very name, for that key (`placed`: the store records the key as
+    /// fetched into a file of that name, and the file is there).
+    ///
+    /// The shape alone is not enough: yt-dlp names files `Title [id].ext` too, and the sixth
+    /// attacker trial had a user's list of those rewritten. Nor is a record of the key: the
+    /// seventh had an unauthenticated push of the list's keys, failing with 404, leave records
+    /// that made the user's list vodapp's, and rewritten. A file vodapp placed at a name is not
+    /// the user's own file of that name, which it never replaces. A name such as `holiday.mp4`
+    /// passes the key rule, so plain `key.ext` names (`--name key`) do not count: a user's list
+    /// of them would be taken.
+    package static func isVodapps(_ text: String, placed: (_ key: String, _ name: String) -> Bool = { _, _ in false }) -> Bool {
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
         if lines.last?.isEmpty == true { lines.removeLast() }
         guard lines.first == "#EXTM3U" else { return false }
@@ -113,7 +119,7 @@ package struct MediaPlaylist: Equatable {
             guard title.hasPrefix("#EXTINF:-1,"), var name = rest.popFirst() else { return false }
             if name.hasPrefix("./") { name = name.dropFirst(2) }
             guard !name.hasPrefix("."), !name.contains("/"), MediaFileName.shape(of: String(name))?.style == .title,
-                  let key = MediaFileName.key(of: String(name)), recorded(key) else { return false }
+                  let key = MediaFileName.key(of: String(name)), placed(key, String(name)) else { return false }
         }
         return true
     }

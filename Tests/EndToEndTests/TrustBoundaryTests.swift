@@ -413,4 +413,28 @@ import VODAppSamples
             #expect(!FileManager.default.fileExists(atPath: other + "/vodapp.m3u8"))
         }
     }
+
+    /// A user's list in the shape vodapp's playlists had before their marker (yt-dlp's
+    /// `Title [id].ext` names), its files elsewhere: a push anyone could send of its keys, failing,
+    /// leaves records of them, which made the list vodapp's, and the next delivery rewrote it
+    /// (seventh attacker trial, F2). Only files vodapp placed under those names make it vodapp's.
+    @Test func recordsOfTheKeysInTheUsersListDoNotMakeItVodapps() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        let mine = "#EXTM3U\n#EXTINF:-1,Concert\nConcert [dQw4w9WgXcQ].mp4\n#EXTINF:-1,Talk\nTalk [abcDEF12345].webm\n"
+        try mine.write(toFile: dir + "/playlist.m3u8", atomically: true, encoding: .utf8)
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: dir)
+            let push = PayloadBuilder.json([(key: "dQw4w9WgXcQ", title: "Concert", url: server.url("/status/404")),
+                                            (key: "abcDEF12345", title: "Talk", url: server.url("/status/404"))])
+            #expect(await listener.post(push, wait: true).status == 200)
+            #expect(await listener.post(PayloadBuilder.json([(key: "next", title: "Next", url: server.url("/bytes/100.mp4"))]),
+                                        wait: true).status == 200)
+            _ = try await listener.stop()
+            #expect(try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8) == mine)
+            let ours = try String(contentsOfFile: dir + "/vodapp.m3u8", encoding: .utf8)
+            #expect(ours.contains("Next [next].mp4"), "\(ours)")
+        }
+    }
 }

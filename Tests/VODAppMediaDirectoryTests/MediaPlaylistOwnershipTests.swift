@@ -11,14 +11,18 @@ import VODAppMediaDirectory
         #expect(MediaPlaylist.isVodapps(MediaPlaylist(entries: []).text))
     }
 
-    /// What an earlier vodapp wrote, without the marker: its exact shape, entries naming files of
-    /// items the store records. The same shape naming a key the store does not know is a
-    /// person's: yt-dlp names files `Title [id].ext` too (sixth attacker trial).
+    /// What an earlier vodapp wrote, without the marker: its exact shape, entries naming files
+    /// vodapp placed under those names for their keys. The same shape naming a file vodapp did
+    /// not place is a person's: yt-dlp names files `Title [id].ext` too (sixth attacker trial),
+    /// and a record of the key alone (a failed push of it, the seventh) is not a file placed.
     @Test(arguments: ["#EXTM3U\n#EXTINF:-1,A\nA [a].mp4\n", "#EXTM3U\n#EXTINF:-1,A — B\n./#1 [k_1].mkv\n#EXTINF:-1,K\nK [key-2].mp4\n"])
     func anEarlierVodappsPlaylistIsItsOwn(_ text: String) {
-        #expect(MediaPlaylist.isVodapps(text, recorded: { _ in true }))
+        #expect(MediaPlaylist.isVodapps(text, placed: { _, _ in true }))
         #expect(!MediaPlaylist.isVodapps(text))
-        #expect(!MediaPlaylist.isVodapps(text, recorded: { $0 != "a" && $0 != "key-2" }))
+        #expect(!MediaPlaylist.isVodapps(text, placed: { key, _ in key != "a" && key != "key-2" }))
+        // Placed for the key, but under another name (another title): not this list's file.
+        #expect(!MediaPlaylist.isVodapps(text, placed: { _, name in name.hasPrefix("Other") }))
+        #expect(MediaPlaylist.isVodapps(text, placed: { key, name in name.contains("[\(key)]") && !name.hasPrefix("Other") }))
     }
 
     /// A person's or another program's playlist: anything but that shape.
