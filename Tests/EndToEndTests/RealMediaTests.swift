@@ -292,6 +292,32 @@ import TestSupport
         #expect(parts.reduce(0) { $0 + $1.bodyBytes } == size)
     }
 
+    /// A fragment whose `trun` claims 60 million samples in 4 KB, behind a real init section:
+    /// refused before libavformat indexes them, for good, saying why. It took 2 GB and overran the
+    /// budget before (seventh attacker trial, F4).
+    @Test func aFragmentClaimingMillionsOfSamplesIsRefusedBeforeItIsIndexed() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let fmp4 = try await MediaFixtures.hlsFMP4(from: clip)
+        let variant = fmp4.variants[0]
+        func be(_ value: UInt32) -> [UInt8] { [24, 16, 8, 0].map { UInt8(value >> $0 & 0xFF) } }
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be(UInt32(8 + body.count)) + Array(type.utf8) + body }
+        // tfhd: track 1, base-is-moof, a default duration and size; trun: a data offset only.
+        let traf = box("tfhd", [0, 0x02, 0, 0x18] + be(1) + be(512) + be(1)) + box("tfdt", [0, 0, 0, 0] + be(0))
+            + box("trun", [0, 0, 0, 1] + be(60_000_000) + be(0))
+        let evil = box("moof", box("mfhd", [0, 0, 0, 0] + be(2)) + box("traf", traf)) + box("mdat", Array(repeating: 0, count: 4096))
+        try Data(evil).write(to: URL(fileURLWithPath: fmp4.absolute(variant.segments[1])))
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "evil", title: "Evil", url: nginx.url(variant.playlist))], into: scratch.path)
+        let item = try #require(run.item("evil"))
+        #expect(item["status"] as? String == "failed", "\(run.stdout)")
+        #expect(item["final"] as? Bool == true)
+        #expect((item["error"] as? String)?.contains("claims 60000000 samples in \(evil.count) bytes, more than media can hold") == true,
+                "\(run.stdout)")
+        #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+    }
+
     /// A clip encoded otherwise after a discontinuity (another picture size, another sample
     /// rate) is refused with what changed, not placed as a file that breaks up or plays at the
     /// wrong pitch past the change. MPEG-TS carries its picture's parameters in band, so only its

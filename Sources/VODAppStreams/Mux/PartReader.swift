@@ -33,6 +33,14 @@ final class PartReader {
                 failure = error
                 return vod_averror_eof()
             }
+            // Before the demuxer indexes what the part's boxes claim (`SampleCountBound`).
+            if let refusal = SampleCountBound.refusal(of: buffer) {
+                failure = MuxFailure(.unusable, "part \(next + 1) of its run \(refusal)")
+                // Nothing of it is read: every later call ends at once, at the loop's guard.
+                buffer = []
+                offset = 0
+                return vod_averror_eof()
+            }
             next += 1
             offset = 0
         }

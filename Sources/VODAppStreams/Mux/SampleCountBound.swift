@@ -1,0 +1,84 @@
+/// How many samples an MP4 part may claim for its size, checked before libavformat reads it.
+///
+/// libavformat's MP4 demuxer makes an index entry for every sample a part's boxes claim (a
+/// fragment's `trun`, an init section's `stsz` and `stts`) before any sample's bytes are read,
+/// and a box may claim any number: a `trun` whose samples take their size from a default needs
+/// 4 bytes to claim four billion. The seventh attacker trial had a 4 KB fragment claiming 60
+/// million samples take 2 GB and overrun the budget, and a 260-byte UDP push take a listener to
+/// 5.7 GB. Real media holds at least several bytes per sample (an AAC or Opus frame at the
+/// lowest rates takes 15 or more), so a part that claims more than one sample per `bytesPerSample`
+/// bytes of itself is refused, and the demuxer's index stays within a small multiple of the
+/// bytes fetched, which `--max-size` bounds.
+enum SampleCountBound {
+    static let bytesPerSample = 8
+
+    /// Why `bytes`, one part as fetched (decrypted), cannot be media, or nil. Anything but MP4
+    /// boxes (an MPEG-TS segment, packed audio) passes untouched; so does a malformed box, which
+    /// the demuxer refuses on its own.
+    static func refusal(of bytes: [UInt8]) -> String? {
+        var claimed: UInt64 = 0
+        walk(bytes, from: 0, to: bytes.count, depth: 0, claimed: &claimed)
+        let allowed = UInt64(bytes.count / bytesPerSample)
+        guard claimed > allowed else { return nil }
+        return "claims \(claimed) samples in \(bytes.count) bytes, more than media can hold"
+    }
+
+    /// Boxes that hold the boxes whose counts matter.
+    private static let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "moof", "traf"]
+
+    private static func walk(_ bytes: [UInt8], from start: Int, to end: Int, depth: Int, claimed: inout UInt64) {
+        var at = start
+        // Deep nesting is no MP4 vodapp reads: the demuxer refuses it itself.
+        while depth < 8, at + 8 <= end {
+            var size = UInt64(word(bytes, at))
+            let type = String(decoding: bytes[(at + 4)..<(at + 8)], as: UTF8.self)
+            var header = 8
+            if size == 1 {
+                guard at + 16 <= end else { return }
+                size = UInt64(word(bytes, at + 8)) << 32 | UInt64(word(bytes, at + 12))
+                header = 16
+            } else if size == 0 {
+                size = UInt64(end - at)
+            }
+            guard size >= UInt64(header), size <= UInt64(end - at) else { return }
+            let boxEnd = at + Int(size)
+            let body = at + header
+            if containers.contains(type) {
+                walk(bytes, from: body, to: boxEnd, depth: depth + 1, claimed: &claimed)
+            } else {
+                claimed = claimed.addingReportingOverflow(count(of: type, in: bytes, body: body, end: boxEnd)).partialValue
+            }
+            at = boxEnd
+        }
+    }
+
+    /// The samples a full box claims: `trun`'s sample_count, `stsz`'s and `stz2`'s sample_count,
+    /// and the sum of `stts`'s entries' counts.
+    private static func count(of type: String, in bytes: [UInt8], body: Int, end: Int) -> UInt64 {
+        switch type {
+        case "trun":
+            guard body + 8 <= end else { return 0 }
+            return UInt64(word(bytes, body + 4))
+        case "stsz", "stz2":
+            guard body + 12 <= end else { return 0 }
+            return UInt64(word(bytes, body + 8))
+        case "stts":
+            guard body + 8 <= end else { return 0 }
+            let entries = Int(word(bytes, body + 4))
+            var total: UInt64 = 0
+            var at = body + 8
+            for _ in 0..<entries {
+                guard at + 8 <= end else { break }
+                total += UInt64(word(bytes, at))
+                at += 8
+            }
+            return total
+        default:
+            return 0
+        }
+    }
+
+    private static func word(_ bytes: [UInt8], _ at: Int) -> UInt32 {
+        UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VODAppStreams
+
+/// Whether an MP4 part claims more samples than its bytes can hold, before libavformat indexes
+/// them: boxes built here, and real fragments made by ffmpeg.
+@Suite struct SampleCountBoundTests {
+    private func box(_ type: String, _ body: [UInt8]) -> [UInt8] {
+        be(UInt32(8 + body.count)) + Array(type.utf8) + body
+    }
+
+    private func be(_ value: UInt32) -> [UInt8] {
+        [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)]
+    }
+
+    /// A fragment whose one `trun` claims `samples`, their sizes from a default (4 bytes of box
+    /// for any number), then 4,096 bytes of data: the seventh attacker trial's.
+    private func fragment(samples: UInt32) -> [UInt8] {
+        let trun = box("trun", [0, 0, 0, 1] + be(samples) + be(0))
+        return box("moof", box("mfhd", [0, 0, 0, 0] + be(1)) + box("traf", trun)) + box("mdat", Array(repeating: 0, count: 4096))
+    }
+
+    @Test func aFragmentClaimingMillionsOfSamplesInAFewBytesIsRefused() {
+        let evil = fragment(samples: 60_000_000)
+        #expect(SampleCountBound.refusal(of: evil) == "claims 60000000 samples in \(evil.count) bytes, more than media can hold")
+        // As many as its bytes can hold, at the bound, passes.
+        let fair = fragment(samples: UInt32(fragment(samples: 0).count / SampleCountBound.bytesPerSample))
+        #expect(SampleCountBound.refusal(of: fair) == nil)
+    }
+
+    @Test func anInitSectionClaimingSamplesIsRefused() {
+        let stsz = box("stsz", [0, 0, 0, 0] + be(1000) + be(80_000_000))
+        let stts = box("stts", [0, 0, 0, 0] + be(2) + be(40_000_000) + be(1) + be(40_000_000) + be(1))
+        for table in [stsz, stts] {
+            let initSection = box("ftyp", Array("isom".utf8) + be(0)) + box("moov", box("trak", box("mdia", box("minf", box("stbl", table)))))
+            #expect(SampleCountBound.refusal(of: initSection)?.hasPrefix("claims 80000000 samples") == true)
+        }
+    }
+
+    /// What is not MP4 boxes, or boxes too broken to walk, is the demuxer's to judge.
+    @Test func anythingElsePasses() {
+        let ts: [UInt8] = (0..<10).flatMap { _ -> [UInt8] in [0x47, 0x40, 0x00, 0x10] + Array(repeating: 0xFF, count: 184) }
+        #expect(SampleCountBound.refusal(of: ts) == nil)
+        #expect(SampleCountBound.refusal(of: []) == nil)
+        #expect(SampleCountBound.refusal(of: be(0xFFFF_FFFF) + Array("moof".utf8) + [1, 2, 3]) == nil)
+        // A 64-bit size, and a size of 0 (to the end), are read as sizes.
+        let large = be(1) + Array("moof".utf8) + be(0) + be(16 + 20) + box("trun", [0, 0, 0, 0] + be(99_999) + be(0))
+        #expect(SampleCountBound.refusal(of: large)?.hasPrefix("claims 99999 samples") == true)
+        let toTheEnd = be(0) + Array("moof".utf8) + box("trun", [0, 0, 0, 0] + be(99_999) + be(0))
+        #expect(SampleCountBound.refusal(of: toTheEnd)?.hasPrefix("claims 99999 samples") == true)
+    }
+
+    /// Every part of real fMP4 streams ffmpeg cuts, video and audio: none is refused.
+    @Test func realFragmentsPass() async throws {
+        let scratch = try ScratchDirectory()
+        for audioOnly in [false, true] {
+            let directory = scratch.child(audioOnly ? "audio" : "video")
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            let sources = audioOnly ? ["-f", "lavfi", "-i", "sine=duration=3", "-c:a", "aac", "-b:a", "16k"]
+                : ["-f", "lavfi", "-i", "testsrc2=size=64x36:rate=25:duration=3", "-f", "lavfi", "-i", "sine=duration=3",
+                   "-c:v", "libx264", "-preset", "ultrafast", "-g", "25", "-b:v", "20k", "-c:a", "aac", "-b:a", "16k"]
+            let run = try await runTool("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-y"] + sources
+                                        + ["-f", "hls", "-hls_time", "1", "-hls_segment_type", "fmp4", "-hls_playlist_type", "vod",
+                                           directory + "/index.m3u8"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            let parts = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0.hasSuffix(".m4s") || $0.hasSuffix(".mp4") }
+            #expect(parts.count >= 4, "\(parts)")
+            for part in parts {
+                let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: directory + "/" + part)))
+                #expect(SampleCountBound.refusal(of: bytes) == nil, "\(part)")
+            }
+        }
+    }
+}
