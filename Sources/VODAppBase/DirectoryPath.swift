@@ -17,10 +17,13 @@ package enum DirectoryPath {
     /// Why another user could change where `steps` (from `/` to DIR's parent) lead, or nil.
     /// On a file system that keeps no modes (FAT, exFAT: every file shows the mount's), only the
     /// owner is asked of a step (`honoursPermissions` false).
-    package static func refusal(of steps: [Step], runningAs user: uid_t, honoursPermissions: (Step) -> Bool = { _ in true }) -> String? {
+    /// A folder writable by the user's private group (`WorkAreaOwnership.isPrivateGroup`) is
+    /// written by nobody else: under umask 002 every folder the user makes is.
+    package static func refusal(of steps: [Step], runningAs user: uid_t, honoursPermissions: (Step) -> Bool = { _ in true },
+                                isPrivateGroup: (gid_t) -> Bool = { _ in false }) -> String? {
         for step in steps {
             let trusted = step.owner == 0 || step.owner == user
-            let othersWrite = honoursPermissions(step) && step.mode & (S_IWGRP | S_IWOTH) != 0
+            let othersWrite = honoursPermissions(step) && Self.othersWrite(step.mode, group: step.group, isPrivateGroup)
             let sticky = step.mode & S_ISVTX != 0
             if trusted, !othersWrite || sticky { continue }
             let who = !trusted ? (WorkAreaOwnership.userName(step.owner).map { "user \($0)" } ?? "uid \(step.owner)")
@@ -37,13 +40,19 @@ package enum DirectoryPath {
     /// place of the DIR it had made there, to the user's own library.
     /// - Parameter names: each name looked up, with its own owner and the mode of the folder that
     ///   holds it.
-    package static func refusal(ofNames names: [Step], runningAs user: uid_t, honoursPermissions: (Step) -> Bool = { _ in true }) -> String? {
+    package static func refusal(ofNames names: [Step], runningAs user: uid_t, honoursPermissions: (Step) -> Bool = { _ in true },
+                                isPrivateGroup: (gid_t) -> Bool = { _ in false }) -> String? {
         for name in names where name.owner != 0 && name.owner != user {
-            guard honoursPermissions(name), name.mode & (S_IWGRP | S_IWOTH) != 0 else { continue }
+            guard honoursPermissions(name), Self.othersWrite(name.mode, group: name.group, isPrivateGroup) else { continue }
             let who = WorkAreaOwnership.userName(name.owner).map { "user \($0)" } ?? "uid \(name.owner)"
             return "\(name.path) is \(who)'s, in a folder others may write in, so \(who) can replace it (owner uid \(name.owner))"
         }
         return nil
+    }
+
+    /// Whether someone other than the owner may write in a folder of `mode` whose group is `group`.
+    private static func othersWrite(_ mode: mode_t, group: gid_t, _ isPrivateGroup: (gid_t) -> Bool) -> Bool {
+        mode & S_IWOTH != 0 || (mode & S_IWGRP != 0 && !isPrivateGroup(group))
     }
 
     /// Why another user could change where the path to `directory` leads, or nil: `refusal(of:)`
@@ -61,8 +70,11 @@ package enum DirectoryPath {
             answers[folder] = answer
             return answer
         }
-        return refusal(of: steps, runningAs: geteuid()) { honoursPermissions($0.path) }
-            ?? refusal(ofNames: names, runningAs: geteuid()) { honoursPermissions(($0.path as NSString).deletingLastPathComponent) }
+        let user = geteuid()
+        let isPrivateGroup = { (group: gid_t) in WorkAreaOwnership.isPrivateGroup(group, of: user) }
+        return refusal(of: steps, runningAs: user, honoursPermissions: { honoursPermissions($0.path) }, isPrivateGroup: isPrivateGroup)
+            ?? refusal(ofNames: names, runningAs: user, honoursPermissions: { honoursPermissions(($0.path as NSString).deletingLastPathComponent) },
+                       isPrivateGroup: isPrivateGroup)
     }
 
     /// The folders on the way to `directory`, as they are now: every folder a name is looked up
@@ -80,7 +92,7 @@ package enum DirectoryPath {
     /// folder that holds it (`refusal(ofNames:)`).
     private static func walk(to directory: String) -> (folders: [Step], names: [Step])? {
         var names: [Step] = []
-        var folderModes: [String: mode_t] = [:]
+        var folderModes: [String: (mode: mode_t, group: gid_t)] = [:]
         var pending = components(directory.hasPrefix("/") ? directory : workingFolder() + "/" + directory)
         var current: [String] = []
         var met: [String] = []
@@ -99,9 +111,10 @@ package enum DirectoryPath {
             if folderModes[folder] == nil {
                 var held = stat()
                 guard lstat(folder, &held) == 0 else { return nil }
-                folderModes[folder] = held.st_mode
+                folderModes[folder] = (held.st_mode, held.st_gid)
             }
-            names.append(Step(path: path(current + [name]), owner: info.st_uid, mode: folderModes[folder] ?? 0))
+            names.append(Step(path: path(current + [name]), owner: info.st_uid, mode: folderModes[folder]?.mode ?? 0,
+                              group: folderModes[folder]?.group ?? .max))
             guard (info.st_mode & S_IFMT) == S_IFLNK else {
                 current.append(name)
                 continue
@@ -119,7 +132,7 @@ package enum DirectoryPath {
         for folder in met {
             var info = stat()
             guard lstat(folder, &info) == 0 else { return nil }
-            steps.append(Step(path: folder, owner: info.st_uid, mode: info.st_mode))
+            steps.append(Step(path: folder, owner: info.st_uid, mode: info.st_mode, group: info.st_gid))
         }
         return (steps, names)
     }

@@ -14,11 +14,15 @@ package enum WorkAreaOwnership {
         package let path: String
         package let owner: uid_t
         package let mode: mode_t
+        /// The group that the group's write bit is for (for a name on the way to DIR, the group
+        /// of the folder that holds it); `gid_t.max` when not known.
+        package let group: gid_t
 
-        package init(path: String, owner: uid_t, mode: mode_t) {
+        package init(path: String, owner: uid_t, mode: mode_t, group: gid_t = .max) {
             self.path = path
             self.owner = owner
             self.mode = mode
+            self.group = group
         }
     }
 
@@ -104,6 +108,23 @@ package enum WorkAreaOwnership {
 
     private static func minor(_ device: dev_t) -> UInt64 {
         UInt64(device) & 0xff | ((UInt64(device) >> 12) & ~0xff)
+    }
+
+    /// Whether `group` is `user`'s private group, as Debian's and Ubuntu's user private groups
+    /// are (`USERGROUPS_ENAB`): the user's primary group, of the user's name, with no other member.
+    /// Its write bit lets nobody else in: under umask 002, which pam_umask gives such users,
+    /// every folder they make is group-writable, `~/Videos` included.
+    package static func isPrivateGroup(_ group: gid_t, of user: uid_t) -> Bool {
+        guard let account = getpwuid(user), account.pointee.pw_gid == group, let userName = account.pointee.pw_name,
+              let entry = getgrgid(group), let groupName = entry.pointee.gr_name else { return false }
+        let name = String(cString: userName)
+        guard String(cString: groupName) == name else { return false }
+        var members = entry.pointee.gr_mem
+        while let member = members?.pointee {
+            guard String(cString: member) == name else { return false }
+            members = members?.advanced(by: 1)
+        }
+        return true
     }
 
     static func userName(_ uid: uid_t) -> String? {

@@ -319,6 +319,33 @@ import VODAppSamples
         }
     }
 
+    /// Under umask 002, which pam_umask gives users with a private group (Ubuntu's default),
+    /// every folder the user makes is group-writable, its group the user's alone: the way is
+    /// still theirs. Such a `~/Videos` had every delivery refused (exit 73).
+    @Test(.enabled("needs root, to make and be another user") { UnixUser.canBeMade })
+    func aWayMadeUnderUmask002IsTheUsers() async throws {
+        let alice = try await UnixUser("vodapp-test-alice")
+        let scratch = try ScratchDirectory()
+        chmod(scratch.path, 0o755)
+        let home = scratch.child("alice")
+        try FileManager.default.createDirectory(atPath: home, withIntermediateDirectories: true)
+        let group = try #require(getpwnam(alice.name)).pointee.pw_gid
+        #expect(chown(home, alice.uid, group) == 0)
+        try await withSampleServer { server in
+            let payloadFile = scratch.child("payload.json")
+            try PayloadBuilder.json([(key: "news", title: "News", url: server.url("/bytes/100.mp4"))]).write(to: URL(fileURLWithPath: payloadFile))
+            chmod(payloadFile, 0o644)
+            let dir = home + "/Videos/VODApp"
+            let run = try await alice.run("/bin/sh", ["-c", "umask 002 && mkdir \"$1\" && chmod 775 \"$2\" && shift 2 && exec \"$@\"", "sh",
+                                                      home + "/Videos", home, VODAppRunner.executable, payloadFile, "--dir", dir, "--no-notify"],
+                                          environment: VODAppRunner.environment())
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            var info = stat()
+            #expect(stat(home + "/Videos", &info) == 0 && info.st_mode & 0o777 == 0o775 && info.st_gid == group)
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "news"), count: 100))
+        }
+    }
+
     /// DIR named through a folder another user owns (a sticky `share` of theirs), which they
     /// turned into a link to the user's own library: the delivery is refused before anything is
     /// written or removed, saying why (exit 73). The second attacker trial's `--max-total` run
@@ -355,7 +382,9 @@ import VODAppSamples
             // attacker trial: three of the library's files removed).
             let family = scratch.child("family")
             try FileManager.default.createDirectory(atPath: family, withIntermediateDirectories: true)
-            #expect(chmod(family, 0o1775) == 0)
+            // The family's group (`users`), not root's own: a group only root is in lets nobody
+            // else write (`WorkAreaOwnership.isPrivateGroup`).
+            #expect(chmod(family, 0o1775) == 0 && chown(family, 0, getgrnam("users")?.pointee.gr_gid ?? 100) == 0)
             try FileManager.default.createSymbolicLink(atPath: family + "/kids", withDestinationPath: library)
             #expect(lchown(family + "/kids", 65_534, gid_t.max) == 0)
             let theirs = try await runner.run(["-", "--dir", family + "/kids", "--json", "--no-notify", "--max-total", "1K"],

@@ -41,6 +41,29 @@ import VODAppBase
         }
     }
 
+    /// Under umask 002 (pam_umask with user private groups, Ubuntu's default) every folder the
+    /// user makes is group-writable, `~/Videos` too: its group being the user's private group,
+    /// nobody else can write, and the way is the user's. A shared group's write bit still
+    /// refuses it, and so does others'. A name of another user's in such a folder cannot be
+    /// renamed by them, who may not write there; in a family group's folder it can.
+    @Test func aFolderWritableByTheUsersPrivateGroupIsTheUsers() {
+        let mine: gid_t = 1000, family: gid_t = 100
+        func videos(_ mode: mode_t, _ group: gid_t) -> [DirectoryPath.Step] {
+            [step("/", 0, 0o755), DirectoryPath.Step(path: "/home/me/Videos", owner: me, mode: S_IFDIR | mode, group: group)]
+        }
+        let isPrivate = { (group: gid_t) in group == mine }
+        #expect(DirectoryPath.refusal(of: videos(0o775, mine), runningAs: me, isPrivateGroup: isPrivate) == nil)
+        #expect(DirectoryPath.refusal(of: videos(0o775, family), runningAs: me, isPrivateGroup: isPrivate) != nil)
+        #expect(DirectoryPath.refusal(of: videos(0o777, mine), runningAs: me, isPrivateGroup: isPrivate) != nil)
+        // Unknown, the group is not taken for private.
+        #expect(DirectoryPath.refusal(of: videos(0o775, mine), runningAs: me) != nil)
+        func name(in group: gid_t) -> DirectoryPath.Step {
+            DirectoryPath.Step(path: "/home/me/Videos/VODApp", owner: them, mode: S_IFDIR | 0o775, group: group)
+        }
+        #expect(DirectoryPath.refusal(ofNames: [name(in: mine)], runningAs: me, isPrivateGroup: isPrivate) == nil)
+        #expect(DirectoryPath.refusal(ofNames: [name(in: family)], runningAs: me, isPrivateGroup: isPrivate) != nil)
+    }
+
     /// On FAT or exFAT every folder shows the mount's mode: only the owner is asked.
     @Test func withoutPermissionsOnlyTheOwnerCounts() {
         let usb = [step("/", 0, 0o755), step("/media/me/STICK", me, 0o777)]
