@@ -94,6 +94,9 @@ public struct ListenerConfiguration: Sendable {
         if udp != nil { receivers["UDP"] = .unauthenticated }
         if http != nil { receivers["HTTP"] = secret == nil ? .unauthenticated : .signed }
         if let mqtt { receivers["MQTT"] = Self.authentication(of: mqtt.broker, signed: secret != nil) }
+        // The answers of the person's own --poll URL carry their credentials (seventh attacker
+        // trial: the warning said no item would, and the poll's item went with them).
+        if pollOnConnect != nil { receivers["poll"] = .poll }
         return receivers
     }
 

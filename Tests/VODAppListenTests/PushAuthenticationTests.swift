@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import VODAppDelivery
 import VODAppMQTT
@@ -53,6 +54,14 @@ struct PushAuthenticationTests {
         #expect(configuration.notes.isEmpty)
         // Without credentials there is nothing to say.
         #expect(ListenerConfiguration(delivery: DeliveryOptions(directory: "/tmp/dir")).notes.isEmpty)
+
+        // The answers of --poll carry them: no warning that nothing will, a note that the rest do
+        // not (the seventh attacker trial was told no item would, and the poll's item went with them).
+        var polling = ListenerConfiguration(delivery: credentialed)
+        polling.pollOnConnect = PayloadPoll(url: URL(string: "https://publisher.example/vodapp.json")!, token: nil)
+        #expect(polling.receiverAuthentication == ["UDP": .unauthenticated, "HTTP": .unauthenticated, "poll": .poll])
+        #expect(!polling.warnings.contains { $0.contains("no receiver here authenticates its pushes") }, "\(polling.warnings)")
+        #expect(polling.notes == ["--header, --cookies and --user-agent go only with authenticated pushes (signed, or --poll's); items of HTTP and UDP pushes are fetched without them"])
     }
 
     @Test func udpBesideASecretIsAWarning() {
