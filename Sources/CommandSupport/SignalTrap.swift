@@ -8,9 +8,11 @@ import VODAppBase
 /// record its state and exit 130 or 143; a second exits at once. Either way the process is gone
 /// within `grace` of the first: a second for a one-shot run, two for `listen`.
 ///
-/// The same signal again within `echo` of the first is the same request, not a second one: GNU
-/// `timeout` signals the process and then its whole process group, so a run it capped got two
-/// SIGTERMs at once and exited with no report (the seventh new-user trial).
+/// SIGTERM again is the same request, not a second one, and so is SIGINT again within `echo` of
+/// the first: GNU `timeout` signals the process and then its whole process group, so a run it
+/// capped got two SIGTERMs at once and exited with no report (the seventh new-user trial). Their
+/// handlers may run far apart on a loaded machine, so a repeated SIGTERM is never taken for a
+/// second; a person's second Ctrl-C is. The grace still ends the process either way.
 ///
 /// The signals arrive through dispatch signal sources on a queue of their own, registered before
 /// `init` returns, so a signal that comes as the run begins is not lost. Not through a task: one
@@ -69,7 +71,7 @@ public final class SignalTrap: Sendable {
                 received = (number, now)
                 return .first
             }
-            return earlier.number == number && now - earlier.at < Self.echo ? .echo : .second
+            return earlier.number == number && (number == SIGTERM || now - earlier.at < Self.echo) ? .echo : .second
         }
         switch kind {
         case .first: break

@@ -184,9 +184,10 @@ import VODAppSamples
             let payloadPath = scratch.child("payload.json")
             try PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/5000000.mp4?rate=250000"))])
                 .write(to: URL(fileURLWithPath: payloadPath))
-            let run = try await runTool("/usr/bin/timeout", ["--preserve-status", "2", VODAppRunner.executable, payloadPath,
+            // 6 s: the signals must find the run started, even when the suite starves it for seconds.
+            let run = try await runTool("/usr/bin/timeout", ["--preserve-status", "6", VODAppRunner.executable, payloadPath,
                                                              "--dir", dir, "--json", "--no-notify"],
-                                        environment: VODAppRunner.environment(), timeout: .seconds(30))
+                                        environment: VODAppRunner.environment(), timeout: .seconds(60))
             #expect(run.exitCode == 143, "\(run.stdout) \(run.stderr)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any], "\(run.stdout)")
             let item = (report["items"] as? [[String: Any]])?.first
