@@ -131,6 +131,9 @@ import TestSupport
         await probeStream(path, lastsLike: clip.duration)
         let audio = await MediaFixtures.ffprobeStream(path, "audio")
         #expect(audio?.sampleRate == 22050, "the German rendition (DEFAULT=YES) is at 22.05 kHz: \(String(describing: audio))")
+        // The track says its language, as ISO 639-2 (the rendition's LANGUAGE="de"): it said
+        // `und` before (new-user trial).
+        #expect(audio?.language == "deu", "\(String(describing: audio))")
         // The report says what was chosen.
         let variant = run.item("sound")?["variant"] as? [String: Any]
         #expect(variant?["resolution"] as? String == "160x90" && variant?["variants"] as? Int == 1, "\(run.stdout)")
@@ -143,6 +146,7 @@ import TestSupport
         #expect(chosen.exitCode == 0, "\(chosen.stdout) \(chosen.stderr)")
         let englishAudio = await MediaFixtures.ffprobeStream(ScratchDirectory.media(english.path, "sound"), "audio")
         #expect(englishAudio?.sampleRate == 44100, "the English rendition is at 44.1 kHz: \(String(describing: englishAudio))")
+        #expect(englishAudio?.language == "eng", "\(String(describing: englishAudio))")
     }
 
     @Test func mpegTSLabelledAsQtTranslationsStillArrives() async throws {

@@ -205,7 +205,8 @@ public enum MediaFixtures {
 
     public static func ffprobeStreams(_ path: String) async -> [ProbedStream] {
         guard let output = try? await run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries",
-                                                           "stream=codec_type,codec_name,width,height,duration,sample_rate", "-of", "json", path]),
+                                                           "stream=codec_type,codec_name,width,height,duration,sample_rate:stream_tags=language",
+                                                           "-of", "json", path]),
               let object = try? JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any],
               let streams = object["streams"] as? [[String: Any]] else { return [] }
         return streams.map { stream in
@@ -213,6 +214,7 @@ public enum MediaFixtures {
                                       width: stream["width"] as? Int, height: stream["height"] as? Int,
                                       duration: (stream["duration"] as? String).flatMap(Double.init))
             probed.sampleRate = (stream["sample_rate"] as? String).flatMap { Int($0) }
+            probed.language = (stream["tags"] as? [String: Any])?["language"] as? String
             return probed
         }
     }
@@ -385,6 +387,8 @@ public struct ProbedStream: Sendable, Equatable {
     public let duration: Double?
     /// An audio stream's samples a second.
     public var sampleRate: Int?
+    /// Its `language` tag, when it has one (`eng`; `und` when the muxer was given none it takes).
+    public var language: String?
 
     public init(codecType: String, codecName: String, width: Int? = nil, height: Int? = nil, duration: Double? = nil) {
         self.codecType = codecType

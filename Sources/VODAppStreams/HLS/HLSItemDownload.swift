@@ -684,7 +684,7 @@ package struct HLSItemDownload: Sendable {
         // With an audio rendition, the variant's own audio (if any) is not the one chosen.
         var tracks = [MuxTrack(runs: track(audio: false), takesAudio: audio == nil)]
         if audio != nil {
-            tracks.append(MuxTrack(runs: track(audio: true), takesVideo: false, name: "the audio rendition"))
+            tracks.append(MuxTrack(runs: track(audio: true), takesVideo: false, name: "the audio rendition", audioLanguage: audio?.language))
         }
         let (stopAt, stop) = (placingDeadline, stop)
         // The placing deadline, or a signal: SIGTERM during a mux of a large stream waited for it

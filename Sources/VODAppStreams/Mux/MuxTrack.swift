@@ -11,11 +11,16 @@ package struct MuxTrack {
     package let takesAudio: Bool
     /// What it is, for messages: "the stream", "the audio rendition".
     package let name: String
+    /// The language of its audio, as its playlist says (a rendition's LANGUAGE), for the file's
+    /// audio track; nil keeps what the segments say, if anything.
+    package let audioLanguage: String?
 
-    package init(runs: [MuxRun], takesVideo: Bool = true, takesAudio: Bool = true, name: String = "the stream") {
+    package init(runs: [MuxRun], takesVideo: Bool = true, takesAudio: Bool = true, name: String = "the stream",
+                 audioLanguage: String? = nil) {
         self.runs = runs
         self.takesVideo = takesVideo
         self.takesAudio = takesAudio
         self.name = name
+        self.audioLanguage = audioLanguage
     }
 }

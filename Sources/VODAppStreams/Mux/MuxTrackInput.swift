@@ -168,6 +168,10 @@ final class MuxTrackInput {
                 }
                 added.pointee.codecpar.pointee.codec_tag = 0
                 added.pointee.time_base = stream.pointee.time_base
+                // The playlist's word on the language, else the segments' own (MPEG-TS carries one).
+                let language = isVideo ? nil : track.audioLanguage.flatMap(LanguageCode.iso639_2)
+                    ?? av_dict_get(stream.pointee.metadata, "language", nil, 0).flatMap { LanguageCode.iso639_2(String(cString: $0.pointee.value)) }
+                if let language { av_dict_set(&added.pointee.metadata, "language", language, 0) }
                 map[found] = added.pointee.index
                 streams.codecs[added.pointee.index] = codec
                 if isVideo { streams.video = added.pointee.index } else { streams.audio = added.pointee.index }
