@@ -38,6 +38,14 @@ import TestSupport
         }
     }
 
+    /// A compressed movie header hides its tables (zlib inside `cmov`), which libavformat
+    /// inflates and indexes: refused whatever it holds (the eighth attacker trial's bypass).
+    @Test func aCompressedMovieHeaderIsRefused() {
+        let cmov = box("cmov", box("dcom", Array("zlib".utf8)) + box("cmvd", be(1000) + [0x78, 0x9C, 1, 2, 3]))
+        let initSection = box("ftyp", Array("isom".utf8) + be(0)) + box("moov", cmov)
+        #expect(SampleCountBound.refusal(of: initSection) == "has a compressed movie header (cmov), which no stream has")
+    }
+
     /// What is not MP4 boxes, or boxes too broken to walk, is the demuxer's to judge.
     @Test func anythingElsePasses() {
         let ts: [UInt8] = (0..<10).flatMap { _ -> [UInt8] in [0x47, 0x40, 0x00, 0x10] + Array(repeating: 0xFF, count: 184) }

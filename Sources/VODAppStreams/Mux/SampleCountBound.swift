@@ -17,7 +17,12 @@ enum SampleCountBound {
     /// the demuxer refuses on its own.
     static func refusal(of bytes: [UInt8]) -> String? {
         var claimed: UInt64 = 0
-        walk(bytes, from: 0, to: bytes.count, depth: 0, claimed: &claimed)
+        var compressed = false
+        walk(bytes, from: 0, to: bytes.count, depth: 0, claimed: &claimed, compressed: &compressed)
+        // A compressed movie header (QuickTime's `cmov`, zlib inside `moov`) hides its tables
+        // from this look, and libavformat inflates and indexes them: the eighth attacker trial's
+        // 89 million samples took 2 GB that way. No HLS or DASH stream has one.
+        if compressed { return "has a compressed movie header (cmov), which no stream has" }
         let allowed = UInt64(bytes.count / bytesPerSample)
         guard claimed > allowed else { return nil }
         return "claims \(claimed) samples in \(bytes.count) bytes, more than media can hold"
@@ -26,7 +31,8 @@ enum SampleCountBound {
     /// Boxes that hold the boxes whose counts matter.
     private static let containers: Set<String> = ["moov", "trak", "mdia", "minf", "stbl", "moof", "traf"]
 
-    private static func walk(_ bytes: [UInt8], from start: Int, to end: Int, depth: Int, claimed: inout UInt64) {
+    private static func walk(_ bytes: [UInt8], from start: Int, to end: Int, depth: Int, claimed: inout UInt64,
+                             compressed: inout Bool) {
         var at = start
         // Deep nesting is no MP4 vodapp reads: the demuxer refuses it itself.
         while depth < 8, at + 8 <= end {
@@ -43,8 +49,10 @@ enum SampleCountBound {
             guard size >= UInt64(header), size <= UInt64(end - at) else { return }
             let boxEnd = at + Int(size)
             let body = at + header
-            if containers.contains(type) {
-                walk(bytes, from: body, to: boxEnd, depth: depth + 1, claimed: &claimed)
+            if type == "cmov" {
+                compressed = true
+            } else if containers.contains(type) {
+                walk(bytes, from: body, to: boxEnd, depth: depth + 1, claimed: &claimed, compressed: &compressed)
             } else {
                 claimed = claimed.addingReportingOverflow(count(of: type, in: bytes, body: body, end: boxEnd)).partialValue
             }
