@@ -171,6 +171,18 @@ public struct Delivery: Sendable {
             return true
         }
         ledger?.record(noticed, until: early)
+        // A key a source that vouches for its pushes named with its URL is not another URL's
+        // for a push anyone could send: the eighth attacker trial's UDP push of the key of the
+        // user's cut download, naming its own server, had vodapp drop the user's kept bytes and
+        // place the sender's file under the user's title.
+        if !options.vouched {
+            missing.removeAll { target in
+                guard let record = known[target.item.key], record.vouched, record.url != target.item.urlString ?? "" else { return false }
+                settled[target.item.key] = target.report(.failed, error: "not fetched: a payload file, a poll or a signed push named this "
+                                                         + "key with another URL, which an unauthenticated push may not change", final: true)
+                return true
+            }
+        }
         // An item of no declared length that passed the limit as it arrived costs the whole
         // limit to find out again (20 MiB by default, on every push and poll): not asked again
         // while the limit is no larger than the bytes it already sent.

@@ -9,8 +9,8 @@ struct DeliveryTarget: Sendable {
     let temporary: String
 
     func report(_ status: ItemReport.Status, bytes: Int64? = nil, path: String? = nil,
-                httpStatus: Int? = nil, error: String? = nil) -> ItemReport {
+                httpStatus: Int? = nil, error: String? = nil, final: Bool? = nil) -> ItemReport {
         ItemReport(key: item.key, title: item.title, url: item.urlString, status: status,
-                   bytes: bytes, path: path, httpStatus: httpStatus, error: error)
+                   bytes: bytes, path: path, httpStatus: httpStatus, error: error, final: final)
     }
 }

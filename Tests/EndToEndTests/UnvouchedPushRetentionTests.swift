@@ -76,4 +76,36 @@ import VODAppSamples
             #expect(present(dir, ["mine2", "x1", "mine3", "y1"]) == ["mine2", "x1", "mine3", "y1"])
         }
     }
+
+    /// A key the user's own run named keeps its URL against a push anyone could send: the
+    /// eighth attacker trial's UDP push of the key of the user's cut download, naming its own
+    /// server, had vodapp drop the user's kept bytes and place the sender's file under the
+    /// user's title. The user's own next run may change the URL.
+    @Test func anUnsignedPushCannotGiveAKeyTheUserNamedAnotherURL() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let mine = PayloadBuilder.json([(key: "private", title: "Private", url: server.url("/status/503"))])
+            let first = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "3"], stdin: mine)
+            #expect(first.item("private")?["status"] as? String == "failed", "\(first.stdout)")
+
+            let listener = try await ListenerUnderTest(dir: dir)
+            let theirs = PayloadBuilder.json([(key: "private", title: "Private", url: server.url("/bytes/5000.mp4?theirs"))])
+            let answer = await listener.post(theirs, wait: true)
+            _ = try await listener.stop()
+            let item = (answer.json?["items"] as? [[String: Any]])?.first
+            #expect(item?["status"] as? String == "failed", "\(String(describing: answer.json))")
+            #expect(item?["final"] as? Bool == true)
+            #expect(item?["error"] as? String == "not fetched: a payload file, a poll or a signed push named this key with another URL, "
+                    + "which an unauthenticated push may not change")
+            #expect(!server.requests.contains { $0.target.contains("theirs") })
+            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
+
+            // The user's own run may.
+            let moved = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"],
+                                             stdin: PayloadBuilder.json([(key: "private", title: "Private", url: server.url("/bytes/4000.mp4?moved"))]))
+            #expect(moved.exitCode == 0, "\(moved.stdout)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "private"), count: 4000))
+        }
+    }
 }
