@@ -46,6 +46,24 @@ import TestSupport
         #expect(SampleCountBound.refusal(of: initSection) == "has a compressed movie header (cmov), which no stream has")
     }
 
+    /// libavformat rebuilds a track's index once per edit: a track's samples count once for each
+    /// entry of its edit list (the eighth trial's 80,000 edits of 60,000 samples took 2 GB).
+    @Test func aTracksSamplesCountOnceForEachEdit() {
+        func track(samples: UInt32, edits: UInt32) -> [UInt8] {
+            let elst = box("elst", [0, 0, 0, 0] + be(edits) + Array(repeating: 0, count: Int(edits) * 12))
+            return box("trak", box("edts", elst) + box("mdia", box("minf", box("stbl", box("stsz", [0, 0, 0, 0] + be(1) + be(samples))))))
+        }
+        let one = box("moov", track(samples: 1000, edits: 1))
+        let padded = one + box("free", Array(repeating: 0, count: 20_000))
+        #expect(SampleCountBound.refusal(of: padded) == nil)
+        let amplified = box("moov", track(samples: 1000, edits: 2000)) + box("free", Array(repeating: 0, count: 20_000))
+        #expect(SampleCountBound.refusal(of: amplified)?.hasPrefix("claims 2000000 samples") == true,
+                "\(String(describing: SampleCountBound.refusal(of: amplified)))")
+        // Two tracks, each its own edits.
+        let two = box("moov", track(samples: 1000, edits: 1) + track(samples: 1000, edits: 3)) + box("free", Array(repeating: 0, count: 40_000))
+        #expect(SampleCountBound.refusal(of: two) == nil)
+    }
+
     /// What is not MP4 boxes, or boxes too broken to walk, is the demuxer's to judge.
     @Test func anythingElsePasses() {
         let ts: [UInt8] = (0..<10).flatMap { _ -> [UInt8] in [0x47, 0x40, 0x00, 0x10] + Array(repeating: 0xFF, count: 184) }
