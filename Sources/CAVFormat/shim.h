@@ -6,6 +6,7 @@
 #include <libavutil/dict.h>
 #include <libavutil/error.h>
 #include <libavutil/mathematics.h>
+#include <libavutil/mem.h>
 
 static inline int vod_averror_eof(void) { return AVERROR_EOF; }
 static inline int vod_averror_eio(void) { return AVERROR(EIO); }

@@ -19,6 +19,14 @@ package enum StreamMuxer {
     /// `message(_:)` words.
     private static let quietLog: Void = av_log_set_level(AV_LOG_QUIET)
 
+    /// The largest single block FFmpeg's libraries may allocate, once per process: 64 MiB, where
+    /// FFmpeg allows 2 GiB. A demuxer's index is one array, which what a part's boxes claim sizes
+    /// before a sample is read; `SampleCountBound` refuses the claims it can see, and this bounds
+    /// those it cannot (the seventh and eighth attacker trials found three ways past a look at the
+    /// boxes). 64 MiB holds the index of millions of samples: a long film has a few hundred
+    /// thousand.
+    private static let allocationLimit: Void = av_max_alloc(64 << 20)
+
     /// What the mux made.
     package struct Made: Sendable, Equatable {
         package let bytes: Int64
@@ -36,6 +44,7 @@ package enum StreamMuxer {
     package static func mux(_ tracks: [MuxTrack], into descriptor: Int32, maximumSize: Int64,
                             shouldStop: @escaping () -> Bool = { false }) throws(MuxFailure) -> Made {
         _ = quietLog
+        _ = allocationLimit
         let url = "file:/proc/self/fd/\(descriptor)"
         // The output, and what `+faststart` opens to move the index to the front (a rewrite of the
         // whole file, in the trailer), are interrupted at the deadline too: a 560 MB stream's
