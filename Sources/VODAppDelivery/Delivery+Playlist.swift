@@ -25,24 +25,21 @@ extension Delivery {
         defer { locks.release(".playlist") }
         // A playlist.m3u8 of the user's is left alone: vodapp's goes beside it, said once, when
         // it is first written there.
-        let ledger = plan.ledger
-        let placed = { (key: String, name: String) -> Bool in
-            guard let record = ledger?.items([key], until: deadline)[key], record.state == .fetched,
-                  let path = record.path, (path as NSString).lastPathComponent == name,
-                  case .file = SafeFile.inspect(directory.path + "/" + name) else { return false }
-            return true
-        }
-        let name = MediaPlaylist.name(in: directory.path, placed: placed)
+        let name = MediaPlaylist.name(in: directory.path)
         let path = directory.path + "/" + name
         if name != MediaFileName.playlist, case .absent = SafeFile.inspect(path) {
-            attention.warn("\(directory.path)/\(MediaFileName.playlist) is not vodapp's, and stays as it is: "
-                           + "vodapp's playlist is \(path)")
+            let users = directory.path + "/" + MediaFileName.playlist
+            // One an earlier vodapp wrote, before its playlists had the marker, is handed back
+            // by removing it (vodapp.m3u8 keeps listing what DIR holds meanwhile).
+            let earlier = MediaPlaylist.text(at: users).map(MediaPlaylist.looksLikeAnEarlierVodapps) ?? false
+            attention.warn("\(users) is not vodapp's, and stays as it is: vodapp's playlist is \(path)"
+                           + (earlier ? "; if an earlier vodapp wrote it, remove it, and vodapp writes it again" : ""))
         }
         let current = MediaPlaylist.text(at: path)
         // A playlist.m3u8 the user removed, after vodapp had written vodapp.m3u8 beside it,
         // starts from what vodapp.m3u8 lists: the items already in DIR stay listed.
         let fallback = directory.path + "/" + MediaPlaylist.fallbackName
-        let seed = current ?? (name == MediaFileName.playlist ? MediaPlaylist.text(at: fallback).flatMap { MediaPlaylist.isVodapps($0, placed: placed) ? $0 : nil } : nil)
+        let seed = current ?? (name == MediaFileName.playlist ? MediaPlaylist.text(at: fallback).flatMap { MediaPlaylist.isVodapps($0) ? $0 : nil } : nil)
         let playlist = MediaPlaylist(parsing: seed ?? "", keepingOnly: directory.regularFiles()).merging(latest)
         // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
         if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath) {

@@ -73,13 +73,12 @@ package struct MediaPlaylist: Equatable {
     package static let marker = "#VODAPP: written by vodapp, which rewrites it after each delivery"
 
     /// The name vodapp's playlist has in DIR: `playlist.m3u8` when nothing has that name or a
-    /// playlist vodapp wrote has it (one with vodapp's marker, or one an earlier vodapp wrote);
-    /// otherwise `vodapp.m3u8`, and what has the name is left alone. That includes a symbolic
-    /// link, a FIFO or a hard link: only the user, or a process of theirs, can place one in a DIR
-    /// whose way no other user can change (`Delivery.checkWay`), so it is theirs (a link to a
-    /// list they keep elsewhere, say), not something planted to be replaced (seventh trial, F3b).
-    /// - Parameter placed: whether vodapp placed the file of this name for this key (`isVodapps`).
-    package static func name(in directory: String, placed: (_ key: String, _ name: String) -> Bool = { _, _ in false }) -> String {
+    /// playlist vodapp wrote has it (a regular file with vodapp's marker line); otherwise
+    /// `vodapp.m3u8`, and what has the name is left alone. That includes a symbolic link, a FIFO
+    /// or a hard link: only the user, or a process of theirs, can place one in a DIR whose way no
+    /// other user can change (`Delivery.checkWay`), so it is theirs (a link to a list they keep
+    /// elsewhere, say), not something planted to be replaced (seventh trial, F3b).
+    package static func name(in directory: String) -> String {
         let path = directory + "/" + MediaFileName.playlist
         switch SafeFile.inspect(path) {
         case .absent: return MediaFileName.playlist
@@ -89,37 +88,39 @@ package struct MediaPlaylist: Equatable {
         // A regular file vodapp cannot read as its own (not UTF-8, over 8 MiB, unreadable) is not
         // proven vodapp's, so it is the user's.
         guard let text = text(at: path) else { return fallbackName }
-        return isVodapps(text, placed: placed) ? MediaFileName.playlist : fallbackName
+        return isVodapps(text) ? MediaFileName.playlist : fallbackName
     }
 
     /// Where vodapp's playlist goes when `playlist.m3u8` is the user's.
     package static let fallbackName = "vodapp.m3u8"
 
-    /// Whether `text` is a playlist vodapp wrote: it carries the marker, or it has exactly the
-    /// shape vodapp gave its playlists before it had one (`#EXTM3U`, then, for one entry or more,
-    /// an `#EXTINF:-1,` title and a name of the form `Title [key].ext`) and vodapp placed every
-    /// file it names, under that very name, for that key (`placed`: the store records the key as
-    /// fetched into a file of that name, and the file is there).
+    /// Whether `text` is a playlist vodapp wrote: `#EXTM3U`, and vodapp's marker line.
     ///
-    /// The shape alone is not enough: yt-dlp names files `Title [id].ext` too, and the sixth
-    /// attacker trial had a user's list of those rewritten. Nor is a record of the key: the
-    /// seventh had an unauthenticated push of the list's keys, failing with 404, leave records
-    /// that made the user's list vodapp's, and rewritten. A file vodapp placed at a name is not
-    /// the user's own file of that name, which it never replaces. A name such as `holiday.mp4`
-    /// passes the key rule, so plain `key.ext` names (`--name key`) do not count: a user's list
-    /// of them would be taken.
-    package static func isVodapps(_ text: String, placed: (_ key: String, _ name: String) -> Bool = { _, _ in false }) -> Bool {
+    /// Only the marker: three attacker trials took a user's list for one an earlier vodapp wrote,
+    /// before it had the marker, by its shape (`Title [key].ext` entries, as yt-dlp names files
+    /// too), then by records of its keys (which a failed push leaves), then by files vodapp placed
+    /// under its names (which a push of their keys makes it place), and each time the user's list
+    /// was rewritten. Such a list is now the user's, as any other; `looksLikeAnEarlierVodapps`
+    /// only tells the user how to hand it back.
+    package static func isVodapps(_ text: String) -> Bool {
+        var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
+        if lines.last?.isEmpty == true { lines.removeLast() }
+        return lines.first == "#EXTM3U" && lines.contains { $0 == marker }
+    }
+
+    /// Whether `text` has exactly the shape vodapp gave its playlists before they had the marker
+    /// (`#EXTM3U`, then, for one entry or more, an `#EXTINF:-1,` title and a name of the form
+    /// `Title [key].ext`): the one-line warning then says how to have vodapp write it again.
+    package static func looksLikeAnEarlierVodapps(_ text: String) -> Bool {
         var lines = text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).map { Substring($0) }
         if lines.last?.isEmpty == true { lines.removeLast() }
         guard lines.first == "#EXTM3U" else { return false }
-        if lines.contains(where: { $0 == marker }) { return true }
         var rest = lines.dropFirst()
         guard !rest.isEmpty else { return false }
         while let title = rest.popFirst() {
             guard title.hasPrefix("#EXTINF:-1,"), var name = rest.popFirst() else { return false }
             if name.hasPrefix("./") { name = name.dropFirst(2) }
-            guard !name.hasPrefix("."), !name.contains("/"), MediaFileName.shape(of: String(name))?.style == .title,
-                  let key = MediaFileName.key(of: String(name)), placed(key, String(name)) else { return false }
+            guard !name.hasPrefix("."), !name.contains("/"), MediaFileName.shape(of: String(name))?.style == .title else { return false }
         }
         return true
     }

@@ -427,26 +427,36 @@ import VODAppSamples
             let again = try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8)
             #expect(["A [a].mp4", "B [b].mp4", "E [e].mp4"].allSatisfy(again.contains), "\(again)")
 
-            // A playlist of an earlier vodapp's, without the marker: still vodapp's own.
+            // A playlist of an earlier vodapp's, without the marker, is the user's now too
+            // (`recordsOfTheKeysInTheUsersListDoNotMakeItVodapps`): the warning says how to hand
+            // it back, and removed, it is written again, with what vodapp.m3u8 listed.
             let other = scratch.child("other")
             try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: true)
             let earlier = try await runner.run(["-", "--dir", other, "--no-notify"],
                                                stdin: PayloadBuilder.json([(key: "c", title: "C", url: server.url("/bytes/100.mp4?c"))]))
             #expect(earlier.exitCode == 0)
-            try "#EXTM3U\n#EXTINF:-1,C\nC [c].mp4\n".write(toFile: other + "/playlist.m3u8", atomically: true, encoding: .utf8)
+            let old = "#EXTM3U\n#EXTINF:-1,C\nC [c].mp4\n"
+            try old.write(toFile: other + "/playlist.m3u8", atomically: true, encoding: .utf8)
             let later = try await runner.run(["-", "--dir", other, "--no-notify"],
                                              stdin: PayloadBuilder.json([(key: "d", title: "D", url: server.url("/bytes/100.mp4?d"))]))
             #expect(later.exitCode == 0)
-            let adopted = try String(contentsOfFile: other + "/playlist.m3u8", encoding: .utf8)
-            #expect(adopted.contains("C [c].mp4") && adopted.contains("D [d].mp4"), "\(adopted)")
-            #expect(!FileManager.default.fileExists(atPath: other + "/vodapp.m3u8"))
+            #expect(later.stderr.contains("vodapp's playlist is \(other)/vodapp.m3u8; if an earlier vodapp wrote it, remove it, "
+                                          + "and vodapp writes it again"), "\(later.stderr)")
+            #expect(try String(contentsOfFile: other + "/playlist.m3u8", encoding: .utf8) == old)
+            try FileManager.default.removeItem(atPath: other + "/playlist.m3u8")
+            let handedBack = try await runner.run(["-", "--dir", other, "--no-notify"],
+                                                  stdin: PayloadBuilder.json([(key: "e", title: "E", url: server.url("/bytes/100.mp4?e"))]))
+            #expect(handedBack.exitCode == 0)
+            let written = try String(contentsOfFile: other + "/playlist.m3u8", encoding: .utf8)
+            #expect(["D [d].mp4", "E [e].mp4"].allSatisfy(written.contains), "\(written)")
         }
     }
 
     /// A user's list in the shape vodapp's playlists had before their marker (yt-dlp's
-    /// `Title [id].ext` names), its files elsewhere: a push anyone could send of its keys, failing,
-    /// leaves records of them, which made the list vodapp's, and the next delivery rewrote it
-    /// (seventh attacker trial, F2). Only files vodapp placed under those names make it vodapp's.
+    /// `Title [id].ext` names), its files elsewhere: a push anyone could send of its keys left
+    /// records of them (seventh attacker trial), or made vodapp place files under its names (the
+    /// eighth), and either made the list vodapp's, and the next delivery rewrote it. Only the
+    /// marker makes a list vodapp's now.
     @Test func recordsOfTheKeysInTheUsersListDoNotMakeItVodapps() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
@@ -458,6 +468,10 @@ import VODAppSamples
             let push = PayloadBuilder.json([(key: "dQw4w9WgXcQ", title: "Concert", url: server.url("/status/404")),
                                             (key: "abcDEF12345", title: "Talk", url: server.url("/status/404"))])
             #expect(await listener.post(push, wait: true).status == 200)
+            // The eighth trial's way: the list's very names placed by vodapp, from a push's server.
+            let placing = PayloadBuilder.json([(key: "dQw4w9WgXcQ", title: "Concert", url: server.url("/bytes/100.mp4?c")),
+                                               (key: "abcDEF12345", title: "Talk", url: server.url("/bytes/100.webm?t"))])
+            #expect(await listener.post(placing, wait: true).status == 200)
             #expect(await listener.post(PayloadBuilder.json([(key: "next", title: "Next", url: server.url("/bytes/100.mp4"))]),
                                         wait: true).status == 200)
             _ = try await listener.stop()
