@@ -64,6 +64,27 @@ import TestSupport
         #expect(SampleCountBound.refusal(of: two) == nil)
     }
 
+    /// Encrypted samples (CENC, PIFF) vodapp cannot decrypt, and libavformat allocates for each
+    /// one a `senc` claims (the eighth trial's 16 bytes claiming 10 million took 4.8 GB): an
+    /// encrypted sample entry in the init section, or a sample encryption box in a fragment, is
+    /// refused whatever it claims.
+    @Test func encryptedSamplesAreRefused() {
+        let refusal = "is encrypted (Common Encryption, DRM), which vodapp cannot decrypt"
+        let senc = box("moof", box("traf", box("senc", [0, 0, 0, 0] + be(10_000_000) + be(0) + be(0))))
+        #expect(SampleCountBound.refusal(of: senc) == refusal)
+        let piff: [UInt8] = [0xA2, 0x39, 0x4F, 0x52, 0x5A, 0x9B, 0x4F, 0x14, 0xA2, 0x44, 0x6C, 0x42, 0x7C, 0x64, 0x8D, 0xF4]
+        #expect(SampleCountBound.refusal(of: box("moof", box("traf", box("uuid", piff + [0, 0, 0, 0] + be(5))))) == refusal)
+        let encv = box("encv", Array(repeating: 0, count: 78))
+        let stsd = box("stsd", [0, 0, 0, 0] + be(1) + encv)
+        let initSection = box("moov", box("trak", box("mdia", box("minf", box("stbl", stsd)))))
+        #expect(SampleCountBound.refusal(of: initSection) == refusal)
+        // A sample entry in clear passes.
+        let clear = box("moov", box("trak", box("mdia", box("minf", box("stbl", box("stsd", [0, 0, 0, 0] + be(1) + box("avc1", Array(repeating: 0, count: 78))))))))
+        #expect(SampleCountBound.refusal(of: clear) == nil)
+        // Another uuid box is not PIFF's.
+        #expect(SampleCountBound.refusal(of: box("uuid", Array(repeating: 7, count: 16) + be(5))) == nil)
+    }
+
     /// What is not MP4 boxes, or boxes too broken to walk, is the demuxer's to judge.
     @Test func anythingElsePasses() {
         let ts: [UInt8] = (0..<10).flatMap { _ -> [UInt8] in [0x47, 0x40, 0x00, 0x10] + Array(repeating: 0xFF, count: 184) }
