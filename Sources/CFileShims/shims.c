@@ -18,6 +18,10 @@ int vod_renameat_noreplace(int fromdir, const char *from, int todir, const char 
     return renameat2(fromdir, from, todir, to, RENAME_NOREPLACE);
 }
 
+int vod_renameat_exchange(int fromdir, const char *from, int todir, const char *to) {
+    return renameat2(fromdir, from, todir, to, RENAME_EXCHANGE);
+}
+
 int vod_is_mount_root(int fd) {
     struct statx info;
     if (statx(fd, "", AT_EMPTY_PATH | AT_SYMLINK_NOFOLLOW, STATX_TYPE, &info) != 0) return -1;

@@ -1,3 +1,4 @@
+import CFileShims
 import Foundation
 import SystemPackage
 
@@ -226,6 +227,76 @@ package enum SafeFile {
         guard code == 0 else {
             remove(temporary)
             throw .system(path: path, operation: "rename \(temporary) to", errno: code)
+        }
+    }
+
+    /// Writes `bytes` to `path` in one rename, as `replace` does, but only over what `replaces`
+    /// accepts, judged by the bytes that are there at the moment of the swap, not earlier: a
+    /// name that was free is taken only while it still is (RENAME_NOREPLACE); one that is taken
+    /// is swapped (RENAME_EXCHANGE), and what came out is swapped back unless `replaces` accepts
+    /// it. The ninth attacker trial had the user's own playlist, saved between vodapp's look and
+    /// its rename, replaced. Where the file system cannot swap (exfat-fuse), a look and a rename.
+    /// - Throws: `.foreign` when what is there is not to be replaced; it stays as it was.
+    package static func place(_ path: String, with bytes: [UInt8], writingFirst temporary: String,
+                              replaces: ([UInt8]?) -> Bool) throws(Failure) {
+        try write(bytes, to: temporary)
+        var code = renameWithoutReplacing(temporary, to: path)
+        if code == 0 { return }
+        guard code == EEXIST else {
+            remove(temporary)
+            throw .system(path: path, operation: "rename \(temporary) to", errno: code)
+        }
+        code = betweenHolders(temporary, path) { source, name, destination, newName in
+            vod_renameat_exchange(source.descriptor, name, destination.descriptor, newName) == 0 ? 0 : errno
+        }
+        if [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(code) {
+            guard replaces(try? contents(of: path, limit: 8 << 20)) else {
+                remove(temporary)
+                throw .foreign("\(path) is not vodapp's to replace")
+            }
+            code = rename(temporary, to: path)
+            guard code == 0 else {
+                remove(temporary)
+                throw .system(path: path, operation: "rename \(temporary) to", errno: code)
+            }
+            return
+        }
+        guard code == 0 else {
+            remove(temporary)
+            throw .system(path: path, operation: "exchange \(temporary) with", errno: code)
+        }
+        // What was at the name is at the temporary name now.
+        if replaces(try? contents(of: temporary, limit: 8 << 20)) {
+            remove(temporary)
+            return
+        }
+        // Not vodapp's to replace: swapped back, and what is then at the temporary name (this
+        // write, unless something changed again meanwhile) goes only if it is what was written.
+        _ = betweenHolders(temporary, path) { source, name, destination, newName in
+            vod_renameat_exchange(source.descriptor, name, destination.descriptor, newName) == 0 ? 0 : errno
+        }
+        if (try? contents(of: temporary, limit: 8 << 20)) == bytes { remove(temporary) }
+        throw .foreign("\(path) became a file that is not vodapp's while vodapp wrote it, and stays as it is")
+    }
+
+    /// Writes `bytes` to a new file at `temporary` and makes them durable.
+    private static func write(_ bytes: [UInt8], to temporary: String) throws(Failure) {
+        let fd = try create(temporary)
+        let written = bytes.withUnsafeBytes { buffer -> Bool in
+            var offset = 0
+            while offset < buffer.count {
+                let count = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0, errno == EINTR { continue }
+                guard count > 0 else { return false }
+                offset += count
+            }
+            return true
+        }
+        let failure = written ? (fsync(fd) == 0 ? nil : errno) : errno
+        close(fd)
+        if let failure {
+            remove(temporary)
+            throw .system(path: temporary, operation: "write", errno: failure)
         }
     }
 

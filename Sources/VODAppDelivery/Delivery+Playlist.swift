@@ -42,7 +42,7 @@ extension Delivery {
         let seed = current ?? (name == MediaFileName.playlist ? MediaPlaylist.text(at: fallback).flatMap { MediaPlaylist.isVodapps($0) ? $0 : nil } : nil)
         let playlist = MediaPlaylist(parsing: seed ?? "", keepingOnly: directory.regularFiles()).merging(latest)
         // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
-        if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath) {
+        if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath, onlyOverItsOwn: name == MediaFileName.playlist) {
             attention.warn("cannot write \(path): \(failure)")
         }
     }

@@ -137,10 +137,15 @@ package struct MediaPlaylist: Equatable {
 
     /// Replaces the file at `path` with this playlist in one rename, written first in `workPath`,
     /// so that a player never reads half a playlist.
+    /// - Parameter onlyOverItsOwn: replace only a playlist with vodapp's marker, as it is at the
+    ///   moment of the swap (`SafeFile.place`): `playlist.m3u8`, which the user may save a list
+    ///   of theirs to at any moment. `vodapp.m3u8` is vodapp's by its name.
     /// - Returns: nil, or why it could not be written.
-    package func write(to path: String, workPath: String) -> String? {
+    package func write(to path: String, workPath: String, onlyOverItsOwn: Bool) -> String? {
         do {
-            try SafeFile.replace(path, with: Array(text.utf8), writingFirst: workPath + "/playlist.m3u8.new")
+            try SafeFile.place(path, with: Array(text.utf8), writingFirst: workPath + "/playlist.m3u8.new") { current in
+                !onlyOverItsOwn || current.flatMap { String(validating: $0, as: UTF8.self) }.map(Self.isVodapps) ?? false
+            }
             return nil
         } catch {
             return error.description

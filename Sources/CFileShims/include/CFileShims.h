@@ -18,6 +18,10 @@ int vod_rename_noreplace(const char *from, const char *to);
 /* renameat2 with RENAME_NOREPLACE, relative to two directory descriptors. */
 int vod_renameat_noreplace(int fromdir, const char *from, int todir, const char *to);
 
+/* Swaps the names from and to, relative to the folders fromdir and todir (renameat2 with
+   RENAME_EXCHANGE); -1 with errno set when it fails (EINVAL where the file system cannot). */
+int vod_renameat_exchange(int fromdir, const char *from, int todir, const char *to);
+
 /* Whether the directory open at fd is the root of a mount (statx's STATX_ATTR_MOUNT_ROOT):
    1 or 0, or -1 where the kernel does not tell (before Linux 5.8) or statx fails. */
 int vod_is_mount_root(int fd);
