@@ -6,7 +6,9 @@ import VODAppSamples
 /// The disk and process rows of the fault matrix (docs/RELIABILITY.md) that other suites do not
 /// already cover: a DIR nobody may write, a DIR removed mid-run, a user's file under an item's
 /// name, and two signals in a row.
-@Suite struct DiskAndProcessFaultTests {
+// Serialized: its signal tests (one through GNU timeout, which signals a process group) each
+// watch a process end, and one of them once did not see its process end beside the other.
+@Suite(.serialized) struct DiskAndProcessFaultTests {
     let runner = VODAppRunner()
 
     @Test(.enabled("mounting a tmpfs is not allowed here, so a read-only DIR cannot be staged") { await TmpfsMount.isAllowed })
