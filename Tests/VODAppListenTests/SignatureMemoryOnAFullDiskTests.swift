@@ -20,10 +20,13 @@ import TestSupport
             try first.admit([1], signedAt: now, now: now)
 
             // The disk full: the next signature is refused, with why, and not remembered.
-            #expect(FileManager.default.createFile(atPath: dir + "/filler", contents: nil))
-            let filler = try #require(FileHandle(forWritingAtPath: dir + "/filler"))
-            while (try? filler.write(contentsOf: Data(count: 4096))) != nil {}
-            try? filler.close()
+            // Plain descriptors: the filler is closed for certain before it is removed, so that
+            // its space comes back (a FileHandle left open kept it, once, under load).
+            let filler = open(dir + "/filler", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            #expect(filler >= 0)
+            let block = [UInt8](repeating: 0, count: 4096)
+            while write(filler, block, block.count) > 0 {}
+            #expect(close(filler) == 0)
             #expect {
                 try first.admit([2], signedAt: now, now: now)
             } throws: { error in
