@@ -206,23 +206,7 @@ package enum SafeFile {
     /// vodapp's own beside it), so that a reader never finds half of them and a crash leaves the
     /// old file or the new one. What was at `temporary` goes; it is removed on failure too.
     package static func replace(_ path: String, with bytes: [UInt8], writingFirst temporary: String) throws(Failure) {
-        let fd = try create(temporary)
-        let written = bytes.withUnsafeBytes { buffer -> Bool in
-            var offset = 0
-            while offset < buffer.count {
-                let count = Foundation.write(fd, buffer.baseAddress! + offset, buffer.count - offset)
-                if count < 0, errno == EINTR { continue }
-                guard count > 0 else { return false }
-                offset += count
-            }
-            return true
-        }
-        let failure = written ? (fsync(fd) == 0 ? nil : errno) : errno
-        close(fd)
-        if let failure {
-            remove(temporary)
-            throw .system(path: temporary, operation: "write", errno: failure)
-        }
+        try write(bytes, to: temporary)
         let code = rename(temporary, to: path)
         guard code == 0 else {
             remove(temporary)
@@ -246,9 +230,7 @@ package enum SafeFile {
             remove(temporary)
             throw .system(path: path, operation: "rename \(temporary) to", errno: code)
         }
-        code = betweenHolders(temporary, path) { source, name, destination, newName in
-            vod_renameat_exchange(source.descriptor, name, destination.descriptor, newName) == 0 ? 0 : errno
-        }
+        code = exchange(temporary, path)
         if [EINVAL, ENOSYS, ENOTSUP, EOPNOTSUPP].contains(code) {
             guard replaces(try? contents(of: path, limit: 8 << 20)) else {
                 remove(temporary)
@@ -272,11 +254,17 @@ package enum SafeFile {
         }
         // Not vodapp's to replace: swapped back, and what is then at the temporary name (this
         // write, unless something changed again meanwhile) goes only if it is what was written.
-        _ = betweenHolders(temporary, path) { source, name, destination, newName in
-            vod_renameat_exchange(source.descriptor, name, destination.descriptor, newName) == 0 ? 0 : errno
-        }
+        _ = exchange(temporary, path)
         if (try? contents(of: temporary, limit: 8 << 20)) == bytes { remove(temporary) }
         throw .foreign("\(path) became a file that is not vodapp's while vodapp wrote it, and stays as it is")
+    }
+
+    /// Swaps the names `one` and `other`, each through the folder that holds it (RENAME_EXCHANGE).
+    /// Returns 0 or the errno (EINVAL where the file system cannot).
+    private static func exchange(_ one: String, _ other: String) -> Int32 {
+        betweenHolders(one, other) { source, name, destination, newName in
+            vod_renameat_exchange(source.descriptor, name, destination.descriptor, newName) == 0 ? 0 : errno
+        }
     }
 
     /// Writes `bytes` to a new file at `temporary` and makes them durable.
