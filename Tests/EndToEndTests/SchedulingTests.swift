@@ -16,20 +16,34 @@ import VODAppSamples
         return try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--budget", "8"] + extra, stdin: payload)
     }
 
-    // The count depends on how much of an 8-second budget a process has for the link; a
-    // sanitizer's several-fold slowdown takes most of it.
+    /// What finishes depends on how much of the link the sample server, a part of this test
+    /// process, gets while the suite runs beside it (a loaded run carried a quarter of the quiet
+    /// one's bytes), so the assertions are about order, not count: whatever finished is the
+    /// smallest items, and the 8 MiB ones, which cannot fit in the budget on this link however
+    /// fast the machine is, were set aside rather than left to take a share of it.
     @Test(.disabled(if: TimeBound.sanitizer != nil, "a sanitizer's slowdown eats the budget this test measures"))
     func behindASlowLinkTheSmallestItemsFinishFirst() async throws {
         let scratch = try ScratchDirectory()
         try await withSampleServer(linkRate: 2 << 20) { server in
             let run = try await run([], server: server, in: scratch)
+            let summary = run.items.map { "\($0["key"] ?? ""): \($0["status"] ?? "") \($0["error"] ?? "")" }
+            let sizeOf = { (item: [String: Any]) in Self.sizes[Int((item["key"] as? String ?? "").dropFirst(4)) ?? 0] }
             let downloaded = run.items.filter { $0["status"] as? String == "downloaded" }
-            #expect(downloaded.count >= 5, "\(run.items.map { "\($0["key"] ?? ""): \($0["status"] ?? "")" })")
+            let unfinished = run.items.filter { $0["status"] as? String != "downloaded" }
+            // Smallest first: nothing that finished is larger than anything that did not.
+            let largestFinished = downloaded.map(sizeOf).max() ?? 0
+            let smallestUnfinished = unfinished.map(sizeOf).min() ?? .max
+            #expect(largestFinished <= smallestUnfinished, "\(summary)")
             for item in downloaded {
-                let index = Int((item["key"] as? String ?? "").dropFirst(4)) ?? 0
-                #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, "item\(index)"), count: Self.sizes[index]))
+                let key = item["key"] as? String ?? ""
+                #expect(holdsSampleBytes(ScratchDirectory.media(scratch.path, key), count: sizeOf(item)))
             }
-            // The two 8 MiB items could not finish; what they got is kept for the next delivery.
+            // 25 MiB in all on a 2 MiB/s link for 8 s: neither 8 MiB item finishes, and the
+            // planner sets at least one aside. (It lets the other run on, from a rate the
+            // start-up burst inflates: issue 30's scheduler.) What they got is kept.
+            let eights = try ["item1", "item4"].map { try #require(run.item($0)) }
+            #expect(eights.allSatisfy { $0["status"] as? String == "timedOut" }, "\(summary)")
+            #expect(eights.contains { ($0["error"] as? String ?? "").hasPrefix("set aside so that smaller items could finish") }, "\(summary)")
             #expect(run.exitCode == 75)
             #expect(!ScratchDirectory.allEntries(scratch.path + "/.vodapp/partial").isEmpty)
         }
