@@ -49,7 +49,7 @@ extension Delivery {
             return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status, error: reason,
                               final: outcome.isFinal)
         case .captured:
-            // An HLS playlist `HLSDownloads` did not take up: it could not be read.
+            // An HLS playlist `StreamDownloads` did not take up: it could not be read.
             return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status,
                               error: "the server answered with a playlist vodapp cannot read", final: true)
         }

@@ -60,7 +60,7 @@ extension Delivery {
         // Joins an HLS item's parts (`cut` is nil when its last segment is in, or why the run
         // ended) and finishes the file as any other; another outcome is kept for the report.
         let muxedOtherwise = NIOLockedValueBox<[String: TransferOutcome]>([:])
-        let mux: @Sendable (HLSDownloads, DeliveryTarget, String?) -> Void = { hls, target, cut in
+        let mux: @Sendable (StreamDownloads, DeliveryTarget, String?) -> Void = { hls, target, cut in
             let key = target.item.key
             let choice = hls.choice(of: key)
             if let choice { choices.withLockedValue { $0[key] = choice } }
@@ -77,7 +77,7 @@ extension Delivery {
                 muxedOtherwise.withLockedValue { $0[key] = muxed }
             }
         }
-        let hls = HLSDownloads(segmentFolder: directory.segmentFolder(key:), maximumSize: options.maximumSize, room: plan.room,
+        let hls = StreamDownloads(segmentFolder: directory.segmentFolder(key:), maximumSize: options.maximumSize, room: plan.room,
                                itemURLs: targets.mapValues(\.url), deadline: budget.transferDeadline,
                                placingDeadline: budget.end - budget.reserve / 2,
                                audioLanguages: options.audioLanguages, systemLanguage: ProcessInfo.processInfo.environment["LANG"],

@@ -1,11 +1,12 @@
 import Foundation
 
 /// Decides, from a response's Content-Type and its first bytes, whether its body is media, an
-/// HLS playlist to follow, or evidently something else: a page a person was meant to read.
+/// HLS playlist or a DASH manifest to follow, or evidently something else: a page a person was
+/// meant to read.
 ///
 /// What counts as media is decided by exclusion, because no list of containers is complete: a
 /// body is media unless its Content-Type names a page, a document or a manifest (`text/*`,
-/// HTML, JSON, XML, JavaScript, DASH; not `text/plain`, see `describe`), or its first bytes are
+/// HTML, JSON, XML, JavaScript; not `text/plain`, see `describe`), or its first bytes are
 /// text: at most one in a hundred of them a control character other than tab, CR, LF and form
 /// feed, and UTF-8 or mostly ASCII (Latin-1 and other 8-bit charsets), or UTF-16 (with a
 /// byte-order mark, or ASCII with every other byte zero); or they start, after whitespace alone, like markup, JSON, a
@@ -20,10 +21,11 @@ public enum MediaSniffer {
     public enum Verdict: Sendable, Equatable {
         case media
         case hlsPlaylist
+        /// A DASH manifest (MPD): by its type, `application/dash+xml`, or an `<MPD` element in
+        /// an XML document's first bytes.
+        case dashManifest
         /// Not media, with the reason a person reads in the report.
         case notMedia(String)
-        /// Not supported, whatever is tried later: a DASH manifest.
-        case unsupported(String)
         /// More bytes are needed to tell.
         case undecided
     }
@@ -44,7 +46,7 @@ public enum MediaSniffer {
         let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
         if head.isEmpty && complete { return .notMedia("the server sent an empty body") }
         if hlsTypes.contains(type) { return .hlsPlaylist }
-        if type == "application/dash+xml" { return dash }
+        if type == "application/dash+xml" { return .dashManifest }
         // A generic text type may be a server's guess from a file's extension, on bytes a
         // container's signature marks as media: servers that map extensions through
         // /etc/mime.types (Apache on Debian, Python's http.server) label `.ts`, MPEG-TS, as Qt's
@@ -82,7 +84,7 @@ public enum MediaSniffer {
             return .notMedia(htmlPage)
         }
         if start.hasPrefix("<") {
-            if String(decoding: head, as: UTF8.self).contains("<MPD") { return dash }
+            if String(decoding: head, as: UTF8.self).contains("<MPD") { return .dashManifest }
             return .notMedia("the server answered with an XML document, not media")
         }
         if start.hasPrefix("#!") { return .notMedia("the server answered with a script, not media") }
@@ -95,8 +97,6 @@ public enum MediaSniffer {
 
     /// Space, tab, LF, CR, form feed and the byte-order mark.
     private static let leadingWhitespace: Set<Unicode.Scalar> = [" ", "\t", "\n", "\r", "\u{0C}", "\u{FEFF}"]
-
-    private static let dash = Verdict.unsupported("the URL is a DASH manifest (MPD); vodapp downloads files and HLS, not DASH")
 
     private static let htmlPage = "the server answered with an HTML page, not media: a login page or a captive portal?"
     private static let json = "the server answered with JSON, not media: an API's error?"

@@ -410,16 +410,16 @@ final class TransferContext {
             guard open(appending: false) else { return false }
             head = []
             return held.withUnsafeBytes { writeToFile($0) }
-        case (.hlsPlaylist, .media):
+        case (.hlsPlaylist, .media), (.dashManifest, .media):
             sink = .memory
             head = []
             return held.withUnsafeBytes { capture($0) }
         case (.hlsPlaylist, _):
             abort = .rejected("the server answered with a playlist where a media segment was expected", final: false)
+        case (.dashManifest, _):
+            abort = .rejected("the server answered with a DASH manifest where a media segment was expected", final: false)
         case (.notMedia(let reason), _):
             abort = .rejected(reason, final: false)
-        case (.unsupported(let reason), _):
-            abort = .rejected(reason, final: true)
         }
         head = []
         return false
@@ -428,7 +428,7 @@ final class TransferContext {
     private func capture(_ bytes: UnsafeRawBufferPointer) -> Bool {
         let limit = if case .document(let limit) = request.expectation { limit } else { Self.playlistLimit }
         guard captured.count + bytes.count <= limit else {
-            abort = .rejected("the playlist is larger than \(limit) bytes", final: true)
+            abort = .rejected("the \(verdict == .dashManifest ? "manifest" : "playlist") is larger than \(limit) bytes", final: true)
             return false
         }
         captured.append(contentsOf: bytes)

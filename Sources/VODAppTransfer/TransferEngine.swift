@@ -719,7 +719,8 @@ extension TransferEngine {
                         result: .failed(reason: "the connection closed after \(context.bodyBytes) of the \(slice.length) bytes of the range asked"),
                         again: .later, keep: false)
                 }
-                return Classification(result: .completed(bytes: context.fileBytes))
+                // A document's slice (a DASH segment index) went to memory.
+                return Classification(result: context.isCaptured ? .captured(context.captured) : .completed(bytes: context.fileBytes))
             }
             if status == 206, let end = context.rangeEnd, context.fileBytes != end + 1 {
                 // Without a Content-Length, libcurl takes the connection's end for the body's.

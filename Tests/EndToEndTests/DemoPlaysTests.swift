@@ -8,23 +8,6 @@ import VODAppSamples
 @Suite(.serialized) struct DemoPlaysTests {
     let push = VODAppRunner(tool: "vodapp-push")
 
-    /// A Lua script for mpv that prints one line per file as it ends: why it ended (`eof` when it
-    /// played to its end), the last position it showed, the duration mpv found when it loaded
-    /// it, and its path. mpv's own end-of-file messages are not an interface; these are its
-    /// documented script events.
-    private static let endsScript = """
-    local path, duration, last = "?", nil, nil
-    mp.register_event("file-loaded", function()
-      path = mp.get_property("path"); duration = mp.get_property_number("duration"); last = nil
-    end)
-    mp.observe_property("time-pos", "number", function(_, value) if value then last = value end end)
-    mp.register_event("end-file", function(event)
-      io.stdout:write(string.format("ended\\t%s\\t%s\\t%s\\t%s\\n", event.reason, tostring(last), tostring(duration), path))
-      io.stdout:flush()
-      path, duration, last = "?", nil, nil
-    end)
-    """
-
     @Test func mpvPlaysTheDemosPlaylistToTheEndOfEveryVideo() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
@@ -34,15 +17,10 @@ import VODAppSamples
         #expect(arrived.count == 3)
 
         let script = scratch.child("ends.lua")
-        try Self.endsScript.write(toFile: script, atomically: true, encoding: .utf8)
-        // As the README says to play it, without a window or a sound card, and without the
-        // user's mpv configuration. mpv leaves on its own after the playlist's last entry (no
-        // --idle, no --keep-open). --untimed and --ao-null-untimed decode every frame and
-        // every sample as fast as they come instead of in real time: 12 s of video in well under
-        // a second, with the same end-of-file for each.
-        let mpv = try await runTool("mpv", ["--vo=null", "--ao=null", "--no-config", "--really-quiet",
-                                            "--untimed", "--ao-null-untimed", "--script=" + script,
-                                            dir + "/playlist.m3u8"])
+        try MPVPlayback.endsScript.write(toFile: script, atomically: true, encoding: .utf8)
+        // As the README says to play it. mpv leaves on its own after the playlist's last entry
+        // (no --idle, no --keep-open): 12 s of video in well under a second.
+        let mpv = try await runTool("mpv", MPVPlayback.arguments(script: script, target: dir + "/playlist.m3u8"))
         #expect(mpv.exitCode == 0, "mpv exit \(mpv.exitCode): \(mpv.stderr)")
         #expect(!mpv.stderr.contains("Failed to recognize file format"), "\(mpv.stderr)")
 

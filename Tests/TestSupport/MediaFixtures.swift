@@ -151,13 +151,82 @@ public enum MediaFixtures {
                           key: nil, keyPath: nil)
     }
 
-    /// A DASH presentation (`-f dash`, streams copied, 1 s segments): `name/manifest.mpd`, an
-    /// init section and one `.m4s` chunk per second for each of the video and audio streams.
-    public static func dash(from clip: MediaClip, name: String = "dash") async throws -> DASHFixture {
+    /// How a DASH fixture's segments are addressed.
+    public enum DASHLayout: Sendable, CaseIterable {
+        /// ffmpeg's default: `SegmentTemplate` with `$Number%05d$` and a `SegmentTimeline`.
+        case templateWithTimeline
+        /// `SegmentTemplate` with `$Number%05d$` and a fixed `duration` (`-use_timeline 0`).
+        case templateWithNumber
+        /// One file per stream, its fragments in a `SegmentList` of `mediaRange`s (`-single_file 1`).
+        case singleFileList
+        /// One file per stream (`-movflags dash+global_sidx`), a `SegmentBase` whose `indexRange`
+        /// names its `sidx`: the manifest is written here, as a packager (MP4Box, Shaka) writes it.
+        case singleFileIndexed
+    }
+
+    /// A DASH presentation (`-f dash`, 1 s segments), video and audio in adaptation sets of
+    /// their own: `name/manifest.mpd`. With `twoLanguages`, two audio sets: English (`eng`, 44.1
+    /// kHz) then German (`deu`, 22.05 kHz), so that which one a file holds shows in its sample rate.
+    public static func dash(from clip: MediaClip, name: String = "dash", layout: DASHLayout = .templateWithTimeline,
+                            twoLanguages: Bool = false) async throws -> DASHFixture {
         let directory = try makeDirectory(clip.root, name)
-        try await ffmpeg(["-i", clip.absolutePath, "-c", "copy", "-f", "dash", "-seg_duration", "1", directory + "/manifest.mpd"])
+        if layout == .singleFileIndexed {
+            return try await indexedDASH(from: clip, name: name, directory: directory)
+        }
+        var arguments = ["-i", clip.absolutePath]
+        if twoLanguages {
+            arguments += ["-map", "0:v", "-map", "0:a", "-map", "0:a", "-c:v", "copy", "-c:a", "aac", "-b:a", "32k",
+                          "-ar:a:0", "44100", "-ar:a:1", "22050", "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=deu",
+                          "-adaptation_sets", "id=0,streams=v id=1,streams=1 id=2,streams=2"]
+        } else {
+            arguments += ["-c", "copy"]
+        }
+        arguments += ["-f", "dash", "-seg_duration", "1"]
+        switch layout {
+        case .templateWithTimeline, .singleFileIndexed: break
+        case .templateWithNumber: arguments += ["-use_timeline", "0"]
+        case .singleFileList: arguments += ["-single_file", "1"]
+        }
+        try await ffmpeg(arguments + [directory + "/manifest.mpd"])
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != "manifest.mpd" }.sorted()
         return DASHFixture(root: clip.root, manifest: name + "/manifest.mpd", files: files.map { name + "/" + $0 },
+                           sourceDuration: clip.duration)
+    }
+
+    /// `SegmentBase` DASH: the clip's video and audio each in one fragmented MP4 with a global
+    /// `sidx` after its `moov`, and a manifest naming the bytes of each.
+    private static func indexedDASH(from clip: MediaClip, name: String, directory: String) async throws -> DASHFixture {
+        var sets = ""
+        for (index, stream) in ["v", "a"].enumerated() {
+            let file = stream == "v" ? "video.mp4" : "audio.mp4"
+            try await ffmpeg(["-i", clip.absolutePath, "-map", "0:\(stream)", "-c", "copy", "-movflags", "dash+global_sidx",
+                              "-f", "mp4", directory + "/" + file])
+            let boxes = topLevelBoxRanges(directory + "/" + file)
+            guard let sidx = boxes.first(where: { $0.type == "sidx" }) else { throw Failure(description: "ffmpeg wrote no sidx in \(file)") }
+            let (kind, codec) = stream == "v" ? ("video", "avc1.42c00b\" width=\"160\" height=\"90") : ("audio", "mp4a.40.2")
+            sets += """
+                <AdaptationSet id="\(index)" contentType="\(kind)">
+                  <Representation id="\(index)" mimeType="\(kind)/mp4" codecs="\(codec)" bandwidth="\(stream == "v" ? 300000 : 32000)">
+                    <BaseURL>\(file)</BaseURL>
+                    <SegmentBase indexRange="\(sidx.offset)-\(sidx.offset + sidx.size - 1)">
+                      <Initialization range="0-\(sidx.offset - 1)"/>
+                    </SegmentBase>
+                  </Representation>
+                </AdaptationSet>
+
+            """
+        }
+        let manifest = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT\(clip.duration)S"
+                 profiles="urn:mpeg:dash:profile:isoff-on-demand:2011" minBufferTime="PT2S">
+              <Period>
+            \(sets)  </Period>
+            </MPD>
+
+            """
+        try manifest.write(toFile: directory + "/manifest.mpd", atomically: true, encoding: .utf8)
+        return DASHFixture(root: clip.root, manifest: name + "/manifest.mpd", files: [name + "/audio.mp4", name + "/video.mp4"],
                            sourceDuration: clip.duration)
     }
 
@@ -182,16 +251,25 @@ public enum MediaFixtures {
     /// The types of an MP4 file's top-level boxes, in order (`ftyp`, `moov`, `mdat`, …): with
     /// `+faststart`, `moov` comes before `mdat`.
     public static func topLevelBoxes(_ path: String) -> [String] {
+        topLevelBoxRanges(path).map(\.type)
+    }
+
+    /// An MP4 file's top-level boxes: type, offset and size; `(broken)` where a size is wrong.
+    public static func topLevelBoxRanges(_ path: String) -> [(type: String, offset: Int, size: Int)] {
         guard let data = FileManager.default.contents(atPath: path) else { return [] }
         let bytes = [UInt8](data)
-        var boxes: [String] = []
+        var boxes: [(type: String, offset: Int, size: Int)] = []
         var offset = 0
         while offset + 8 <= bytes.count {
             var size = bytes[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
-            boxes.append(String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self))
+            let type = String(decoding: bytes[offset + 4..<offset + 8], as: UTF8.self)
             if size == 1, offset + 16 <= bytes.count { size = bytes[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) } }
-            if size == 0 { break }
-            guard size >= 8 else { return boxes + ["(broken)"] }
+            if size == 0 {
+                boxes.append((type, offset, bytes.count - offset))
+                break
+            }
+            guard size >= 8 else { return boxes + [("(broken)", offset, 0)] }
+            boxes.append((type, offset, size))
             offset += size
         }
         return boxes

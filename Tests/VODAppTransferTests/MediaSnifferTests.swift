@@ -106,10 +106,11 @@ import VODAppTransfer
 
     @Test func playlistsAndManifestsAreRecognised() {
         #expect(verdict(Array("\u{FEFF}#EXTM3U\n#EXT-X-VERSION:3\n".utf8)) == .hlsPlaylist)
-        if case .unsupported = verdict(Array(#"<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011">"#.utf8)) {
-        } else {
-            Issue.record("a DASH manifest is not refused as unsupported")
-        }
+        #expect(verdict(Array(#"<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011">"#.utf8)) == .dashManifest)
+        #expect(MediaSniffer.verdict(contentType: "application/dash+xml; charset=utf-8", head: [], complete: false) == .dashManifest)
+        // Another XML document is still not media.
+        #expect(verdict(Array(#"<?xml version="1.0"?><rss version="2.0"><channel>"#.utf8))
+                == .notMedia("the server answered with an XML document, not media"))
     }
 
     private static let json = MediaSniffer.Verdict.notMedia("the server answered with JSON, not media: an API's error?")

@@ -23,11 +23,15 @@ public enum HLSAudioChoice {
     }
 
     /// Whether a rendition's LANGUAGE answers a wanted language: the same primary subtag,
-    /// whatever the case (`en` answers `en-GB`, `EN` and `en_US.UTF-8` as `$LANG` has it);
-    /// a wanted tag with a region prefers nothing over its primary subtag.
+    /// whatever the case (`en` answers `en-GB`, `EN` and `en_US.UTF-8` as `$LANG` has it), or
+    /// the same language by its two- and three-letter codes (`de` answers `deu`, which DASH
+    /// manifests from ffmpeg carry); a wanted tag with a region prefers nothing over its
+    /// primary subtag.
     static func matches(_ language: String?, _ wanted: String) -> Bool {
-        guard let language else { return false }
-        return primary(language) == primary(wanted) && !primary(wanted).isEmpty
+        guard let language, !primary(wanted).isEmpty else { return false }
+        if primary(language) == primary(wanted) { return true }
+        guard let code = LanguageCode.iso639_2(wanted) else { return false }
+        return LanguageCode.iso639_2(language) == code
     }
 
     private static func primary(_ tag: String) -> String {

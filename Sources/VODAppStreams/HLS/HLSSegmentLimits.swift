@@ -7,7 +7,7 @@ import VODAppTransfer
 /// gigabyte. Each segment costs a request, a file and its place in memory until the item ends,
 /// so the count is what is bounded, whatever the bytes. An item whose playlist lists more than it
 /// may fetch fails at once, saying which limit it passed; the delivery's other items go on.
-/// A pure value: `HLSDownloads` holds one per delivery.
+/// A pure value: `StreamDownloads` holds one per delivery.
 package struct HLSSegmentLimits: Sendable, Equatable {
     /// 20,000: more than 5 hours of 1-second segments, 33 hours of Apple's recommended 6.
     package static let defaultPerItem = HLSPlaylist.maximumSegments

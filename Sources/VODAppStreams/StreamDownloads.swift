@@ -7,10 +7,10 @@ import VODAppBase
 /// The HLS items of one delivery: when an item's URL answers with an HLS playlist, its
 /// variant's playlist, keys, init sections and segments join the delivery's transfer run
 /// (`TransferFollowUp`), under the same deadline, `--jobs` and size limit as every other item.
-package final class HLSDownloads: TransferFollowUp {
+package final class StreamDownloads: TransferFollowUp {
     /// The items, and the segments the delivery has left for them.
     private struct State {
-        var items: [String: HLSItemDownload] = [:]
+        var items: [String: StreamItemDownload] = [:]
         var limits: HLSSegmentLimits
     }
 
@@ -23,7 +23,7 @@ package final class HLSDownloads: TransferFollowUp {
     private let deadline: ContinuousClock.Instant?
     /// Past it, a file still being muxed is given up and its parts kept.
     private let placingDeadline: ContinuousClock.Instant?
-    private let ready: (@Sendable (HLSDownloads, _ key: String) -> Void)?
+    private let ready: (@Sendable (StreamDownloads, _ key: String) -> Void)?
     /// The viewer's audio languages, in order of preference, and the system's.
     private let audioLanguages: [String]
     private let systemLanguage: String?
@@ -50,7 +50,7 @@ package final class HLSDownloads: TransferFollowUp {
                  itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
                  deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
                  audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil,
-                 stop: StopRequest? = nil, ready: (@Sendable (HLSDownloads, _ key: String) -> Void)? = nil) {
+                 stop: StopRequest? = nil, ready: (@Sendable (StreamDownloads, _ key: String) -> Void)? = nil) {
         self.audioLanguages = audioLanguages
         self.systemLanguage = systemLanguage
         self.maximumHeight = maximumHeight
@@ -80,7 +80,7 @@ package final class HLSDownloads: TransferFollowUp {
         return state.withLockedValue { state in
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
-                var download = HLSItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
+                var download = StreamItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
                                                maximumSize: maximumSize, room: room, deadline: deadline,
                                                placingDeadline: placingDeadline, audioLanguages: audioLanguages,
                                                systemLanguage: systemLanguage, maximumHeight: maximumHeight, stop: stop)

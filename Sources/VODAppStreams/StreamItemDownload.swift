@@ -3,13 +3,16 @@ import Foundation
 import SystemPackage
 import VODAppBase
 
-/// One HLS item on its way to being one file: its playlists, keys, init sections and segments,
-/// fetched through the delivery's own transfer run, then muxed in play order into one MP4
-/// (`StreamMuxer`).
+/// One stream item (HLS or DASH) on its way to being one file: its playlists or manifest, keys,
+/// segment indexes, init sections and segments, fetched through the delivery's own transfer run,
+/// then muxed in play order into one MP4 (`StreamMuxer`).
 ///
 /// - A master playlist's variant is chosen by `HLSVariantChoice`: the duration comes from the
 ///   first media playlist fetched (the highest variant's), and another is fetched only when the
 ///   choice differs.
+/// - A DASH manifest is read as a master playlist is (`DASHPresentation`): its representations
+///   chosen by the same rules, each chosen track's segments listed as a media playlist
+///   (`DASHTrackSegments`), after its segment index for a `SegmentBase` one.
 /// - Segments and init sections land in `DIR/.vodapp/partial/KEY.hls/`, each under a name made
 ///   of its place and its URL's path (not its query, which a signed URL changes every time), and
 ///   renamed from `.part` to `.seg` once whole: a delivery cut by the budget leaves the whole
@@ -21,7 +24,7 @@ import VODAppBase
 /// - A playlist listing more segments than `HLSSegmentLimits` leaves it fails the item at once.
 /// - What cannot be downloaded is an item-level failure that says why: a live playlist, SAMPLE-AES,
 ///   a mix of MPEG-TS and fMP4.
-package struct HLSItemDownload: Sendable {
+package struct StreamItemDownload: Sendable {
     /// A segment or an init section to fetch, in play order.
     /// Small, as there may be thousands: its id and file name are made when asked for.
     struct Part: Sendable {
@@ -53,7 +56,7 @@ package struct HLSItemDownload: Sendable {
         /// it is taken from does.
         var name: String {
             (isAudio ? "a" : "") + (kind == .segment ? "s" : "i") + "\(number)-"
-                + HLSItemDownload.fingerprint(url.resource + (range.map { "@\($0)" } ?? "")) + ".seg"
+                + StreamItemDownload.fingerprint(url.resource + (range.map { "@\($0)" } ?? "")) + ".seg"
         }
     }
 
@@ -113,6 +116,14 @@ package struct HLSItemDownload: Sendable {
     private var segmentCount = 0
     /// The audio rendition's segments, counted in `segmentCount` too.
     private var audioSegmentCount = 0
+    /// The DASH manifest's variants and renditions, when the item is DASH.
+    private var dash: DASHPresentation?
+    /// The chosen DASH tracks' segments as they become known, and the segment indexes asked for.
+    private var dashVideo: DASHTrackSegments?
+    private var dashAudio: DASHTrackSegments?
+    private var indexRequests: [String: (isAudio: Bool, needed: DASHTrackSegments.IndexNeeded)] = [:]
+    /// What the item is, for messages.
+    private var kind: String { dash == nil ? "HLS" : "DASH" }
     /// The next part to ask for (or to pass, when it is whole already).
     private var cursor = 0
     /// Parts asked for and not ended, by request id.
@@ -180,10 +191,14 @@ package struct HLSItemDownload: Sendable {
         choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio, tooLarge: variantsTooLarge) }
     }
 
-    /// Takes an HLS playlist the item's own URL answered with; returns the requests that follow.
+    /// Takes an HLS playlist or a DASH manifest the item's own URL answered with; returns the
+    /// requests that follow.
     /// - Parameter limits: the delivery's segments: the item takes its own from them.
     mutating func begin(playlist data: [UInt8], from url: MediaURL, limits: inout HLSSegmentLimits) -> [TransferRequest] {
         finalURL = url
+        if MediaSniffer.verdict(contentType: nil, head: Array(data.prefix(MediaSniffer.headLength)), complete: true) == .dashManifest {
+            return take(manifest: data, from: url, limits: &limits)
+        }
         return take(playlist: data, from: url, limits: &limits)
     }
 
@@ -195,6 +210,12 @@ package struct HLSItemDownload: Sendable {
         case .playlist:
             // A request of a variant given up for a smaller one may end now: not the playlist.
             guard wasPending else { return ([], []) }
+            if let index = indexRequests.removeValue(forKey: outcome.id) {
+                guard case .captured(let data) = outcome.result else {
+                    return failing(because: outcome, what: index.isAudio ? "the audio's segment index" : "the video's segment index")
+                }
+                return (take(index: data, for: index.needed, isAudio: index.isAudio, limits: &limits), [])
+            }
             let isAudio = outcome.id == audioPlaylistRequest
             guard case .captured(let data) = outcome.result, let url = outcome.finalURL else {
                 return failing(because: outcome, what: isAudio ? "the audio rendition's playlist" : "the variant's playlist")
@@ -220,7 +241,7 @@ package struct HLSItemDownload: Sendable {
         }
         guard let index = requested.removeValue(forKey: outcome.id) else { return ([], []) }
         guard case .completed(let bytes) = outcome.result else {
-            if case .tooLarge = outcome.result { return over() }
+            if case .tooLarge = outcome.result { return over(limits: &limits) }
             let part = parts[index]
             let what = (part.isAudio ? "the audio rendition's " : "")
                 + (part.kind == .initSection ? "init section" : "segment \(part.number) of \(part.isAudio ? audioSegmentCount : segmentCount - audioSegmentCount)")
@@ -235,7 +256,7 @@ package struct HLSItemDownload: Sendable {
         parts[index].bytes = bytes
         wholeParts += 1
         total += bytes
-        return total > maximumSize ? over() : (askForMore(), [])
+        return total > maximumSize ? over(limits: &limits) : (askForMore(), [])
     }
 
     /// The item's outcome once its run has ended: its file muxed into the item's temporary file,
@@ -256,7 +277,8 @@ package struct HLSItemDownload: Sendable {
             removeWorkArea()
             return outcome(.tooLarge(declaredSize: nil))
         case .playlist:
-            return outcome(.timedOut(reason: "\(cut ?? "the run ended") before the HLS playlists arrived"))
+            return outcome(.timedOut(reason: "\(cut ?? "the run ended") before " + (dash == nil ? "the HLS playlists" : "the DASH segment indexes")
+                                     + " arrived"))
         case .parts:
             break
         }
@@ -267,7 +289,7 @@ package struct HLSItemDownload: Sendable {
             let kept = wholeParts > 0 ? "; they are kept for the next delivery" : ""
             // Segments kept make the item partial, as a cut body does: the store and status say
             // it resumes, not that it failed.
-            return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) HLS segments\(kept)"),
+            return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) \(kind) segments\(kept)"),
                            partial: wholeParts > 0 ? TransferOutcome.Partial(bytes: total, etag: nil, lastModified: nil) : nil)
         }
         do throws(MuxFailure) {
@@ -279,7 +301,7 @@ package struct HLSItemDownload: Sendable {
             let kept = TransferOutcome.Partial(bytes: total, etag: nil, lastModified: nil)
             switch error.kind {
             case .stopped:
-                return outcome(.timedOut(reason: "\(cut ?? "the budget ran out") while its file was made; its \(segmentCount) HLS segments "
+                return outcome(.timedOut(reason: "\(cut ?? "the budget ran out") while its file was made; its \(segmentCount) \(kind) segments "
                                          + "are kept for the next delivery"), partial: kept)
             case .passing:
                 return outcome(.failed(reason: "cannot make its file: \(error)"), partial: kept)
@@ -288,7 +310,7 @@ package struct HLSItemDownload: Sendable {
                 return outcome(.tooLarge(declaredSize: nil))
             case .unusable:
                 removeWorkArea()
-                return outcome(.failed(reason: "its HLS segments do not make a file: \(error)"), final: true)
+                return outcome(.failed(reason: "its \(kind) segments do not make a file: \(error)"), final: true)
             }
         }
     }
@@ -378,6 +400,115 @@ package struct HLSItemDownload: Sendable {
             }
             return plan(found, limits: &limits)
         }
+    }
+
+    // MARK: - DASH
+
+    /// Takes the DASH manifest the item's URL answered with: reads it, chooses a video and an
+    /// audio track by the rules HLS's are chosen by, and lists their segments.
+    private mutating func take(manifest data: [UInt8], from url: MediaURL, limits: inout HLSSegmentLimits) -> [TransferRequest] {
+        let manifest: DASHManifest
+        do {
+            manifest = try DASHManifestParser.parse(data, url: url)
+        } catch {
+            state = .failed("the DASH manifest cannot be read: \(error)", final: true)
+            return []
+        }
+        let presentation: DASHPresentation
+        switch DASHPresentation.make(manifest) {
+        case .success(let made): presentation = made
+        case .failure(let refusal):
+            state = .failed(refusal.reason, final: true)
+            return []
+        }
+        guard let chosen = HLSVariantChoice.choose(among: presentation.variants, duration: presentation.duration, sizeLimit: maximumSize,
+                                                     maximumHeight: maximumHeight) else {
+            state = .failed("the DASH manifest offers no representation", final: true)
+            return []
+        }
+        dash = presentation
+        variantCount = presentation.variants.count
+        renditions = presentation.renditions
+        choice = chosen
+        audio = HLSAudioChoice.choose(for: chosen.variant, among: renditions, preferred: audioLanguages, systemLanguage: systemLanguage)
+        fallbacks = presentation.variants
+            .filter { $0.expectedBitsPerSecond < chosen.variant.expectedBitsPerSecond }
+            .filter { variant in maximumHeight.map { cap in variant.resolution.map { $0.height <= cap } ?? true } ?? true }
+            .sorted { $0.expectedBitsPerSecond > $1.expectedBitsPerSecond }
+        return startDASH(chosen.variant, limits: &limits)
+    }
+
+    /// Lists the chosen tracks' segments, and asks for the segment indexes that list the rest.
+    private mutating func startDASH(_ variant: HLSVariant, limits: inout HLSSegmentLimits) -> [TransferRequest] {
+        guard let dash, let videoTrack = dash.track(for: variant) else {
+            state = .failed("the DASH manifest offers no representation", final: true)
+            return []
+        }
+        do throws(DASHManifestError) {
+            let video = try DASHTrackSegments(videoTrack, limit: limits.available)
+            dashVideo = video
+            if let rendition = audio, let audioTrack = dash.track(for: rendition) {
+                dashAudio = try DASHTrackSegments(audioTrack, limit: max(0, limits.available - video.listed))
+            } else {
+                dashAudio = nil
+            }
+        } catch {
+            state = .failed("the DASH manifest cannot be read: \(error)", final: true)
+            return []
+        }
+        var requests: [TransferRequest] = []
+        for (isAudio, track) in [(false, dashVideo), (true, dashAudio)] {
+            for needed in track?.needed ?? [] {
+                guard needed.range.length <= Int64(DASHManifestParser.maximumBytes) else {
+                    state = .failed("the DASH segment index is \(needed.range.length) bytes, more than vodapp reads", final: true)
+                    return []
+                }
+                playlistsAsked += 1
+                let id = "\(key)/index\(playlistsAsked)"
+                indexRequests[id] = (isAudio, needed)
+                pending.insert(id)
+                requests.append(TransferRequest(id: id, url: needed.url, temporaryPath: workPath + "/index\(playlistsAsked).part",
+                                                maximumSize: needed.range.length, expectation: .document(limit: Int(needed.range.length)),
+                                                credentialScope: itemURL,
+                                                slice: TransferRequest.Slice(offset: needed.range.offset, length: needed.range.length)))
+            }
+        }
+        return requests.isEmpty ? planDASH(limits: &limits) : requests
+    }
+
+    /// Takes a segment index's bytes; plans the item once every index is in.
+    private mutating func take(index data: [UInt8], for needed: DASHTrackSegments.IndexNeeded, isAudio: Bool,
+                               limits: inout HLSSegmentLimits) -> [TransferRequest] {
+        do throws(DASHSegmentIndex.Failure) {
+            if isAudio { try dashAudio?.take(index: data, for: needed) } else { try dashVideo?.take(index: data, for: needed) }
+        } catch {
+            state = .failed("the DASH \(isAudio ? "audio" : "video") at \(needed.url.redacted): \(error)", final: true)
+            return []
+        }
+        return indexRequests.isEmpty ? planDASH(limits: &limits) : []
+    }
+
+    /// The chosen tracks as media playlists, planned as HLS's are.
+    private mutating func planDASH(limits: inout HLSSegmentLimits) -> [TransferRequest] {
+        guard let video = dashVideo, video.isComplete, dashAudio?.isComplete ?? true, let manifestURL = finalURL else { return [] }
+        let videoPlaylist = video.playlist(url: manifestURL)
+        let audioPlaylist = dashAudio?.playlist(url: manifestURL)
+        (dashVideo, dashAudio) = (nil, nil)
+        for playlist in [videoPlaylist, audioPlaylist].compactMap({ $0 }) {
+            if playlist.segments.isEmpty {
+                state = .failed("the DASH representation lists no segment", final: true)
+                return []
+            }
+            if let plain = Self.plainHTTP(in: .media(playlist), from: manifestURL) {
+                state = .failed("the DASH manifest at \(manifestURL.redacted) is on https but names \(plain.redacted), which is not", final: true)
+                return []
+            }
+        }
+        let requests = plan(videoPlaylist, audio: audioPlaylist, limits: &limits)
+        // DASH segments are ISO BMFF (or WebM), however they are addressed: none is checked as
+        // MPEG-TS before the mux (`bytes(of:)`).
+        (segmentFormat, audioSegmentFormat) = (nil, nil)
+        return requests
     }
 
     private mutating func playlistRequest(_ url: MediaURL) -> TransferRequest {
@@ -560,7 +691,7 @@ package struct HLSItemDownload: Sendable {
     /// The item passed the size limit: the next variant down is fetched instead, when there is
     /// one; otherwise the item is too large. The parts of the variant given up stay in the item's
     /// folder until it is discarded: removing thousands here would hold the transfer thread.
-    private mutating func over() -> (add: [TransferRequest], cancel: Set<String>) {
+    private mutating func over(limits: inout HLSSegmentLimits) -> (add: [TransferRequest], cancel: Set<String>) {
         let cancelled = cancelAll()
         guard !fallbacks.isEmpty else {
             state = .tooLarge
@@ -574,6 +705,10 @@ package struct HLSItemDownload: Sendable {
         (segmentCount, audioSegmentCount, segmentFormat, audioSegmentFormat) = (0, 0, nil, nil)
         (videoPlaylist, audioPlaylist, audioPlaylistRequest) = (nil, nil, nil)
         state = .playlist
+        if dash != nil {
+            indexRequests = [:]
+            return (startDASH(next, limits: &limits), cancelled)
+        }
         var requests: [TransferRequest] = []
         if let audioURL = audio?.url {
             let request = playlistRequest(audioURL)

@@ -1,0 +1,81 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// DASH from a real server: what ffmpeg's `dash` muxer makes (template with number, template
+/// with timeline, a single file by list), and a `SegmentBase` single file with its `sidx`,
+/// served by nginx and fetched by the built `vodapp`; what arrives is checked with ffprobe,
+/// ffmpeg and mpv (`PlayableStream`).
+@Suite(.serialized) struct DASHMediaTests {
+    let runner = VODAppRunner()
+
+    private func deliver(_ url: String, into dir: String, _ extra: [String] = []) async throws -> VODAppRunner.Run {
+        try await runner.run(["-", "--dir", dir, "--json", "--no-notify"] + extra,
+                             stdin: PayloadBuilder.json([(key: "dash", title: "Dash", url: url)]))
+    }
+
+    @Test(arguments: MediaFixtures.DASHLayout.allCases)
+    func aDASHPresentationArrivesAsOneMP4WithItsSound(layout: MediaFixtures.DASHLayout) async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let dash = try await MediaFixtures.dash(from: clip, layout: layout)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver(nginx.url(dash.manifest), into: scratch.path)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        #expect(run.item("dash")?["status"] as? String == "downloaded", "\(run.stdout)")
+        let path = ScratchDirectory.media(scratch.path, "dash")
+        await PlayableStream.expect(path, lastsLike: clip.duration)
+        let video = await MediaFixtures.ffprobeStream(path, "video")
+        #expect(video?.width == 160 && video?.height == 90, "\(String(describing: video))")
+        let variant = run.item("dash")?["variant"] as? [String: Any]
+        #expect(variant?["resolution"] as? String == "160x90", "\(run.stdout)")
+        // Nothing of the work area is left once the file is placed.
+        #expect(ScratchDirectory.allEntries(scratch.path + "/.vodapp/partial").isEmpty)
+    }
+
+    @Test func theAudioLanguageWantedIsTheOneInTheFile() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let dash = try await MediaFixtures.dash(from: clip, twoLanguages: true)
+        for (wanted, rate, tag) in [("de", 22050, "deu"), ("fr,en", 44100, "eng")] {
+            let scratch = try ScratchDirectory()
+            let run = try await deliver(nginx.url(dash.manifest), into: scratch.path, ["--audio-lang", wanted])
+            #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+            let path = ScratchDirectory.media(scratch.path, "dash")
+            await PlayableStream.expect(path, lastsLike: clip.duration)
+            let audio = await MediaFixtures.ffprobeStream(path, "audio")
+            #expect(audio?.sampleRate == rate && audio?.language == tag, "--audio-lang \(wanted): \(String(describing: audio))")
+            let chosen = (run.item("dash")?["variant"] as? [String: Any])?["audio"] as? [String: Any]
+            #expect(chosen?["language"] as? String == tag, "\(run.stdout)")
+        }
+    }
+
+    @Test func aLiveOrEncryptedManifestFailsForGoodBeforeAnySegmentIsAsked() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let dash = try await MediaFixtures.dash(from: clip)
+        let manifest = try String(contentsOfFile: nginx.root + "/" + dash.manifest, encoding: .utf8)
+        try manifest.replacingOccurrences(of: #"type="static""#, with: #"type="dynamic""#)
+            .write(toFile: nginx.root + "/dash/live.mpd", atomically: true, encoding: .utf8)
+        let protection = #"<ContentProtection schemeIdUri="urn:uuid:edef8ba9-79d6-4ace-a3c8-27dcd51d21ed"/>"#
+        try manifest.replacingOccurrences(of: "<Representation ", with: protection + "<Representation ")
+            .write(toFile: nginx.root + "/dash/drm.mpd", atomically: true, encoding: .utf8)
+        let scratch = try ScratchDirectory()
+        let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify"], stdin: PayloadBuilder.json([
+            (key: "live", title: "Live", url: nginx.url("dash/live.mpd")), (key: "drm", title: "DRM", url: nginx.url("dash/drm.mpd")),
+        ]))
+        #expect(run.exitCode == 69, "\(run.stdout)")
+        #expect(run.item("live")?["error"] as? String
+                == "the DASH manifest is live (type=\"dynamic\"): only finished videos (VOD) can be downloaded", "\(run.stdout)")
+        #expect(run.item("drm")?["error"] as? String
+                == "the DASH streams are encrypted (DRM: ContentProtection), which vodapp cannot decrypt", "\(run.stdout)")
+        #expect(run.item("live")?["final"] as? Bool == true && run.item("drm")?["final"] as? Bool == true)
+        // Only the manifests were asked for.
+        let asked = try await nginx.waitForRequests { $0.count >= 2 }.map(\.uri)
+        #expect(asked.sorted() == ["/dash/drm.mpd", "/dash/live.mpd"], "\(asked)")
+        #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+    }
+}
