@@ -5,7 +5,7 @@ import VODAppStreams
 import VODAppTransfer
 
 /// How many segments an HLS item and a delivery's HLS items may fetch (`HLSSegmentLimits`, a pure
-/// value), and how `HLSDownloads` asks for them: a few at a time, whatever the playlist lists.
+/// value), and how `StreamDownloads` asks for them: a few at a time, whatever the playlist lists.
 @Suite struct HLSSegmentLimitsTests {
     @Test func anItemMayTakeUpToItsOwnLimitAndTheDeliverysShareIsSpentAcrossItems() {
         var limits = HLSSegmentLimits(perItem: 100, perDelivery: 250)
@@ -48,7 +48,7 @@ import VODAppTransfer
         #expect(HLSSegmentLimits.segmentTags(in: Array("#EXTM3U\n#EXT-X-STREAM-INF:BANDWIDTH=1\nv.m3u8\n".utf8)) == 0)
     }
 
-    // MARK: HLSDownloads
+    // MARK: StreamDownloads
 
     private static let base = "http://127.0.0.1:9/"
 
@@ -63,9 +63,9 @@ import VODAppTransfer
                         finalURL: try MediaURL(base + "\(key).m3u8"))
     }
 
-    private func downloads(in dir: ScratchDirectory, keys: [String], limits: HLSSegmentLimits = HLSSegmentLimits()) throws -> HLSDownloads {
+    private func downloads(in dir: ScratchDirectory, keys: [String], limits: HLSSegmentLimits = HLSSegmentLimits()) throws -> StreamDownloads {
         let urls = try Dictionary(uniqueKeysWithValues: keys.map { ($0, try MediaURL(Self.base + "\($0).m3u8")) })
-        return HLSDownloads(segmentFolder: { dir.child("\($0).hls") }, maximumSize: 1 << 30, itemURLs: urls, limits: limits)
+        return StreamDownloads(segmentFolder: { dir.child("\($0).hls") }, maximumSize: 1 << 30, itemURLs: urls, limits: limits)
     }
 
     /// A playlist of 20,000 segments puts 16 requests in the run, not 20,000; each segment that
