@@ -85,13 +85,13 @@ struct HandlingOptions: ParsableArguments {
             transform: OptionValue.byteCount)
     var limitRate: Int64?
 
-    @Option(help: ArgumentHelp("For a stream (HLS) with audio in several languages: the languages wanted, in order of preference, comma-separated (en,de). Default: the stream's DEFAULT=YES audio, else $LANG's.",
+    @Option(help: ArgumentHelp("For a stream (HLS or DASH) with audio in several languages: the languages wanted, in order of preference, comma-separated (en,de). Default: the stream's default audio (DEFAULT=YES, or the main role), else $LANG's.",
                                valueName: "langs"),
             transform: LanguageList.parse)
     var audioLang: LanguageList?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("For a stream (HLS) of several qualities: the tallest picture wanted, in lines (720 for 1280x720); when every one is taller, the shortest.",
+            help: ArgumentHelp("For a stream (HLS or DASH) of several qualities: the tallest picture wanted, in lines (720 for 1280x720); when every one is taller, the shortest.",
                                valueName: "n"),
             transform: OptionValue.wholeNumber(of: "lines", in: 1...100_000))
     var maxHeight: Int?

@@ -259,6 +259,18 @@ import VODAppTransfer
             <!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;">]>
             <MPD type="static"><Period><AdaptationSet><Representation id="&h;"/></AdaptationSet></Period></MPD>
             """
+        // Nothing but http and https is fetched, and no external entity is read.
+        #expect(throws: DASHManifestError.self) {
+            try parse(#"<MPD type="static"><BaseURL>file:///etc/passwd</BaseURL><Period/></MPD>"#)
+        }
+        let external = """
+            <?xml version="1.0"?><!DOCTYPE MPD [<!ENTITY secret SYSTEM "file:///etc/hostname">]>
+            <MPD type="static"><Period><AdaptationSet><Representation id="v" bandwidth="1"><BaseURL>x&secret;</BaseURL>
+            </Representation></AdaptationSet></Period></MPD>
+            """
+        if let manifest = try? parse(external), case .whole(let url)? = manifest.periods.first?.adaptationSets.first?.representations.first?.addressing {
+            #expect(url.absoluteString == "https://media.test/vod/x", "an external entity was read: \(url.absoluteString)")
+        }
         let outcome = Result { try parse(laughs) }
         if case .success(let manifest) = outcome {
             let id = manifest.periods.first?.adaptationSets.first?.representations.first?.id ?? ""
