@@ -8,7 +8,7 @@ public struct StatusReport: Sendable, Encodable {
     public let directory: String
     public let items: [StoredItem]
     public let deliveries: [DeliveryLogEntry]
-    /// The partial items whose kept data are whole HLS segments: the next delivery fetches the
+    /// The partial items whose kept data are whole stream (HLS or DASH) segments: the next delivery fetches the
     /// rest, whatever validators the store has (none: segments are kept whole or not at all).
     public private(set) var keepsSegments: Set<String> = []
 

@@ -78,4 +78,34 @@ import TestSupport
         #expect(asked.sorted() == ["/dash/drm.mpd", "/dash/live.mpd"], "\(asked)")
         #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
     }
+
+    /// A DASH item the budget cut keeps its whole segments, is partial in `status`, and the
+    /// next delivery fetches only the rest.
+    @Test func aCutDASHItemResumesWithTheSegmentsItHas() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location ~ /chunk-stream0-00002\\.m4s$ { if (!-f $document_root/open) { set $limit_rate 1k; } }
+            """)
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let dash = try await MediaFixtures.dash(from: clip)
+        let scratch = try ScratchDirectory()
+        let cut = try await deliver(nginx.url(dash.manifest), into: scratch.path, ["--budget", "4"])
+        #expect(cut.exitCode == 75, "\(cut.stdout) \(cut.stderr)")
+        #expect(cut.item("dash")?["status"] as? String == "timedOut", "\(cut.stdout)")
+        #expect((cut.item("dash")?["error"] as? String)?.hasSuffix(" of 6 DASH segments; they are kept for the next delivery") == true,
+                "\(cut.stdout)")
+        let text = try await runner.run(["status", "--dir", scratch.path])
+        #expect(text.stdout.contains(" kept, whole stream segments: the next delivery fetches the rest"), "\(text.stdout)")
+
+        let before = try await nginx.waitForRequests { $0.contains { $0.uri.hasSuffix("/chunk-stream1-00003.m4s") } }
+        let whole = Set(before.filter { $0.uri.hasSuffix(".m4s") && !$0.uri.hasSuffix("/chunk-stream0-00002.m4s") && $0.status == 200 }
+            .map(\.uri))
+        #expect(whole.count == 7, "two init sections and the five other segments: \(before)")
+        try Data().write(to: URL(fileURLWithPath: nginx.root + "/open"))
+        let resumed = try await deliver(nginx.url(dash.manifest), into: scratch.path)
+        #expect(resumed.exitCode == 0, "\(resumed.stdout) \(resumed.stderr)")
+        await PlayableStream.expect(ScratchDirectory.media(scratch.path, "dash"), lastsLike: clip.duration)
+        let fetchedAgain = nginx.requests.dropFirst(before.count).filter { whole.contains($0.uri) }
+        #expect(fetchedAgain.isEmpty, "\(fetchedAgain)")
+    }
 }

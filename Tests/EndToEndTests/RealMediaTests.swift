@@ -232,7 +232,7 @@ import TestSupport
         #expect(text.stdout.contains("Partial"), "\(text.stdout)")
         // What is kept is the segments' bytes, resumed whole (it read "0 B kept, no validator:
         // starts over": new-user trial).
-        #expect(text.stdout.contains(" kept, whole HLS segments: the next delivery fetches the rest"), "\(text.stdout)")
+        #expect(text.stdout.contains(" kept, whole stream segments: the next delivery fetches the rest"), "\(text.stdout)")
         #expect((items.first?["bytes"] as? Int ?? 0) > 0, "\(shown.stdout)")
 
         let before = try await nginx.waitForRequests { $0.contains { $0.uri.hasSuffix("/seg0.ts") } }
