@@ -314,6 +314,26 @@ import TestSupport
         #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
     }
 
+    /// What FFmpeg says of a stream goes to the debug log, where `-v` shows it: a segment cut
+    /// short is still muxed (a player skips a corrupt packet too), and FFmpeg's own line about
+    /// it, whole though FFmpeg writes it in two pieces, says where.
+    @Test func ffmpegsOwnLinesAreInTheDebugLog() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        let variant = ts.variants[0]
+        let segment = ts.absolute(variant.segments[1])
+        let bytes = try #require(FileManager.default.contents(atPath: segment))
+        try bytes.prefix(bytes.count / 2 + 1).write(to: URL(fileURLWithPath: segment))
+        let scratch = try ScratchDirectory()
+        let quiet = try await deliver([(key: "cut", title: "Cut", url: nginx.url(variant.playlist))], into: scratch.path)
+        #expect(!quiet.stderr.contains("libavformat"), "\(quiet.stderr)")
+        let verbose = try await deliver([(key: "cut", title: "Cut", url: nginx.url(variant.playlist))], into: try ScratchDirectory().path, ["-v"])
+        let lines = verbose.stderr.split(separator: "\n").filter { $0.contains("[libavformat]") }
+        #expect(lines.contains { $0.contains("[mpegts @ ") && $0.hasSuffix(").") }, "\(verbose.stderr)")
+    }
+
     /// A clip encoded otherwise after a discontinuity (another picture size, another sample
     /// rate) is refused with what changed, not placed as a file that breaks up or plays at the
     /// wrong pitch past the change. MPEG-TS carries its picture's parameters in band, so only its

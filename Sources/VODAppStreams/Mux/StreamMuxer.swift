@@ -15,10 +15,6 @@ import Glibc
 ///   safely: `+faststart` reopens the output by name to move the index to the front, and that
 ///   name reaches the same file, whatever happens to its path meanwhile.
 package enum StreamMuxer {
-    /// libavformat's own log is silenced once per process: its errors come back as codes, which
-    /// `message(_:)` words.
-    private static let quietLog: Void = av_log_set_level(AV_LOG_QUIET)
-
     /// The largest single block FFmpeg's libraries may allocate, once per process: 64 MiB, where
     /// FFmpeg allows 2 GiB. A demuxer's index is one array, which what a part's boxes claim sizes
     /// before a sample is read; `SampleCountBound` refuses the claims it can see, and this bounds
@@ -43,7 +39,9 @@ package enum StreamMuxer {
     ///   - shouldStop: asked at every packet; true stops the mux (`MuxFailure.Kind.stopped`).
     package static func mux(_ tracks: [MuxTrack], into descriptor: Int32, maximumSize: Int64,
                             shouldStop: @escaping () -> Bool = { false }) throws(MuxFailure) -> Made {
-        _ = quietLog
+        // FFmpeg's own lines go to the debug log (`FFmpegLog`); its errors come back as codes,
+        // which `message(_:)` words.
+        _ = FFmpegLog.routed
         _ = allocationLimit
         let url = "file:/proc/self/fd/\(descriptor)"
         // The output, and what `+faststart` opens to move the index to the front (a rewrite of the
