@@ -81,7 +81,8 @@ extension Delivery {
                                itemURLs: targets.mapValues(\.url), deadline: budget.transferDeadline,
                                placingDeadline: budget.end - budget.reserve / 2,
                                audioLanguages: options.audioLanguages, systemLanguage: ProcessInfo.processInfo.environment["LANG"],
-                               maximumHeight: options.maximumHeight, stop: stop) { hls, key in
+                               maximumHeight: options.maximumHeight, stop: stop,
+                               ceilings: known.compactMapValues { $0.knownCeiling(under: options.maximumSize) }) { hls, key in
             guard let target = targets[key] else { return }
             syncer.perform { mux(hls, target, nil) }
         }
@@ -101,7 +102,8 @@ extension Delivery {
             },
             checkpoint: { id, partial in
                 guard let target = targets[id], let ledger else { return }
-                ledger.checkpoint(StoredItem(resumable: partial, of: target.item, vouched: vouched || known[id]?.vouched == true), until: budget.end)
+                ledger.checkpoint(StoredItem(resumable: partial, of: target.item, vouched: vouched || known[id]?.vouched == true,
+                                             known: known[id]), until: budget.end)
             },
             progress: show, followUp: hls)
         progress?.end()

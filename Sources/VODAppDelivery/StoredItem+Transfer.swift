@@ -2,6 +2,7 @@ import Foundation
 import VODAppMediaDirectory
 import VODAppPayload
 import VODAppStore
+import VODAppStreams
 import VODAppTransfer
 
 /// What the store keeps of a transfer, and what a resume needs back from it. Here, not in the
@@ -15,10 +16,19 @@ extension StoredItem {
     /// What the store should say of a transfer still running once its body has begun: the
     /// bytes kept so far can be resumed, under these validators.
     /// - Parameter vouched: whether this push, or an earlier record of the item, is vouched for.
-    init(resumable partial: TransferOutcome.Partial, of item: PlaylistItem, vouched: Bool) {
+    init(resumable partial: TransferOutcome.Partial, of item: PlaylistItem, vouched: Bool, known: StoredItem?) {
         self.init(key: item.key, title: item.title, url: item.urlString ?? "", state: .partial, bytes: partial.bytes,
                   etag: partial.etag, lastModified: partial.lastModified, attempts: 0, nextAttemptAt: Date(),
-                  total: partial.total, vouched: vouched, updatedAt: Date())
+                  total: partial.total, vouched: vouched, variantCeiling: known?.variantCeiling,
+                  variantCeilingLimit: known?.variantCeilingLimit, updatedAt: Date())
+    }
+
+    /// Where an earlier delivery saw the item's variants pass the size limit, when that holds
+    /// under `limit` (`VariantCeiling.applies(under:)`).
+    func knownCeiling(under limit: Int64) -> VariantCeiling? {
+        guard let variantCeiling, let variantCeilingLimit else { return nil }
+        let ceiling = VariantCeiling(bandwidth: variantCeiling, sizeLimit: variantCeilingLimit)
+        return ceiling.applies(under: limit) ? ceiling : nil
     }
 
     /// What the store should say of a transfer that ended: the file, the partial body kept to
@@ -30,6 +40,13 @@ extension StoredItem {
         self.init(key: report.key, title: report.title, url: report.url ?? "", state: .failed,
                   etag: outcome.etag, lastModified: outcome.lastModified, error: report.error,
                   attempts: 0, vouched: vouched || (report.status != .downloaded && known?.vouched == true), updatedAt: Date())
+        // A stream's choice carries what it knows of its variants' sizes, an earlier delivery's
+        // included; an item that offered none this time keeps the earlier record's.
+        if let ceiling = report.variant?.ceiling {
+            (variantCeiling, variantCeilingLimit) = (ceiling.bandwidth, ceiling.sizeLimit)
+        } else if report.variant == nil {
+            (variantCeiling, variantCeilingLimit) = (known?.variantCeiling, known?.variantCeilingLimit)
+        }
         switch report.status {
         case .downloaded, .alreadyPresent:
             state = .fetched

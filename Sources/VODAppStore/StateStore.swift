@@ -203,6 +203,12 @@ public final class StateStore: Sendable {
                 table.add(column: "vouched", .boolean).notNull().defaults(to: false)
             }
         }
+        migrator.registerMigration("v7: the variants of a stream that passed the size limit") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "variantCeiling", .integer)
+                table.add(column: "variantCeilingLimit", .integer)
+            }
+        }
         return migrator
     }
 

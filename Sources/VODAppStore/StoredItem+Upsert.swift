@@ -8,7 +8,8 @@ import GRDB
 /// The values are the ones `save` writes (dates in GRDB's own text format, the state's raw value).
 extension StoredItem {
     private static let columns = ["key", "title", "url", "state", "path", "bytes", "etag", "lastModified", "error", "attempts",
-                                  "nextAttemptAt", "final", "total", "fileID", "fingerprint", "vouched", "updatedAt"]
+                                  "nextAttemptAt", "final", "total", "fileID", "fingerprint", "vouched",
+                                  "variantCeiling", "variantCeilingLimit", "updatedAt"]
 
     private static let upsertSQL = """
         INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
@@ -18,7 +19,8 @@ extension StoredItem {
     /// Writes the record, whether its key is new or not.
     func upsert(_ db: Database) throws {
         let arguments: StatementArguments = [key, title, url, state.rawValue, path, bytes, etag, lastModified, error, attempts,
-                                             nextAttemptAt, final, total, fileID, fingerprint, vouched, updatedAt]
+                                             nextAttemptAt, final, total, fileID, fingerprint, vouched,
+                                             variantCeiling, variantCeilingLimit, updatedAt]
         try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: arguments)
     }
 

@@ -56,12 +56,17 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// first, and a delivery of theirs removes nothing else. Records older than the column are
     /// not known to be vouched for, so retention treats them as it always did.
     public var vouched: Bool = true
+    /// For a stream: the BANDWIDTH (bits per second) from which its variants passed the size
+    /// limit as they arrived, and that limit (bytes): a later delivery under the same limit or a
+    /// lower one does not fetch them again. Nil when none did.
+    public var variantCeiling: Int? = nil
+    public var variantCeilingLimit: Int64? = nil
     public var updatedAt: Date
 
     package init(key: String, title: String?, url: String, state: State, path: String? = nil, bytes: Int64? = nil,
                  etag: String? = nil, lastModified: String? = nil, error: String? = nil, attempts: Int,
                  nextAttemptAt: Date? = nil, final: Bool = false, total: Int64? = nil, fileID: String? = nil, fingerprint: String? = nil,
-                 vouched: Bool = true, updatedAt: Date) {
+                 vouched: Bool = true, variantCeiling: Int? = nil, variantCeilingLimit: Int64? = nil, updatedAt: Date) {
         self.key = key
         // SQLite's text ends at a NUL (GRDB binds a C string): a title the payload escaped one into
         // would be kept cut short. Only that character changes; the report has the title as sent.
@@ -80,6 +85,8 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
         self.fileID = fileID
         self.fingerprint = fingerprint
         self.vouched = vouched
+        self.variantCeiling = variantCeiling
+        self.variantCeilingLimit = variantCeilingLimit
         self.updatedAt = updatedAt
     }
 }

@@ -31,6 +31,8 @@ package final class StreamDownloads: TransferFollowUp {
     private let maximumHeight: Int?
     /// A signal's request to stop, which a mux under way heeds.
     private let stop: StopRequest?
+    /// Where earlier deliveries saw each item's variants pass the size limit, by key.
+    private let ceilings: [String: VariantCeiling]
 
     /// - Parameters:
     ///   - segmentFolder: the folder of its own where an item's segments are kept (the media
@@ -46,11 +48,15 @@ package final class StreamDownloads: TransferFollowUp {
     ///   - audioLanguages: the audio renditions wanted, in order of preference (`HLSAudioChoice`).
     ///   - systemLanguage: the system's language (`$LANG`), for a choice nobody made.
     ///   - maximumHeight: the tallest variant wanted (`HLSVariantChoice`).
+    ///   - ceilings: where earlier deliveries saw an item's variants pass this size limit
+    ///     (`VariantCeiling`), by key: those are not tried again.
     package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: TransferRequest.Room? = nil,
                  itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
                  deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
                  audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil,
-                 stop: StopRequest? = nil, ready: (@Sendable (StreamDownloads, _ key: String) -> Void)? = nil) {
+                 stop: StopRequest? = nil, ceilings: [String: VariantCeiling] = [:],
+                 ready: (@Sendable (StreamDownloads, _ key: String) -> Void)? = nil) {
+        self.ceilings = ceilings
         self.audioLanguages = audioLanguages
         self.systemLanguage = systemLanguage
         self.maximumHeight = maximumHeight
@@ -83,7 +89,8 @@ package final class StreamDownloads: TransferFollowUp {
                 var download = StreamItemDownload(key: key, itemURL: itemURLs[key] ?? url, workPath: segmentFolder(key),
                                                maximumSize: maximumSize, room: room, deadline: deadline,
                                                placingDeadline: placingDeadline, audioLanguages: audioLanguages,
-                                               systemLanguage: systemLanguage, maximumHeight: maximumHeight, stop: stop)
+                                               systemLanguage: systemLanguage, maximumHeight: maximumHeight, stop: stop,
+                                               ceiling: ceilings[key])
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url, limits: &state.limits)
                 state.items[key] = download

@@ -87,6 +87,10 @@ package struct StreamItemDownload: Sendable {
     private var renditions: [HLSRendition] = []
     /// Variants given up in this delivery as larger than the limit.
     private var variantsTooLarge = 0
+    /// Where variants are known to pass the limit: an earlier delivery's, lowered by each one
+    /// given up in this one; and how many the earlier one's left out of the choice.
+    private var ceiling: VariantCeiling?
+    private var knownTooLarge = 0
     private var variantCount = 1
     /// How the chosen playlist's segments are packaged, and the audio rendition's: the
     /// playlists themselves are not kept.
@@ -166,9 +170,13 @@ package struct StreamItemDownload: Sendable {
     /// for the report.
     let placingDeadline: ContinuousClock.Instant?
 
+    /// - Parameter ceiling: where an earlier delivery saw variants pass the size limit, when it
+    ///   holds under this one's (`VariantCeiling.applies(under:)`).
     init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil,
          deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
-         audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil, stop: StopRequest? = nil) {
+         audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil, stop: StopRequest? = nil,
+         ceiling: VariantCeiling? = nil) {
+        self.ceiling = ceiling
         self.stop = stop
         self.audioLanguages = audioLanguages
         self.maximumHeight = maximumHeight
@@ -188,7 +196,8 @@ package struct StreamItemDownload: Sendable {
     /// What was chosen, for the log and the report; nil for a media playlist, which offers no
     /// choice.
     var streamChoice: StreamChoice? {
-        choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio, tooLarge: variantsTooLarge) }
+        choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio ?? dash?.soundRendition, tooLarge: variantsTooLarge,
+                                  knownTooLarge: knownTooLarge, ceiling: ceiling) }
     }
 
     /// Takes an HLS playlist or a DASH manifest the item's own URL answered with; returns the
@@ -286,7 +295,9 @@ package struct StreamItemDownload: Sendable {
             removeLeftovers()
             // Counted as a person reads the playlist: its segments, not the init sections.
             let segments = parts.count { $0.kind == .segment && $0.bytes != nil }
-            let kept = wholeParts > 0 ? "; they are kept for the next delivery" : ""
+            // "0 of 33 segments; they are kept" read as nonsense (new-user trial): init sections
+            // alone are kept, but not worth a word.
+            let kept = segments > 0 ? "; they are kept for the next delivery" : ""
             // Segments kept make the item partial, as a cut body does: the store and status say
             // it resumes, not that it failed.
             return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) \(kind) segments\(kept)"),
@@ -356,11 +367,14 @@ package struct StreamItemDownload: Sendable {
                                               : "the HLS variant's playlist is another master playlist", final: true)
                 return []
             }
-            master = found
             variantCount = found.variants.count
+            // Variants an earlier delivery saw pass the limit are not tried again.
+            let offered = ceiling?.filter(found.variants) ?? found.variants
+            knownTooLarge = found.variants.count - offered.count
+            master = HLSMasterPlaylist(url: found.url, variants: offered, renditions: found.renditions)
             // The highest variant first: with room to spare, it is the one chosen, and any
             // variant's playlist tells the duration the choice needs.
-            let highest = found.variants.max { $0.expectedBitsPerSecond < $1.expectedBitsPerSecond } ?? found.variants[0]
+            let highest = offered.max { $0.expectedBitsPerSecond < $1.expectedBitsPerSecond } ?? offered[0]
             return [playlistRequest(highest.url)]
         case .media(let found):
             if let master, choice == nil {
@@ -415,13 +429,16 @@ package struct StreamItemDownload: Sendable {
             return []
         }
         let presentation: DASHPresentation
-        switch DASHPresentation.make(manifest) {
+        switch DASHPresentation.make(manifest, preferred: audioLanguages, systemLanguage: systemLanguage) {
         case .success(let made): presentation = made
         case .failure(let refusal):
             state = .failed(refusal.reason, final: true)
             return []
         }
-        guard let chosen = HLSVariantChoice.choose(among: presentation.variants, duration: presentation.duration, sizeLimit: maximumSize,
+        // Variants an earlier delivery saw pass the limit are not tried again.
+        let offered = ceiling?.filter(presentation.variants) ?? presentation.variants
+        knownTooLarge = presentation.variants.count - offered.count
+        guard let chosen = HLSVariantChoice.choose(among: offered, duration: presentation.duration, sizeLimit: maximumSize,
                                                      maximumHeight: maximumHeight) else {
             state = .failed("the DASH manifest offers no representation", final: true)
             return []
@@ -431,7 +448,7 @@ package struct StreamItemDownload: Sendable {
         renditions = presentation.renditions
         choice = chosen
         audio = HLSAudioChoice.choose(for: chosen.variant, among: renditions, preferred: audioLanguages, systemLanguage: systemLanguage)
-        fallbacks = presentation.variants
+        fallbacks = offered
             .filter { $0.expectedBitsPerSecond < chosen.variant.expectedBitsPerSecond }
             .filter { variant in maximumHeight.map { cap in variant.resolution.map { $0.height <= cap } ?? true } ?? true }
             .sorted { $0.expectedBitsPerSecond > $1.expectedBitsPerSecond }
@@ -693,6 +710,8 @@ package struct StreamItemDownload: Sendable {
     /// folder until it is discarded: removing thousands here would hold the transfer thread.
     private mutating func over(limits: inout HLSSegmentLimits) -> (add: [TransferRequest], cancel: Set<String>) {
         let cancelled = cancelAll()
+        // Remembered, so that the next delivery under this limit does not fetch it again.
+        if let given = choice?.variant { ceiling = VariantCeiling.lowering(ceiling, to: given, under: maximumSize) }
         guard !fallbacks.isEmpty else {
             state = .tooLarge
             return ([], cancelled)
@@ -817,7 +836,8 @@ package struct StreamItemDownload: Sendable {
             }
         }
         // With an audio rendition, the variant's own audio (if any) is not the one chosen.
-        var tracks = [MuxTrack(runs: track(audio: false), takesAudio: audio == nil)]
+        // A DASH manifest of sound alone: its set's language is the file's.
+        var tracks = [MuxTrack(runs: track(audio: false), takesAudio: audio == nil, audioLanguage: audio == nil ? dash?.soundRendition?.language : nil)]
         if audio != nil {
             tracks.append(MuxTrack(runs: track(audio: true), takesVideo: false, name: "the audio rendition", audioLanguage: audio?.language))
         }

@@ -158,7 +158,10 @@ final class TransferContext {
 
     /// The size of the whole resource, as far as the headers told.
     var declaredTotal: Int64? {
-        statusLine == 206 ? rangeTotal : declaredLength
+        // A slice's whole is the slice, not the file it is a range of (the progress display
+        // showed a segment's 416 KiB "of 6.5 MiB").
+        if let slice = request.slice { return slice.length }
+        return statusLine == 206 ? rangeTotal : declaredLength
     }
 
     /// Bytes in the temporary file, or held to decide on: what the item has so far.
@@ -307,7 +310,7 @@ final class TransferContext {
         let asked = "bytes \(slice.offset)-\(slice.last)"
         guard statusLine == 206 else {
             return "the server ignores byte ranges (it answered \(statusLine) to a request for \(asked)), "
-                + "which this stream's segments (#EXT-X-BYTERANGE) need"
+                + "which this stream's segments, byte ranges of one file, need"
         }
         guard let start = rangeStart, let end = rangeEnd else {
             return "the server answered 206 Partial Content without a usable Content-Range"

@@ -52,6 +52,29 @@ import TestSupport
         }
     }
 
+    /// Sound alone in two languages: the language wanted chooses the set, and the `.m4a` says it.
+    @Test func soundAloneArrivesAsAnM4AInTheLanguageWanted() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let directory = nginx.root + "/sound"
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = try await MediaFixtures.run("/usr/bin/ffmpeg", ["-nostdin", "-v", "error", "-i", clip.absolutePath, "-map", "0:a", "-map", "0:a",
+                                                          "-c:a", "aac", "-b:a", "32k", "-ar:a:0", "44100", "-ar:a:1", "22050",
+                                                          "-metadata:s:a:0", "language=eng", "-metadata:s:a:1", "language=deu",
+                                                          "-adaptation_sets", "id=0,streams=0 id=1,streams=1",
+                                                          "-f", "dash", "-seg_duration", "1", directory + "/manifest.mpd"])
+        let scratch = try ScratchDirectory()
+        let run = try await deliver(nginx.url("sound/manifest.mpd"), into: scratch.path, ["--audio-lang", "de"])
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        let path = try #require(ScratchDirectory.visibleMedia(scratch.path).first.map { scratch.path + "/" + $0 })
+        await PlayableStream.expect(path, lastsLike: clip.duration, types: ["audio"])
+        let audio = await MediaFixtures.ffprobeStream(path, "audio")
+        #expect(audio?.sampleRate == 22050 && audio?.language == "deu", "\(String(describing: audio))")
+        let chosen = (run.item("dash")?["variant"] as? [String: Any])?["audio"] as? [String: Any]
+        #expect(chosen?["language"] as? String == "deu", "\(run.stdout)")
+    }
+
     @Test func aLiveOrEncryptedManifestFailsForGoodBeforeAnySegmentIsAsked() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }

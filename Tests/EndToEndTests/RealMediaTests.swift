@@ -102,6 +102,52 @@ import TestSupport
         #expect(variant?["resolution"] as? String == "96x54" && variant?["tooLarge"] as? Int == 1, "\(run.stdout)")
     }
 
+    /// The variant that passed `--max-size` as it arrived is remembered: when the next one down
+    /// could not finish either (a segment failing for now), the next delivery goes straight to
+    /// it, resuming its segments, and fetches none of the larger one's again. A higher limit
+    /// tries the larger one again.
+    @Test func aVariantThatPassedTheLimitIsNotFetchedAgainByTheNextDelivery() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location ~ /v1/seg2\\.ts$ { if (!-f $document_root/open) { return 503; } }
+            """)
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        let lying = ts.directory + "/lying.m3u8"
+        try """
+            #EXTM3U
+            #EXT-X-STREAM-INF:BANDWIDTH=100000,RESOLUTION=160x90
+            v0/index.m3u8
+            #EXT-X-STREAM-INF:BANDWIDTH=50000,RESOLUTION=96x54
+            v1/index.m3u8
+
+            """.write(toFile: nginx.root + "/" + lying, atomically: true, encoding: .utf8)
+        let scratch = try ScratchDirectory()
+        let payload = PayloadBuilder.json([(key: "ts", title: "Transport", url: nginx.url(lying))])
+        let first = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--max-size", "100K", "--budget", "20"],
+                                         stdin: payload)
+        #expect(first.item("ts")?["status"] as? String == "failed", "\(first.stdout)")
+        #expect((first.item("ts")?["variant"] as? [String: Any])?["tooLarge"] as? Int == 1, "\(first.stdout)")
+        let before = nginx.requests.count
+
+        try Data().write(to: URL(fileURLWithPath: nginx.root + "/open"))
+        let second = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--max-size", "100K"], stdin: payload)
+        #expect(second.exitCode == 0, "\(second.stdout) \(second.stderr)")
+        let variant = second.item("ts")?["variant"] as? [String: Any]
+        #expect(variant?["resolution"] as? String == "96x54" && variant?["knownTooLarge"] as? Int == 1 && variant?["tooLarge"] == nil,
+                "\(second.stdout)")
+        let asked = nginx.requests.dropFirst(before).map(\.uri)
+        #expect(!asked.contains { $0.contains("/v0/") }, "the larger variant again: \(asked)")
+        #expect(asked.filter { $0.hasSuffix(".ts") }.count == 1, "only the segment that failed: \(asked)")
+        await probeStream(ScratchDirectory.media(scratch.path, "ts"), lastsLike: clip.duration)
+
+        // Under a higher limit, the larger one may fit: it is tried again.
+        try FileManager.default.removeItem(atPath: ScratchDirectory.media(scratch.path, "ts"))
+        let third = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--max-size", "1M", "--refetch-removed"],
+                                         stdin: payload)
+        #expect((third.item("ts")?["variant"] as? [String: Any])?["resolution"] as? String == "160x90", "\(third.stdout)")
+    }
+
     /// An HLS item is joined and placed as soon as its last segment is in, like any other item,
     /// not when the slowest item of the playlist ends.
     /// Python's http.server, like Apache on Debian, labels `.ts` files from /etc/mime.types as

@@ -28,7 +28,9 @@ public enum MPVPlayback {
     }
 
     /// Why mpv did not play the file at `path` to within 0.25 s of `seconds`, or nil when it did.
-    public static func problem(playing path: String, lasting seconds: Double) async -> String? {
+    /// Sound alone played untimed shows no position (`time-pos` stays 0): with `hasPicture`
+    /// false, the end of file and the duration mpv found are what count.
+    public static func problem(playing path: String, lasting seconds: Double, hasPicture: Bool = true) async -> String? {
         do {
             let script = NSTemporaryDirectory() + "/vodapp-mpv-ends-\(UUID().uuidString).lua"
             try endsScript.write(toFile: script, atomically: true, encoding: .utf8)
@@ -37,7 +39,8 @@ public enum MPVPlayback {
             guard mpv.exitCode == 0 else { return "mpv exit \(mpv.exitCode): \(mpv.stderr)" }
             let ended = mpv.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
                 .first { $0.count == 5 && $0[0] == "ended" }
-            guard let ended, ended[1] == "eof", let last = Double(ended[2]), last >= seconds - 0.25 else {
+            guard let ended, ended[1] == "eof", let last = Double(ended[2]), let found = Double(ended[3]),
+                  (hasPicture ? last : found) >= seconds - 0.25 else {
                 return "mpv did not play it to its end: \(mpv.stdout) \(mpv.stderr)"
             }
             return nil

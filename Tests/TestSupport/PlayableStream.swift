@@ -18,7 +18,7 @@ public enum PlayableStream {
                 sourceLocation: sourceLocation)
         let errors = await MediaFixtures.decodeErrors(path)
         #expect(errors.isEmpty, "\(path): \(errors)", sourceLocation: sourceLocation)
-        let playing = await MPVPlayback.problem(playing: path, lasting: source)
+        let playing = await MPVPlayback.problem(playing: path, lasting: source, hasPicture: types.contains("video"))
         #expect(playing == nil, "\(path): \(playing ?? "")", sourceLocation: sourceLocation)
     }
 }

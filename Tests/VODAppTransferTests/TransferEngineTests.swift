@@ -154,7 +154,7 @@ import VODAppTransfer
     /// A server that answers a slice with the whole resource (200), or with other bytes than
     /// those asked, gets no file: the first for good (it ignores ranges), and with why.
     @Test(arguments: [
-        ("ignore", "the server ignores byte ranges (it answered 200 to a request for bytes 100000-149999), which this stream's segments (#EXT-X-BYTERANGE) need", true),
+        ("ignore", "the server ignores byte ranges (it answered 200 to a request for bytes 100000-149999), which this stream's segments, byte ranges of one file, need", true),
         ("lie", "the server sent bytes 0-49999, not the bytes 100000-149999 asked", false),
         ("short", "the server sent bytes 100000-124999, not the bytes 100000-149999 asked", false),
     ])

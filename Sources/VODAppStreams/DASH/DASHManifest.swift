@@ -82,12 +82,15 @@ public struct DASHRepresentation: Sendable, Equatable {
     public let height: Int?
     /// `codecs` split at commas: `["avc1.64001f", "mp4a.40.2"]` for a muxed one.
     public let codecs: [String]
+    /// Its `mimeType`, or its adaptation set's, lowercased: `video/mp4`, `audio/webm`.
+    public let mimeType: String
     /// `ContentProtection` on it or its adaptation set: encrypted, DRM.
     public let isProtected: Bool
     public let addressing: DASHAddressing
 
-    public init(id: String, bandwidth: Int, width: Int?, height: Int?, codecs: [String], isProtected: Bool,
+    public init(id: String, bandwidth: Int, width: Int?, height: Int?, codecs: [String], mimeType: String = "", isProtected: Bool,
                 addressing: DASHAddressing) {
+        self.mimeType = mimeType
         self.id = id
         self.bandwidth = bandwidth
         self.width = width
@@ -96,6 +99,13 @@ public struct DASHRepresentation: Sendable, Equatable {
         self.isProtected = isProtected
         self.addressing = addressing
     }
+
+    /// Whether it is WebM, which an MP4 cannot be muxed from (libavformat's Matroska demuxer is
+    /// not one vodapp reads through).
+    public var isWebM: Bool { mimeType.hasSuffix("/webm") }
+
+    /// Whether vodapp can fetch and mux it: neither encrypted nor WebM.
+    public var isUsable: Bool { !isProtected && !isWebM }
 
     /// Whether its codecs name audio beside video: a muxed representation, whose own audio plays.
     public var carriesAudio: Bool { codecs.contains(where: DASHManifestParser.isAudioCodec) }

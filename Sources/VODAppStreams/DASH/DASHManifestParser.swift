@@ -103,8 +103,8 @@ public enum DASHManifestParser {
             representations.append(DASHRepresentation(
                 id: id, bandwidth: bandwidth,
                 width: Int(own["width"] ?? attributes["width"] ?? ""), height: Int(own["height"] ?? attributes["height"] ?? ""),
-                codecs: repCodecs, isProtected: setProtected || rep.child("ContentProtection") != nil,
-                addressing: try address(repAddressing, base: repBase, periodDuration: periodDuration, webM: mime.hasSuffix("/webm"))))
+                codecs: repCodecs, mimeType: mime, isProtected: setProtected || rep.child("ContentProtection") != nil,
+                addressing: try address(repAddressing, base: repBase, periodDuration: periodDuration)))
         }
         let component = element.child("ContentComponent")?.attributes["contentType"]
         let kind = kind(contentType: attributes["contentType"] ?? component, mimeTypes: mimeTypes, codecs: codecs)
@@ -117,9 +117,7 @@ public enum DASHManifestParser {
     }
 
     /// How a representation's segments are addressed: the kind given at the deepest level wins.
-    /// A WebM file's `indexRange` names its Cues, not a `sidx`: it is fetched whole.
-    private static func address(_ addressing: Addressing, base: MediaURL, periodDuration: Double?,
-                                webM: Bool) throws(DASHManifestError) -> DASHAddressing {
+    private static func address(_ addressing: Addressing, base: MediaURL, periodDuration: Double?) throws(DASHManifestError) -> DASHAddressing {
         let deepest = max(addressing.templateDepth, addressing.listDepth, addressing.baseDepth)
         if deepest < 0 { return .whole(url: base) }
         if addressing.listDepth == deepest, let list = addressing.list {
@@ -132,7 +130,7 @@ public enum DASHManifestParser {
         let initialization = try segmentBase.child("Initialization")?.attributes["range"].map { text throws(DASHManifestError) in
             try range(text, element: "Initialization")
         }
-        guard let indexText = segmentBase.attributes["indexRange"], !webM else { return .whole(url: base) }
+        guard let indexText = segmentBase.attributes["indexRange"] else { return .whole(url: base) }
         return .indexed(url: base, initialization: initialization, index: try range(indexText, element: "SegmentBase"))
     }
 

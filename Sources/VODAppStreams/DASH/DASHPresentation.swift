@@ -5,12 +5,14 @@ import VODAppTransfer
 /// each audio adaptation set a rendition; and for whatever is chosen, the representation that
 /// plays it in each period, in turn (`Track`).
 ///
-/// - Representations with `ContentProtection` (DRM) and trick-play sets are left out.
+/// - Representations with `ContentProtection` (DRM), WebM ones (which an MP4 is not muxed
+///   from) and trick-play sets are left out.
 /// - A variant's BANDWIDTH is its video's plus the highest audio's, so that the size the choice
 ///   expects counts the sound that is fetched beside it.
 /// - A rendition stands for its adaptation set's highest-bandwidth representation; its NAME is
 ///   the set's `Label`, else its language; DEFAULT=YES is the `main` role.
-/// - A manifest without video offers its audio representations as variants: the file is sound.
+/// - A manifest without video offers the representations of one audio set as variants, the set
+///   the viewer's languages choose as a rendition would be (`soundRendition`): the file is sound.
 /// - In later periods, a track continues with the representation of the same `id`, else the one
 ///   at the same place by bandwidth; an audio track with the set of the same language, else the
 ///   same place.
@@ -26,6 +28,9 @@ struct DASHPresentation {
 
     let variants: [HLSVariant]
     let renditions: [HLSRendition]
+    /// For a manifest without video, the audio set its variants are of, as a rendition: its
+    /// name and language go to the report and the file's track.
+    let soundRendition: HLSRendition?
     /// The manifest's length, seconds, when known: what the choice multiplies rates by.
     let duration: Double
     private let variantTracks: [Track]
@@ -43,16 +48,22 @@ struct DASHPresentation {
     }
 
     /// The variants and renditions of `manifest`, or why there are none.
-    static func make(_ manifest: DASHManifest) -> Result<DASHPresentation, Refusal> {
+    /// - Parameters:
+    ///   - preferred: the viewer's audio languages (`--audio-lang`), for a manifest without video,
+    ///     whose choice of language is the choice of variants.
+    ///   - systemLanguage: `$LANG`, likewise.
+    static func make(_ manifest: DASHManifest, preferred: [String] = [], systemLanguage: String? = nil) -> Result<DASHPresentation, Refusal> {
         if let reason = refusal(of: manifest) { return .failure(Refusal(reason)) }
         let first = manifest.periods[0]
         let watchable = first.adaptationSets.filter { !$0.isTrickPlay }
         let protected = watchable.flatMap(\.representations).contains(where: \.isProtected)
+        let webM = watchable.flatMap(\.representations).contains(where: \.isWebM)
         let video = representations(of: .video, in: first)
         let audioSets = audioSets(in: first)
         guard !video.isEmpty || !audioSets.isEmpty else {
             return .failure(Refusal(protected ? "the DASH streams are encrypted (DRM: ContentProtection), which vodapp cannot decrypt"
-                                              : "the DASH manifest offers no video or audio representation"))
+                                    : webM ? "the DASH streams are WebM (VP9, Opus), which vodapp does not make into an MP4"
+                                    : "the DASH manifest offers no video or audio representation"))
         }
         let duration = manifest.totalDuration ?? 0
         let audioBandwidth = audioSets.map { $0.best.bandwidth }.max() ?? 0
@@ -60,9 +71,15 @@ struct DASHPresentation {
         var variantTracks: [Track] = []
         var renditions: [HLSRendition] = []
         var renditionTracks: [Track] = []
+        var soundRendition: HLSRendition?
         if video.isEmpty {
-            // Sound alone: its representations are the variants.
-            for representation in audioSets.flatMap(\.set.representations) where !representation.isProtected {
+            // Sound alone: the set the viewer's languages choose, its representations the variants.
+            let sets = audioSets.enumerated().map { index, audio in rendition(of: audio, at: index, fallback: manifest.url) }
+            let anyVariant = HLSVariant(url: manifest.url, bandwidth: 0, audioGroup: "audio")
+            let chosen = HLSAudioChoice.choose(for: anyVariant, among: sets, preferred: preferred, systemLanguage: systemLanguage)
+            let index = chosen.flatMap { sets.firstIndex(of: $0) } ?? 0
+            soundRendition = sets[index]
+            for representation in audioSets[index].set.representations where representation.isUsable {
                 variants.append(HLSVariant(url: url(of: representation, fallback: manifest.url), bandwidth: representation.bandwidth,
                                            codecs: representation.codecs))
                 variantTracks.append(track(from: representation, kind: .audio, language: nil, in: manifest))
@@ -78,10 +95,7 @@ struct DASHPresentation {
                 variantTracks.append(track(from: representation, kind: .video, language: nil, in: manifest))
             }
             for (index, audio) in audioSets.enumerated() {
-                renditions.append(HLSRendition(kind: .audio, groupID: "audio",
-                                               name: audio.set.label ?? audio.set.language ?? "audio \(index + 1)",
-                                               language: audio.set.language, isDefault: audio.set.roles.contains("main"),
-                                               autoselect: true, url: url(of: audio.best, fallback: manifest.url)))
+                renditions.append(rendition(of: audio, at: index, fallback: manifest.url))
                 renditionTracks.append(track(from: audio.best, kind: .audio, language: audio.set.language, in: manifest))
             }
         }
@@ -89,7 +103,7 @@ struct DASHPresentation {
             let missing = broken.pieces.count
             return .failure(Refusal("the DASH manifest's period \(missing + 1) lacks a stream that period 1 has"))
         }
-        return .success(DASHPresentation(variants: variants, renditions: renditions, duration: duration,
+        return .success(DASHPresentation(variants: variants, renditions: renditions, soundRendition: soundRendition, duration: duration,
                                          variantTracks: variantTracks, renditionTracks: renditionTracks))
     }
 
@@ -100,17 +114,26 @@ struct DASHPresentation {
 
     // MARK: - Building
 
+    /// An audio set as a rendition: named by its `Label`, else its language; the `main` role is
+    /// the default.
+    private static func rendition(of audio: (set: DASHAdaptationSet, best: DASHRepresentation), at index: Int,
+                                  fallback: MediaURL) -> HLSRendition {
+        HLSRendition(kind: .audio, groupID: "audio", name: audio.set.label ?? audio.set.language ?? "audio \(index + 1)",
+                     language: audio.set.language, isDefault: audio.set.roles.contains("main"), autoselect: true,
+                     url: url(of: audio.best, fallback: fallback))
+    }
+
     /// The unprotected representations of a kind in a period's watchable sets, highest
     /// bandwidth first.
     private static func representations(of kind: DASHAdaptationSet.Kind, in period: DASHPeriod) -> [DASHRepresentation] {
         period.adaptationSets.filter { $0.kind == kind && !$0.isTrickPlay }.flatMap(\.representations)
-            .filter { !$0.isProtected }.sorted { $0.bandwidth > $1.bandwidth }
+            .filter { $0.isUsable }.sorted { $0.bandwidth > $1.bandwidth }
     }
 
     /// The audio sets with a representation vodapp can fetch, and the best of each.
     private static func audioSets(in period: DASHPeriod) -> [(set: DASHAdaptationSet, best: DASHRepresentation)] {
         period.adaptationSets.filter { $0.kind == .audio && !$0.isTrickPlay }.compactMap { set in
-            set.representations.filter { !$0.isProtected }.max { $0.bandwidth < $1.bandwidth }.map { (set, $0) }
+            set.representations.filter { $0.isUsable }.max { $0.bandwidth < $1.bandwidth }.map { (set, $0) }
         }
     }
 
@@ -138,7 +161,7 @@ struct DASHPresentation {
         let sets = audioSets(in: period).map(\.set)
         let set = sets.first { language != nil && $0.language == language }
             ?? preferredSet.flatMap { $0 < sets.count ? sets[$0] : nil } ?? sets.first
-        return set.map { $0.representations.filter { !$0.isProtected }.sorted { $0.bandwidth > $1.bandwidth } } ?? []
+        return set.map { $0.representations.filter { $0.isUsable }.sorted { $0.bandwidth > $1.bandwidth } } ?? []
     }
 
     /// The URL a representation's variant is known by: where its segments are.

@@ -18,9 +18,22 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
     /// How many larger variants were given up as they passed `--max-size` while arriving (their
     /// BANDWIDTH said less); nil when none was.
     public let tooLarge: Int?
+    /// How many variants were not tried because an earlier delivery saw them pass the same
+    /// limit (`ceiling`); nil when none was left out.
+    public let knownTooLarge: Int?
+    /// What the store keeps for the next delivery: the BANDWIDTH from which variants pass the
+    /// size limit, and that limit; nil when none is known to. Not in the report.
+    public let ceiling: VariantCeiling?
 
-    init(variant: HLSVariant, of variants: Int, audio: HLSRendition?, tooLarge: Int = 0) {
+    private enum CodingKeys: String, CodingKey {
+        case resolution, bandwidth, variants, audio, tooLarge, knownTooLarge
+    }
+
+    init(variant: HLSVariant, of variants: Int, audio: HLSRendition?, tooLarge: Int = 0, knownTooLarge: Int = 0,
+         ceiling: VariantCeiling? = nil) {
         self.tooLarge = tooLarge > 0 ? tooLarge : nil
+        self.knownTooLarge = knownTooLarge > 0 ? knownTooLarge : nil
+        self.ceiling = ceiling
         resolution = variant.resolution.map { "\($0)" }
         bandwidth = variant.bandwidth > 0 ? variant.bandwidth : nil
         self.variants = variants
@@ -32,6 +45,7 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
         let quality = [resolution, bandwidth.map { "\($0) bit/s" }].compactMap { $0 }.joined(separator: ", ")
         let sound = audio.map { audio in ", audio \"\(audio.name)\"" + (audio.language.map { " (\($0))" } ?? "") } ?? ""
         let fallback = tooLarge.map { ", after \($0) larger one\($0 == 1 ? "" : "s") passed the size limit" } ?? ""
-        return "\(quality.isEmpty ? "a variant" : quality) of \(variants) variant\(variants == 1 ? "" : "s")\(sound)\(fallback)"
+        let known = knownTooLarge.map { ", \($0) known to pass the size limit left out" } ?? ""
+        return "\(quality.isEmpty ? "a variant" : quality) of \(variants) variant\(variants == 1 ? "" : "s")\(sound)\(fallback)\(known)"
     }
 }
