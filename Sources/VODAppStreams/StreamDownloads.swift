@@ -104,6 +104,12 @@ package final class StreamDownloads: TransferFollowUp {
         }
     }
 
+    /// A segment cut with bytes kept: the item records what resuming it needs.
+    package func cut(_ outcome: TransferOutcome) {
+        let key = outcome.id.split(separator: "/", maxSplits: 1).first.map(String.init) ?? outcome.id
+        state.withLockedValue { $0.items[key]?.keep(outcome) }
+    }
+
     package func isUnderway(_ id: String) -> Bool {
         state.withLockedValue { $0.items[id]?.isUnderway ?? false }
     }

@@ -347,8 +347,11 @@ public struct TransferEngine: Sendable {
 
             let remaining = ContinuousClock.now.duration(to: deadline)
             if let reason = stop?.reason ?? (remaining <= .zero ? Self.budgetRanOut : nil) {
-                for outcome in cut(active: active, waiting: untried + waiting.removeAll(), in: multi, because: reason)
-                    where requested.contains(outcome.id) {
+                for outcome in cut(active: active, waiting: untried + waiting.removeAll(), in: multi, because: reason) {
+                    guard requested.contains(outcome.id) else {
+                        followUp?.cut(outcome)
+                        continue
+                    }
                     // A retry cut before any answer keeps the failure that made it a retry ("the
                     // server answered HTTP 500"): that says more than that the budget ran out.
                     if let previous = outcomes[outcome.id], case .failed = previous.result, case .timedOut = outcome.result,
@@ -388,6 +391,15 @@ public protocol TransferFollowUp: Sendable {
     /// Whether the request `id` of the caller's has ended but its follow-up requests have not: an
     /// HLS item whose playlist arrived and whose segments are still coming is not done.
     func isUnderway(_ id: String) -> Bool
+
+    /// Called on the transfer thread as the run is cut (its deadline, a signal), with the outcome
+    /// of each request the follow-up added that was still running or waiting: what it kept
+    /// (`partial`) the next run may resume.
+    func cut(_ outcome: TransferOutcome)
+}
+
+extension TransferFollowUp {
+    public func cut(_ outcome: TransferOutcome) {}
 }
 
 extension TransferEngine {

@@ -292,6 +292,38 @@ import TestSupport
         #expect(fetchedAgain.isEmpty, "\(fetchedAgain)")
     }
 
+    /// On a link so slow that no segment arrives within one delivery's budget, each delivery
+    /// keeps what it got of the segments it was fetching and the next asks for the rest
+    /// (`Range` with `If-Range`): the stream arrives after a few. Fetched again whole each time,
+    /// it never would (new-user trial: 18 of 33 segments, however many deliveries).
+    @Test func segmentsLongerThanABudgetArriveOverSeveralDeliveries() async throws {
+        let nginx = try await NginxServer(serverDirectives: """
+            location ~ \\.ts$ { limit_rate 16k; }
+            """)
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        let variant = ts.variants[0]
+        let sizes = variant.segments.compactMap { try? FileManager.default.attributesOfItem(atPath: ts.absolute($0))[.size] as? Int }
+        // Each takes longer at 16 kB/s than the 2.x s a 3 s budget leaves to transfers.
+        #expect(sizes.count == 3 && sizes.allSatisfy { $0 > 48_000 }, "\(sizes)")
+        let scratch = try ScratchDirectory()
+        let payload = PayloadBuilder.json([(key: "slow", title: "Slow", url: nginx.url(variant.playlist))])
+        var runs: [VODAppRunner.Run] = []
+        for _ in 0..<8 {
+            let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--budget", "3"], stdin: payload)
+            runs.append(run)
+            if run.exitCode != 75 { break }
+        }
+        #expect(runs.last?.exitCode == 0, "\(runs.map(\.stdout))")
+        #expect(runs.count >= 2, "the first delivery was not cut: \(runs.map(\.stdout))")
+        await probeStream(ScratchDirectory.media(scratch.path, "slow"), lastsLike: clip.duration)
+        // The later deliveries asked for the rest of what they had, and got it.
+        let resumed = nginx.requests.filter { $0.uri.hasSuffix(".ts") && $0.range != nil && $0.status == 206 }
+        #expect(!resumed.isEmpty, "\(nginx.requests)")
+        #expect(ScratchDirectory.allEntries(scratch.path + "/.vodapp/partial").isEmpty)
+    }
+
     /// Clips spliced with `#EXT-X-DISCONTINUITY` (timestamps starting again; in fMP4 a new init
     /// section too) become one timeline: joined as they were, ffprobe read a fraction of the
     /// length, and fMP4 put a second `moov` mid-file.
