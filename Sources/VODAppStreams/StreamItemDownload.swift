@@ -91,6 +91,8 @@ package struct StreamItemDownload: Sendable {
     private var renditions: [HLSRendition] = []
     /// Variants given up in this delivery as larger than the limit.
     private var variantsTooLarge = 0
+    /// Variants given up in this delivery as their playlist or a part failed for good.
+    private var variantsFailed = 0
     /// Where variants are known to pass the limit: an earlier delivery's, lowered by each one
     /// given up in this one; and how many the earlier one's left out of the choice.
     private var ceiling: VariantCeiling?
@@ -204,7 +206,7 @@ package struct StreamItemDownload: Sendable {
     /// What was chosen, for the log and the report; nil for a media playlist, which offers no
     /// choice.
     var streamChoice: StreamChoice? {
-        choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio ?? dash?.soundRendition, tooLarge: variantsTooLarge,
+        choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio ?? dash?.soundRendition, tooLarge: variantsTooLarge, failed: variantsFailed,
                                   knownTooLarge: knownTooLarge, ceiling: ceiling) }
     }
 
@@ -229,13 +231,13 @@ package struct StreamItemDownload: Sendable {
             guard wasPending else { return ([], []) }
             if let index = indexRequests.removeValue(forKey: outcome.id) {
                 guard case .captured(let data) = outcome.result else {
-                    return failing(because: outcome, what: index.isAudio ? "the audio's segment index" : "the video's segment index")
+                    return failing(because: outcome, limits: &limits, what: index.isAudio ? "the audio's segment index" : "the video's segment index")
                 }
                 return (take(index: data, for: index.needed, isAudio: index.isAudio, limits: &limits), [])
             }
             let isAudio = outcome.id == audioPlaylistRequest
             guard case .captured(let data) = outcome.result, let url = outcome.finalURL else {
-                return failing(because: outcome, what: isAudio ? "the audio rendition's playlist" : "the variant's playlist")
+                return failing(because: outcome, limits: &limits, what: isAudio ? "the audio rendition's playlist" : "the variant's playlist")
             }
             return (take(playlist: data, from: url, limits: &limits, isAudio: isAudio), [])
         case .failed, .tooLarge:
@@ -245,7 +247,7 @@ package struct StreamItemDownload: Sendable {
             break
         }
         if let keyURL = keyRequests[outcome.id] {
-            guard case .captured(let data) = outcome.result else { return failing(because: outcome, what: "the key") }
+            guard case .captured(let data) = outcome.result else { return failing(because: outcome, limits: &limits, what: "the key") }
             guard data.count == 16 else {
                 // A page where the key should be (a portal, a login) may go away; 16 bytes of
                 // something else will not change.
@@ -262,7 +264,7 @@ package struct StreamItemDownload: Sendable {
             let part = parts[index]
             let what = (part.isAudio ? "the audio rendition's " : "")
                 + (part.kind == .initSection ? "init section" : "segment \(part.number) of \(part.isAudio ? audioSegmentCount : segmentCount - audioSegmentCount)")
-            return failing(because: outcome, what: what)
+            return failing(because: outcome, limits: &limits, what: what)
         }
         let temporary = workPath + "/" + parts[index].name + ".part"
         let renamed = SafeFile.rename(temporary, to: workPath + "/" + parts[index].name)
@@ -693,7 +695,7 @@ package struct StreamItemDownload: Sendable {
                                                 expectation: .document(limit: 64), credentialScope: itemURL))
             }
             guard part.bytes == nil else { continue }
-            let id = part.id(of: key, generation: variantsTooLarge)
+            let id = part.id(of: key, generation: variantsTooLarge + variantsFailed)
             let resume = resumes[index]
             requested[id] = index
             pending.insert(id)
@@ -741,8 +743,15 @@ package struct StreamItemDownload: Sendable {
             state = .tooLarge
             return ([], cancelled)
         }
-        let next = fallbacks.removeFirst()
         variantsTooLarge += 1
+        return switchDown(cancelling: cancelled, limits: &limits)
+    }
+
+    /// Fetches the next variant down instead of the one given up, from its playlist (or its
+    /// DASH tracks); `cancelled` are the given-up one's requests.
+    private mutating func switchDown(cancelling cancelled: Set<String>,
+                                     limits: inout HLSSegmentLimits) -> (add: [TransferRequest], cancel: Set<String>) {
+        let next = fallbacks.removeFirst()
         choice = HLSVariantChoice(variant: next, expectedBytes: nil, reason: .fits)
         audio = HLSAudioChoice.choose(for: next, among: renditions, preferred: audioLanguages, systemLanguage: systemLanguage)
         (parts, cursor, requested, wholeParts, total, allowance) = ([], 0, [:], 0, 0, nil)
@@ -763,8 +772,15 @@ package struct StreamItemDownload: Sendable {
         return (requests + [playlistRequest(next.url)], cancelled)
     }
 
-    /// Gives the item up because one of its requests failed, and cancels the others.
-    private mutating func failing(because outcome: TransferOutcome, what: String) -> (add: [TransferRequest], cancel: Set<String>) {
+    /// Gives the item up because one of its requests failed, and cancels the others; or, when
+    /// the failure is for good (a 404: the variant is broken) and a smaller variant is left,
+    /// fetches that one instead, as players switch.
+    private mutating func failing(because outcome: TransferOutcome, limits: inout HLSSegmentLimits,
+                                  what: String) -> (add: [TransferRequest], cancel: Set<String>) {
+        if outcome.isFinal, case .failed = outcome.result, !fallbacks.isEmpty {
+            variantsFailed += 1
+            return switchDown(cancelling: cancelAll(), limits: &limits)
+        }
         let reason: String
         switch outcome.result {
         case .failed(let text), .timedOut(let text): reason = text

@@ -102,6 +102,22 @@ import TestSupport
         #expect(variant?["resolution"] as? String == "96x54" && variant?["tooLarge"] as? Int == 1, "\(run.stdout)")
     }
 
+    /// A variant whose segment is gone for good (a 404) gives way to the next one down, as a
+    /// player switches: the item arrives, and the report says what happened.
+    @Test func aVariantWithAMissingSegmentGivesWayToTheNextOneDown() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let ts = try await MediaFixtures.hlsTS(from: clip)
+        try FileManager.default.removeItem(atPath: ts.absolute(ts.variants[0].segments[1]))
+        let scratch = try ScratchDirectory()
+        let run = try await deliver([(key: "ts", title: "Transport", url: nginx.url(try #require(ts.master)))], into: scratch.path)
+        #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+        let variant = run.item("ts")?["variant"] as? [String: Any]
+        #expect(variant?["resolution"] as? String == "96x54" && variant?["failed"] as? Int == 1, "\(run.stdout)")
+        await probeStream(ScratchDirectory.media(scratch.path, "ts"), lastsLike: clip.duration)
+    }
+
     /// The variant that passed `--max-size` as it arrived is remembered: when the next one down
     /// could not finish either (a segment failing for now), the next delivery goes straight to
     /// it, resuming its segments, and fetches none of the larger one's again. A higher limit

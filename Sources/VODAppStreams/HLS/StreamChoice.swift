@@ -18,6 +18,9 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
     /// How many larger variants were given up as they passed `--max-size` while arriving (their
     /// BANDWIDTH said less); nil when none was.
     public let tooLarge: Int?
+    /// How many larger variants were given up as their playlist or a segment failed for good (a
+    /// 404), as players switch; nil when none was.
+    public let failed: Int?
     /// How many variants were not tried because an earlier delivery saw them pass the same
     /// limit (`ceiling`); nil when none was left out.
     public let knownTooLarge: Int?
@@ -26,13 +29,14 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
     public let ceiling: VariantCeiling?
 
     private enum CodingKeys: String, CodingKey {
-        case resolution, bandwidth, variants, audio, tooLarge, knownTooLarge
+        case resolution, bandwidth, variants, audio, tooLarge, failed, knownTooLarge
     }
 
-    init(variant: HLSVariant, of variants: Int, audio: HLSRendition?, tooLarge: Int = 0, knownTooLarge: Int = 0,
+    init(variant: HLSVariant, of variants: Int, audio: HLSRendition?, tooLarge: Int = 0, failed: Int = 0, knownTooLarge: Int = 0,
          ceiling: VariantCeiling? = nil) {
         self.tooLarge = tooLarge > 0 ? tooLarge : nil
         self.knownTooLarge = knownTooLarge > 0 ? knownTooLarge : nil
+        self.failed = failed > 0 ? failed : nil
         self.ceiling = ceiling
         resolution = variant.resolution.map { "\($0)" }
         bandwidth = variant.bandwidth > 0 ? variant.bandwidth : nil
@@ -45,7 +49,8 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
         let quality = [resolution, bandwidth.map { "\($0) bit/s" }].compactMap { $0 }.joined(separator: ", ")
         let sound = audio.map { audio in ", audio \"\(audio.name)\"" + (audio.language.map { " (\($0))" } ?? "") } ?? ""
         let fallback = tooLarge.map { ", after \($0) larger one\($0 == 1 ? "" : "s") passed the size limit" } ?? ""
+        let broken = failed.map { ", after \($0) larger one\($0 == 1 ? "" : "s") failed for good" } ?? ""
         let known = knownTooLarge.map { ", \($0) known to pass the size limit left out" } ?? ""
-        return "\(quality.isEmpty ? "a variant" : quality) of \(variants) variant\(variants == 1 ? "" : "s")\(sound)\(fallback)\(known)"
+        return "\(quality.isEmpty ? "a variant" : quality) of \(variants) variant\(variants == 1 ? "" : "s")\(sound)\(fallback)\(broken)\(known)"
     }
 }
