@@ -126,6 +126,9 @@ package struct StreamItemDownload: Sendable {
     private var segmentCount = 0
     /// Bytes of cut segments kept to resume.
     private var resumedBytes: Int64 = 0
+    /// What the playlists list of the variant's and the audio rendition's lengths, seconds: a
+    /// file much shorter was cut short by a part the demuxer could not read.
+    private var listedSeconds: [Double] = []
     /// The audio rendition's segments, counted in `segmentCount` too.
     private var audioSegmentCount = 0
     /// The DASH manifest's variants and renditions, when the item is DASH.
@@ -213,12 +216,23 @@ package struct StreamItemDownload: Sendable {
     /// Takes an HLS playlist or a DASH manifest the item's own URL answered with; returns the
     /// requests that follow.
     /// - Parameter limits: the delivery's segments: the item takes its own from them.
-    mutating func begin(playlist data: [UInt8], from url: MediaURL, limits: inout HLSSegmentLimits) -> [TransferRequest] {
+    /// - Parameter contentType: the answer's Content-Type: `application/dash+xml` says DASH
+    ///   whatever the bytes look like (UTF-16, a long comment before `<MPD`).
+    mutating func begin(playlist data: [UInt8], from url: MediaURL, contentType: String? = nil,
+                        limits: inout HLSSegmentLimits) -> [TransferRequest] {
         finalURL = url
-        if MediaSniffer.verdict(contentType: nil, head: Array(data.prefix(MediaSniffer.headLength)), complete: true) == .dashManifest {
+        if Self.isDASH(data, contentType: contentType) {
             return take(manifest: data, from: url, limits: &limits)
         }
         return take(playlist: data, from: url, limits: &limits)
+    }
+
+    /// Whether what the item's URL answered is a DASH manifest: by its type, else by not being
+    /// HLS (the transfer engine captured it as one or the other).
+    static func isDASH(_ data: [UInt8], contentType: String?) -> Bool {
+        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
+        if type == "application/dash+xml" { return true }
+        return !String(decoding: data.prefix(64 * 1024), as: UTF8.self).contains("#EXTM3U")
     }
 
     /// Takes how one of this item's requests ended.
@@ -316,6 +330,17 @@ package struct StreamItemDownload: Sendable {
         }
         do throws(MuxFailure) {
             let made = try mux(into: temporaryPath)
+            // A part the demuxer could not read (garbage, another container, a cut segment) ends
+            // its track there, and the file plays a fraction of the stream: placed, it would
+            // never be fetched again (tenth attacker trial). The server may yet mend it.
+            // Its segments are fetched again: those kept made this file.
+            for (index, (seconds, listed)) in zip(made.seconds, listedSeconds).enumerated() where seconds < listed - max(2, listed / 10) {
+                SafeFile.remove(temporaryPath)
+                removeWorkArea()
+                let what = index == 0 ? "its \(kind) segments" : "its audio's segments"
+                return outcome(.failed(reason: "\(what) make \(String(format: "%.1f", seconds)) s of the \(String(format: "%.1f", listed)) s "
+                                       + "the playlist lists: a segment is damaged or not what it says"))
+            }
             removeWorkArea()
             return outcome(.completed(bytes: made.bytes), contentType: made.hasVideo ? "video/mp4" : "audio/mp4")
         } catch {
@@ -487,6 +512,13 @@ package struct StreamItemDownload: Sendable {
         var requests: [TransferRequest] = []
         for (isAudio, track) in [(false, dashVideo), (true, dashAudio)] {
             for needed in track?.needed ?? [] {
+                // Checked before the index is asked for, as every part is before it is: an https
+                // manifest's index fetched over http first (tenth attacker trial).
+                if let manifestURL = finalURL, manifestURL.isHTTPS, !needed.url.isHTTPS {
+                    state = .failed("the DASH manifest at \(manifestURL.redacted) is on https but names \(needed.url.redacted), which is not",
+                                    final: true)
+                    return []
+                }
                 guard needed.range.length <= Int64(DASHManifestParser.maximumBytes) else {
                     state = .failed("the DASH segment index is \(needed.range.length) bytes, more than vodapp reads", final: true)
                     return []
@@ -586,6 +618,7 @@ package struct StreamItemDownload: Sendable {
         }
         segmentFormat = playlist.segmentFormat
         audioSegmentFormat = audioPlaylist?.segmentFormat
+        listedSeconds = [playlist.duration] + (audioPlaylist.map { [$0.duration] } ?? [])
         guard prepareWorkArea() else { return [] }
         // One listing, not a look at each of thousands of names: a new item's folder is empty.
         let folder = (try? SafeFile.holder(of: workPath)).flatMap { try? $0.folder.folder($0.name) }

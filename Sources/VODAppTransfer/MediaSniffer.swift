@@ -32,6 +32,8 @@ public enum MediaSniffer {
 
     /// Bytes of the body looked at before deciding.
     public static let headLength = 512
+    /// Bytes of an XML body looked at for a DASH manifest's root element.
+    static let xmlHeadLength = 8192
 
     static let hlsTypes: Set<String> = ["application/vnd.apple.mpegurl", "application/x-mpegurl", "audio/mpegurl",
                                         "audio/x-mpegurl", "application/mpegurl", "video/mpegurl"]
@@ -84,7 +86,13 @@ public enum MediaSniffer {
             return .notMedia(htmlPage)
         }
         if start.hasPrefix("<") {
-            if String(decoding: head, as: UTF8.self).contains("<MPD") { return .dashManifest }
+            let text = String(decoding: head, as: UTF8.self)
+            if text.contains("<MPD") || text.range(of: #"<[A-Za-z0-9_.-]+:MPD[\s>]"#, options: .regularExpression) != nil {
+                return .dashManifest
+            }
+            // A manifest's root may come after a long comment or declaration, served by a web
+            // server that does not know `.mpd` (Debian's nginx: application/octet-stream).
+            if !complete, head.count < xmlHeadLength { return .undecided }
             return .notMedia("the server answered with an XML document, not media")
         }
         if start.hasPrefix("#!") { return .notMedia("the server answered with a script, not media") }

@@ -75,6 +75,53 @@ import TestSupport
         #expect(chosen?["language"] as? String == "deu", "\(run.stdout)")
     }
 
+    /// A manifest whose root comes after a long comment arrives, as `application/dash+xml` and
+    /// as the `application/octet-stream` a server that does not know `.mpd` sends (Debian's
+    /// nginx); it was refused as "not an HLS playlist" (tenth attacker trial).
+    @Test func aManifestBehindALongCommentIsStillDASH() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let dash = try await MediaFixtures.dash(from: clip)
+        let manifest = try String(contentsOfFile: nginx.root + "/" + dash.manifest, encoding: .utf8)
+        let comment = "<!-- " + String(repeating: "made by a packager that says a lot about itself. ", count: 40) + "-->\n"
+        let commented = manifest.replacingOccurrences(of: "<MPD ", with: comment + "<MPD ")
+        try commented.write(toFile: nginx.root + "/dash/commented.mpd", atomically: true, encoding: .utf8)
+        try commented.write(toFile: nginx.root + "/dash/commented.bin", atomically: true, encoding: .utf8)
+        for name in ["commented.mpd", "commented.bin"] {
+            let scratch = try ScratchDirectory()
+            let run = try await deliver(nginx.url("dash/" + name), into: scratch.path)
+            #expect(run.exitCode == 0, "\(name): \(run.stdout) \(run.stderr)")
+            await PlayableStream.expect(ScratchDirectory.media(scratch.path, "dash"), lastsLike: clip.duration)
+        }
+    }
+
+    /// A segment that is not what it says (random bytes) ends its track early in the demuxer:
+    /// the short file is not placed as the stream; the item fails for now, its segments are
+    /// fetched again, and once the server is mended it arrives.
+    @Test func aDamagedSegmentFailsTheItemUntilTheServerMendsIt() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 6, root: nginx.root)
+        let dash = try await MediaFixtures.dash(from: clip)
+        let segment = nginx.root + "/dash/chunk-stream0-00002.m4s"
+        let good = try #require(FileManager.default.contents(atPath: segment))
+        var generator = SystemRandomNumberGenerator()
+        try Data((0..<good.count).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: segment))
+        let scratch = try ScratchDirectory()
+        let damaged = try await deliver(nginx.url(dash.manifest), into: scratch.path)
+        #expect(damaged.exitCode == 75, "\(damaged.stdout) \(damaged.stderr)")
+        let item = try #require(damaged.item("dash"))
+        #expect(item["status"] as? String == "failed" && item["final"] as? Bool != true, "\(damaged.stdout)")
+        #expect((item["error"] as? String)?.hasSuffix("the playlist lists: a segment is damaged or not what it says") == true, "\(damaged.stdout)")
+        #expect(ScratchDirectory.visibleMedia(scratch.path).isEmpty)
+
+        try good.write(to: URL(fileURLWithPath: segment))
+        let mended = try await deliver(nginx.url(dash.manifest), into: scratch.path)
+        #expect(mended.exitCode == 0, "\(mended.stdout) \(mended.stderr)")
+        await PlayableStream.expect(ScratchDirectory.media(scratch.path, "dash"), lastsLike: clip.duration)
+    }
+
     @Test func aLiveOrEncryptedManifestFailsForGoodBeforeAnySegmentIsAsked() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }

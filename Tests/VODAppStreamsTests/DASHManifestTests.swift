@@ -263,22 +263,76 @@ import VODAppTransfer
             <!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;">]>
             <MPD type="static"><Period><AdaptationSet><Representation id="&h;"/></AdaptationSet></Period></MPD>
             """
-        // Nothing but http and https is fetched, and no external entity is read.
+        // Nothing but http and https is fetched.
         #expect(throws: DASHManifestError.self) {
             try parse(#"<MPD type="static"><BaseURL>file:///etc/passwd</BaseURL><Period/></MPD>"#)
         }
+        // No DTD is read at all: external entities, and expansions that stay under libxml2's
+        // bounds but took 111 s (tenth attacker trial).
+        #expect(throws: DASHManifestError.declaresEntities) { try parse(laughs) }
         let external = """
             <?xml version="1.0"?><!DOCTYPE MPD [<!ENTITY secret SYSTEM "file:///etc/hostname">]>
-            <MPD type="static"><Period><AdaptationSet><Representation id="v" bandwidth="1"><BaseURL>x&secret;</BaseURL>
+            <MPD type="static"><Period/></MPD>
+            """
+        #expect(throws: DASHManifestError.declaresEntities) { try parse(external) }
+        let utf16 = Array("<?xml version=\"1.0\"?><!DOCTYPE MPD><MPD/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
+        #expect(DASHManifestParser.declaresDTD([0xFF, 0xFE] + utf16))
+        #expect(!DASHManifestParser.declaresDTD(Array(RealManifests.dashjsBigBuckBunny.utf8)))
+    }
+
+    /// What the tenth attacker trial crashed vodapp with (an overflow traps), made it ask for
+    /// tens of gigabytes, or held it for minutes: each is refused, at once, saying why.
+    @Test(arguments: [
+        // Numbers at Int64.max in templates and timelines.
+        #"<SegmentTemplate startNumber="0" endNumber="9223372036854775807" duration="1" media="$Number$.m4s"/>"#,
+        #"<SegmentTemplate timescale="12800" media="$Number$.m4s"><SegmentTimeline><S t="0" d="9223372036854775807" r="1"/></SegmentTimeline></SegmentTemplate>"#,
+        #"<SegmentTemplate startNumber="9223372036854775807" duration="2" media="$Number$.m4s"/>"#,
+        #"<SegmentTemplate endNumber="3" duration="9223372036854775807" media="$Number$.m4s"/>"#,
+        #"<SegmentTemplate media="$Number$.m4s"><SegmentTimeline><S t="-9223372036854775807" d="1" r="-1"/><S t="9223372036854775807" d="1"/></SegmentTimeline></SegmentTemplate>"#,
+        #"<SegmentTemplate timescale="9223372036854775807" media="$Number$.m4s"><SegmentTimeline><S t="0" d="1" r="-1"/></SegmentTimeline></SegmentTemplate>"#,
+        #"<SegmentTemplate media="$Time$.m4s"><SegmentTimeline><S t="9223372036854775800" d="5" r="3"/></SegmentTimeline></SegmentTemplate>"#,
+        // Largest numbers within the bounds, whose products pass Int64.
+        #"<SegmentTemplate media="$Time$.m4s"><SegmentTimeline><S t="9007199254740992" d="9007199254740992" r="19999"/></SegmentTimeline></SegmentTemplate>"#,
+        #"<SegmentTemplate endNumber="19999" duration="9007199254740992" media="$Time$.m4s"/>"#,
+    ])
+    func hostileNumbersAreRefusedNotTrapped(template: String) throws {
+        let manifest = """
+            <MPD type="static" mediaPresentationDuration="PT8S"><Period><AdaptationSet contentType="video">
+            <Representation id="v" bandwidth="60000" width="320" height="240">\(template)</Representation>
+            </AdaptationSet></Period></MPD>
+            """
+        let outcome = Result { () throws -> Int in
+            let dash = try presentation(manifest)
+            return try DASHTrackSegments(try #require(dash.track(for: dash.variants[0])), limit: 20_000).listed
+        }
+        if case .success(let listed) = outcome { Issue.record("listed \(listed) segments") }
+    }
+
+    @Test func hostileSizesAndRatesAreRefused() throws {
+        for attributes in [#"bandwidth="9223372036854775807""#, #"bandwidth="-9223372036854775807""#, #"bandwidth="1" width="99999999999""#] {
+            #expect(throws: DASHManifestError.self, "\(attributes)") {
+                try parse(#"<MPD type="static"><Period><AdaptationSet contentType="video"><Representation id="v" "# + attributes + "/></AdaptationSet></Period></MPD>")
+            }
+        }
+        #expect(throws: DASHManifestError.self) { try parse(#"<MPD type="static" mediaPresentationDuration="P99999999999999999999Y"><Period/></MPD>"#) }
+        // Thousands of representations, whose choice was quadratic (214 s for 10,000).
+        let many = (0..<1001).map { #"<Representation id="r\#($0)" bandwidth="1"/>"# }.joined()
+        #expect(throws: DASHManifestError.tooManyRepresentations(limit: 1000)) {
+            try parse(#"<MPD type="static"><Period><AdaptationSet contentType="video">"# + many + "</AdaptationSet></Period></MPD>")
+        }
+    }
+
+    @Test func aListsTimelineIsReadForItsURLsAlone() throws {
+        // 2,000 repeats of 100,000 each, for 3 URLs: 1.67 GB asked for before.
+        let timeline = String(repeating: #"<S d="1" r="100000"/>"#, count: 2000)
+        let manifest = """
+            <MPD type="static"><Period><AdaptationSet contentType="video"><Representation id="v" bandwidth="1">
+            <BaseURL>v.mp4</BaseURL><SegmentList><SegmentTimeline>\(timeline)</SegmentTimeline>
+            <SegmentURL mediaRange="0-9"/><SegmentURL mediaRange="10-19"/><SegmentURL mediaRange="20-29"/></SegmentList>
             </Representation></AdaptationSet></Period></MPD>
             """
-        if let manifest = try? parse(external), case .whole(let url)? = manifest.periods.first?.adaptationSets.first?.representations.first?.addressing {
-            #expect(url.absoluteString == "https://media.test/vod/x", "an external entity was read: \(url.absoluteString)")
-        }
-        let outcome = Result { try parse(laughs) }
-        if case .success(let manifest) = outcome {
-            let id = manifest.periods.first?.adaptationSets.first?.representations.first?.id ?? ""
-            #expect(id.utf8.count < 1 << 20, "an entity expanded to \(id.utf8.count) bytes")
-        }
+        let dash = try presentation(manifest)
+        let list = try segments(dash.track(for: dash.variants[0]))
+        #expect(list.segments.map(\.duration) == [1, 1, 1])
     }
 }

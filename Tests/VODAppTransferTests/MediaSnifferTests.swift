@@ -108,6 +108,13 @@ import VODAppTransfer
         #expect(verdict(Array("\u{FEFF}#EXTM3U\n#EXT-X-VERSION:3\n".utf8)) == .hlsPlaylist)
         #expect(verdict(Array(#"<?xml version="1.0"?><MPD xmlns="urn:mpeg:dash:schema:mpd:2011">"#.utf8)) == .dashManifest)
         #expect(MediaSniffer.verdict(contentType: "application/dash+xml; charset=utf-8", head: [], complete: false) == .dashManifest)
+        // The root after a long comment, or with a prefix; undecided until it shows, up to 8 KiB.
+        let comment = Array(("<?xml version=\"1.0\"?><!-- " + String(repeating: "x", count: 700) + " -->").utf8)
+        #expect(MediaSniffer.verdict(contentType: nil, head: comment, complete: false) == .undecided)
+        #expect(MediaSniffer.verdict(contentType: nil, head: comment + Array("<MPD type=\"static\">".utf8), complete: false) == .dashManifest)
+        #expect(verdict(Array(#"<?xml version="1.0"?><dash:MPD xmlns:dash="urn:mpeg:dash:schema:mpd:2011">"#.utf8)) == .dashManifest)
+        #expect(MediaSniffer.verdict(contentType: nil, head: comment + Array(repeating: 0x20, count: 8192), complete: false)
+                == .notMedia("the server answered with an XML document, not media"))
         // Another XML document is still not media.
         #expect(verdict(Array(#"<?xml version="1.0"?><rss version="2.0"><channel>"#.utf8))
                 == .notMedia("the server answered with an XML document, not media"))

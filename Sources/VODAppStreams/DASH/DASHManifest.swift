@@ -117,8 +117,8 @@ public enum DASHAddressing: Sendable, Equatable {
     /// representation's BaseURL and its period's length, listed on demand (`DASHSegmentList`):
     /// a template may describe millions of segments, and only the chosen ones are ever listed.
     case template(DASHSegmentTemplate, base: MediaURL, periodDuration: Double?)
-    /// `SegmentList`: the segments as written.
-    case list(initialization: DASHSegmentReference?, segments: [DASHSegmentReference])
+    /// `SegmentList`: the segments as written, resolved against `base` when listed.
+    case list(DASHSegmentList, base: MediaURL)
     /// `SegmentBase`: one file, whose segments its `sidx` (at `index`) lists.
     case indexed(url: MediaURL, initialization: HLSByteRange?, index: HLSByteRange)
     /// One file, nothing said of its segments: fetched whole.

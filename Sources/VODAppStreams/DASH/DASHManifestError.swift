@@ -18,6 +18,11 @@ public enum DASHManifestError: Error, Equatable, Sendable, CustomStringConvertib
     case unknownPeriodLength
     case tooManySegments(count: Int, limit: Int)
     case tooManyElements(limit: Int)
+    /// More representations than vodapp chooses among (as an HLS master's variants are bounded).
+    case tooManyRepresentations(limit: Int)
+    /// The manifest declares a DTD (entities): no real manifest does, and its expansion, even
+    /// bounded, costs the parse minutes.
+    case declaresEntities
     /// The run's deadline came while the manifest was being read.
     case outOfTime
 
@@ -32,6 +37,8 @@ public enum DASHManifestError: Error, Equatable, Sendable, CustomStringConvertib
         case .unknownPeriodLength: "a template numbers segments by duration, and no period length or presentation duration is given"
         case .tooManySegments(let count, let limit): "it lists \(count) segments, more than the \(limit) vodapp fetches for one item"
         case .tooManyElements(let limit): "it has more than \(limit) elements"
+        case .tooManyRepresentations(let limit): "it offers more than \(limit) representations"
+        case .declaresEntities: "it declares a DTD (<!DOCTYPE or <!ENTITY), which no manifest needs"
         case .outOfTime: "the run ended while it was read"
         }
     }

@@ -12,9 +12,29 @@ public enum DASHManifestParser {
     public static let maximumBytes = 1 << 20
     /// The most elements: a 1 MiB manifest of `<S>` and `<SegmentURL>` elements has fewer.
     static let maximumElements = 100_000
+    /// The largest number any count, time or offset may be: 2^53, past every real manifest's
+    /// (a broadcaster's times near 10^14), so that sums and products of a few of them, checked
+    /// where they could still pass Int64, are exact. A hostile manifest's Int64.max crashed
+    /// vodapp on an overflow (tenth attacker trial).
+    static let largestNumber: Int64 = 1 << 53
+    /// The highest `bandwidth`: 100 Gbit/s.
+    static let largestBandwidth: Int64 = 100_000_000_000
+    /// The most representations in all: an HLS master playlist's 1,000 variants, and room for
+    /// several periods of a few each. Choosing is linear in them.
+    static let maximumRepresentations = 1_000
+
+    /// The longest duration: a year of video, where a hostile `P99999999999999999999Y` is 10^27 s.
+    static let longestDuration: Double = 366 * 86_400
 
     public static func parse(_ data: [UInt8], url: MediaURL) throws(DASHManifestError) -> DASHManifest {
+        // Entities expanded within libxml2's bounds still took a 1 MiB manifest 111 s to read
+        // (tenth attacker trial); no manifest declares any.
+        if declaresDTD(data) { throw .declaresEntities }
         let root = try XMLElementTree.parse(data, limit: maximumElements)
+        let representations = root.children("Period").reduce(0) { sum, period in
+            sum + period.children("AdaptationSet").reduce(0) { $0 + $1.children("Representation").count }
+        }
+        guard representations <= maximumRepresentations else { throw .tooManyRepresentations(limit: maximumRepresentations) }
         guard root.name == "MPD" else { throw .notAManifest(root: DASHManifestError.excerpt(root.name)) }
         let isDynamic = root.attributes["type"] == "dynamic"
         let total = try root.attributes["mediaPresentationDuration"].map { text throws(DASHManifestError) in
@@ -49,7 +69,7 @@ public enum DASHManifestParser {
     private struct Addressing {
         var template: DASHSegmentTemplate?
         var templateDepth = -1
-        var list: XMLElementTree?
+        var list: DASHSegmentList?
         var listDepth = -1
         var base: XMLElementTree?
         var baseDepth = -1
@@ -61,7 +81,7 @@ public enum DASHManifestParser {
                 next.templateDepth = depth
             }
             if let list = element.child("SegmentList") {
-                next.list = list
+                next.list = try DASHManifestParser.segmentList(list)
                 next.listDepth = depth
             }
             if let base = element.child("SegmentBase") {
@@ -96,13 +116,17 @@ public enum DASHManifestParser {
                 .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             codecs += repCodecs
             let id = own["id"] ?? String(index + 1)
-            let bandwidth = Int(own["bandwidth"] ?? "") ?? 0
+            let bandwidth = Int(try integer(own["bandwidth"], element: "Representation", name: "bandwidth",
+                                            in: 0...largestBandwidth) ?? 0)
+            func size(_ name: String) throws(DASHManifestError) -> Int? {
+                try integer(own[name] ?? attributes[name], element: "Representation", name: name, in: 1...65_535).map { Int($0) }
+            }
             let repBase = try baseURL(of: rep, against: base)
             let repAddressing = try addressing.adding(rep, depth: 2)
             let mime = (own["mimeType"] ?? attributes["mimeType"] ?? "").lowercased()
             representations.append(DASHRepresentation(
                 id: id, bandwidth: bandwidth,
-                width: Int(own["width"] ?? attributes["width"] ?? ""), height: Int(own["height"] ?? attributes["height"] ?? ""),
+                width: try size("width"), height: try size("height"),
                 codecs: repCodecs, mimeType: mime, isProtected: setProtected || rep.child("ContentProtection") != nil,
                 addressing: try address(repAddressing, base: repBase, periodDuration: periodDuration)))
         }
@@ -121,7 +145,7 @@ public enum DASHManifestParser {
         let deepest = max(addressing.templateDepth, addressing.listDepth, addressing.baseDepth)
         if deepest < 0 { return .whole(url: base) }
         if addressing.listDepth == deepest, let list = addressing.list {
-            return try segmentList(list, base: base)
+            return .list(list, base: base)
         }
         if addressing.templateDepth == deepest, let template = addressing.template {
             return .template(template, base: base, periodDuration: periodDuration)
@@ -134,44 +158,43 @@ public enum DASHManifestParser {
         return .indexed(url: base, initialization: initialization, index: try range(indexText, element: "SegmentBase"))
     }
 
-    private static func segmentList(_ list: XMLElementTree, base: MediaURL) throws(DASHManifestError) -> DASHAddressing {
-        let scale = Double(max(1, Int64(list.attributes["timescale"] ?? "") ?? 1))
+    /// A `SegmentList` read where it stands, its URLs unresolved (`DASHSegmentList`).
+    private static func segmentList(_ list: XMLElementTree) throws(DASHManifestError) -> DASHSegmentList {
+        let scale = Double(try integer(list.attributes["timescale"], element: "SegmentList", name: "timescale", in: 1...largestNumber) ?? 1)
+        let urls = list.children("SegmentURL")
+        // A timeline's durations, for as many segments as the list names and no more: its
+        // repeats could describe billions (tenth attacker trial: 39 GB asked for).
         var durations: [Double] = []
         if let timeline = list.child("SegmentTimeline") {
-            for entry in try timelineEntries(timeline) {
-                durations += Array(repeating: Double(entry.d) / scale, count: Int(max(0, min(entry.r, 100_000))) + 1)
+            for entry in try timelineEntries(timeline) where durations.count < urls.count {
+                let repeats = min(max(0, entry.r), Int64(urls.count - durations.count - 1))
+                durations += repeatElement(Double(entry.d) / scale, count: Int(repeats) + 1)
             }
         }
-        let fixed = (Double(list.attributes["duration"] ?? "") ?? 0) / scale
+        let fixed = Double(try integer(list.attributes["duration"], element: "SegmentList", name: "duration", in: 0...largestNumber) ?? 0) / scale
         let initialization = try list.child("Initialization").map { element throws(DASHManifestError) in
-            DASHSegmentReference(url: try DASHSegmentTemplate.resolve(element.attributes["sourceURL"] ?? "", against: base),
-                                 range: try element.attributes["range"].map { text throws(DASHManifestError) in try range(text, element: "Initialization") })
+            (source: element.attributes["sourceURL"],
+             range: try element.attributes["range"].map { text throws(DASHManifestError) in try range(text, element: "Initialization") })
         }
-        var segments: [DASHSegmentReference] = []
-        for (index, element) in list.children("SegmentURL").enumerated() {
-            segments.append(DASHSegmentReference(
-                url: try DASHSegmentTemplate.resolve(element.attributes["media"] ?? "", against: base),
+        var entries: [DASHSegmentList.Entry] = []
+        entries.reserveCapacity(urls.count)
+        for (index, element) in urls.enumerated() {
+            entries.append(DASHSegmentList.Entry(
+                media: element.attributes["media"],
                 range: try element.attributes["mediaRange"].map { text throws(DASHManifestError) in try range(text, element: "SegmentURL") },
                 duration: index < durations.count ? durations[index] : fixed))
         }
-        return .list(initialization: initialization, segments: segments)
+        return DASHSegmentList(initialization: initialization, entries: entries)
     }
 
     private static func template(_ element: XMLElementTree) throws(DASHManifestError) -> DASHSegmentTemplate {
         let attributes = element.attributes
-        // Whole numbers; a fractional one (`duration="2000000.0"`, seen in the wild) is rounded.
-        func number(_ name: String) throws(DASHManifestError) -> Int64? {
-            guard let text = attributes[name] else { return nil }
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let value = Int64(trimmed) ?? Double(trimmed).flatMap({ $0.isFinite && abs($0) < 9e18 ? Int64($0.rounded()) : nil }),
-                  value >= 0 else {
-                throw .badValue(element: "SegmentTemplate", name: name, value: DASHManifestError.excerpt(text))
-            }
-            return value
+        func number(_ name: String, from low: Int64 = 0) throws(DASHManifestError) -> Int64? {
+            try integer(attributes[name], element: "SegmentTemplate", name: name, in: low...largestNumber)
         }
         return DASHSegmentTemplate(
             media: attributes["media"], initialization: attributes["initialization"] ?? element.child("Initialization")?.attributes["sourceURL"],
-            startNumber: try number("startNumber"), endNumber: try number("endNumber"), timescale: try number("timescale"),
+            startNumber: try number("startNumber"), endNumber: try number("endNumber"), timescale: try number("timescale", from: 1),
             duration: try number("duration"),
             timeline: try element.child("SegmentTimeline").map { timeline throws(DASHManifestError) in try timelineEntries(timeline) })
     }
@@ -179,20 +202,45 @@ public enum DASHManifestParser {
     private static func timelineEntries(_ timeline: XMLElementTree) throws(DASHManifestError) -> [DASHSegmentTemplate.TimelineEntry] {
         var entries: [DASHSegmentTemplate.TimelineEntry] = []
         for entry in timeline.children("S") {
-            func value(_ name: String) throws(DASHManifestError) -> Int64? {
-                guard let text = entry.attributes[name] else { return nil }
-                guard let value = Int64(text.trimmingCharacters(in: .whitespaces)) else {
-                    throw .badValue(element: "S", name: name, value: DASHManifestError.excerpt(text))
-                }
-                return value
+            let attributes = entry.attributes
+            guard let d = try integer(attributes["d"], element: "S", name: "d", in: 1...largestNumber) else {
+                throw .missingAttribute(element: "S", name: "d")
             }
-            guard let d = try value("d") else { throw .missingAttribute(element: "S", name: "d") }
-            entries.append(DASHSegmentTemplate.TimelineEntry(t: try value("t"), d: d, r: try value("r") ?? 0))
+            entries.append(DASHSegmentTemplate.TimelineEntry(t: try integer(attributes["t"], element: "S", name: "t", in: 0...largestNumber),
+                                                             d: d, r: try integer(attributes["r"], element: "S", name: "r", in: -1...largestNumber) ?? 0))
         }
         return entries
     }
 
     // MARK: - Values
+
+    /// Whether the document has `<!DOCTYPE` or `<!ENTITY`, in UTF-8 or either UTF-16.
+    static func declaresDTD(_ data: [UInt8]) -> Bool {
+        for word in ["<!DOCTYPE", "<!ENTITY"] {
+            let ascii = Array(word.utf8)
+            for pattern in [ascii, ascii.flatMap { [$0, 0] }, ascii.flatMap { [0, $0] }] where data.count >= pattern.count {
+                var index = data.startIndex
+                while let found = data[index...].firstIndex(of: pattern[0]), found + pattern.count <= data.count {
+                    if data[found..<found + pattern.count].elementsEqual(pattern) { return true }
+                    index = found + 1
+                }
+            }
+        }
+        return false
+    }
+
+    /// A whole number in `range`, or nil when absent; a fractional one (`duration="2000000.0"`,
+    /// seen in the wild) is rounded.
+    static func integer(_ text: String?, element: String, name: String, in range: ClosedRange<Int64>) throws(DASHManifestError) -> Int64? {
+        guard let text else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        let bound = Double(range.upperBound)
+        guard let value = Int64(trimmed) ?? Double(trimmed).flatMap({ $0.isFinite && abs($0) <= bound ? Int64($0.rounded()) : nil }),
+              range.contains(value) else {
+            throw .badValue(element: element, name: name, value: DASHManifestError.excerpt(text))
+        }
+        return value
+    }
 
     /// The first `BaseURL` child resolved against `base`, else `base`.
     private static func baseURL(of element: XMLElementTree, against base: MediaURL) throws(DASHManifestError) -> MediaURL {
@@ -203,7 +251,7 @@ public enum DASHManifestParser {
     /// `first-last`, both inclusive, as an HTTP range.
     static func range(_ text: String, element: String) throws(DASHManifestError) -> HLSByteRange {
         let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { Int64($0.trimmingCharacters(in: .whitespaces)) }
-        guard bounds.count == 2, let first = bounds[0], let last = bounds[1], first >= 0, last >= first, last < Int64.max else {
+        guard bounds.count == 2, let first = bounds[0], let last = bounds[1], first >= 0, last >= first, last < largestNumber else {
             throw .badValue(element: element, name: "range", value: DASHManifestError.excerpt(text))
         }
         return HLSByteRange(offset: first, length: last - first + 1)
@@ -243,7 +291,7 @@ public enum DASHManifestParser {
                 sawValue = true
             }
         }
-        guard number.isEmpty, sawValue, seconds.isFinite else { throw bad }
+        guard number.isEmpty, sawValue, seconds.isFinite, seconds <= longestDuration else { throw bad }
         return seconds
     }
 

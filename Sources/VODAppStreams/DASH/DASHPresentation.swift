@@ -168,7 +168,7 @@ struct DASHPresentation {
     private static func url(of representation: DASHRepresentation, fallback: MediaURL) -> MediaURL {
         switch representation.addressing {
         case .template(_, let base, _): base
-        case .list(let initialization, let segments): segments.first?.url ?? initialization?.url ?? fallback
+        case .list(_, let base): base
         case .indexed(let url, _, _), .whole(let url): url
         }
     }

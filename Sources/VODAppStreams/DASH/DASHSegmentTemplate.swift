@@ -58,11 +58,13 @@ public struct DASHSegmentTemplate: Sendable, Equatable {
         let initialization = try self.initialization.map { template throws(DASHManifestError) in
             DASHSegmentReference(url: try Self.resolve(try Self.expand(template, fixed: fixed, number: nil, time: nil), against: base))
         }
-        // Each segment's start and length, in timescale units.
+        // Each segment's start and length, in timescale units. The parser bounds every number
+        // to 2^53; sums and products of them are checked all the same, since a template is a
+        // hostile server's to write (an overflow trapped: tenth attacker trial).
+        let overflow = DASHManifestError.badValue(element: "SegmentTemplate", name: "timeline", value: "past the largest time")
         var times: [(start: Int64, length: Int64)] = []
         if let timeline, !timeline.isEmpty {
-            let periodEnd = periodDuration.map { Int64(($0 * Double(scale)).rounded()) }
-            var count: Int64 = 0
+            var count = 0
             var at: Int64 = 0
             var plan: [(start: Int64, length: Int64, repeats: Int64)] = []
             for (index, entry) in timeline.enumerated() {
@@ -70,18 +72,27 @@ public struct DASHSegmentTemplate: Sendable, Equatable {
                 if let t = entry.t { at = t }
                 var repeats = entry.r
                 if repeats < 0 {
-                    // Up to the next S's start, or the period's end.
-                    let end = index + 1 < timeline.count ? timeline[index + 1].t : periodEnd.map { $0 + (timeline.first?.t ?? 0) }
-                    guard let end else { throw .unknownPeriodLength }
-                    repeats = max(0, (end - at + entry.d - 1) / entry.d - 1)
+                    // Up to the next S's start, or the period's end, in floating point: only a
+                    // count that fits the limit is taken.
+                    let next = index + 1 < timeline.count ? timeline[index + 1].t.map(Double.init) : nil
+                    guard let end = next ?? periodDuration.map({ $0 * Double(scale) + Double(timeline.first?.t ?? 0) }) else {
+                        throw .unknownPeriodLength
+                    }
+                    let span = ((end - Double(at)) / Double(entry.d)).rounded(.up)
+                    guard span.isFinite, span <= Double(limit) else { throw .tooManySegments(count: Int(min(max(span, 0), 9e15)), limit: limit) }
+                    repeats = max(0, Int64(span) - 1)
                 }
-                let (sum, overflow) = count.addingReportingOverflow(repeats + 1)
-                guard !overflow, sum <= Int64(limit) else { throw .tooManySegments(count: Int(clamping: overflow ? .max : sum), limit: limit) }
-                count = sum
+                guard repeats < Int64(limit), count + Int(repeats) + 1 <= limit else {
+                    throw .tooManySegments(count: Int(clamping: Int64(count).addingReportingOverflow(repeats + 1).partialValue), limit: limit)
+                }
+                count += Int(repeats) + 1
+                let (span, spanOverflow) = entry.d.multipliedReportingOverflow(by: repeats + 1)
+                let (end, endOverflow) = at.addingReportingOverflow(span)
+                guard !spanOverflow, !endOverflow else { throw overflow }
                 plan.append((at, entry.d, repeats))
-                at += entry.d * (repeats + 1)
+                at = end
             }
-            times.reserveCapacity(Int(count))
+            times.reserveCapacity(count)
             for step in plan {
                 for index in 0...step.repeats { times.append((step.start + index * step.length, step.length)) }
             }
@@ -93,12 +104,13 @@ public struct DASHSegmentTemplate: Sendable, Equatable {
             } else {
                 guard let periodDuration, periodDuration.isFinite, periodDuration > 0 else { throw .unknownPeriodLength }
                 let exact = periodDuration * Double(scale) / Double(duration)
-                guard exact <= Double(limit) else { throw .tooManySegments(count: Int(clamping: Int64(min(exact.rounded(.up), 9e18))), limit: limit) }
+                guard exact <= Double(limit) else { throw .tooManySegments(count: Int(clamping: Int64(min(exact.rounded(.up), 9e15))), limit: limit) }
                 // A last segment shorter than the others still counts; a rounding error of a few
                 // timescale units does not make one.
                 count = Int64((exact - 1e-6).rounded(.up))
             }
             guard count <= Int64(limit) else { throw .tooManySegments(count: Int(clamping: count), limit: limit) }
+            guard count == 0 || !duration.multipliedReportingOverflow(by: count).overflow else { throw overflow }
             times = (0..<count).map { ($0 * duration, duration) }
         }
         var segments: [DASHSegmentReference] = []

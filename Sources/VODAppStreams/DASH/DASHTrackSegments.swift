@@ -38,8 +38,10 @@ struct DASHTrackSegments {
                 let result = try template.segments(representation: representation.id, bandwidth: representation.bandwidth, base: base,
                                                    periodDuration: periodDuration ?? piece.periodDuration, limit: max(0, limit - listed))
                 pieces[number] = Listed(initialization: result.initialization, segments: result.segments)
-            case .list(let initialization, let segments):
-                pieces[number] = Listed(initialization: initialization, segments: segments)
+            case .list(let list, let base):
+                guard list.entries.count <= limit - listed else { throw .tooManySegments(count: listed + list.entries.count, limit: limit) }
+                let result = try list.segments(base: base)
+                pieces[number] = Listed(initialization: result.initialization, segments: result.segments)
             case .whole(let url):
                 pieces[number] = Listed(initialization: nil, segments: [DASHSegmentReference(url: url, duration: piece.periodDuration ?? 0)])
             case .indexed(let url, let initialization, let index):

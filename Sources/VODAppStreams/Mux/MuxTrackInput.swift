@@ -37,6 +37,10 @@ final class MuxTrackInput {
         close()
     }
 
+    /// Where what the track wrote ends on the file's timeline, in `AV_TIME_BASE` units; nil
+    /// before a packet.
+    var end: Int64? { ends.values.max() }
+
     /// The first run's start, in `AV_TIME_BASE` units, once `begin` has opened it.
     private(set) var firstStart: Int64?
 

@@ -28,6 +28,9 @@ package enum StreamMuxer {
         package let bytes: Int64
         package let hasVideo: Bool
         package let hasAudio: Bool
+        /// Where each track (in the order given) ends in the file, seconds: less than its
+        /// playlist lists when a part the demuxer could not read ended it early.
+        package var seconds: [Double] = []
     }
 
     /// Muxes `tracks` into the empty file open at `descriptor`: a variant's video and the audio
@@ -120,7 +123,8 @@ package enum StreamMuxer {
         guard fstat(descriptor, &info) == 0 else { throw MuxFailure(.passing, "cannot read the file's size: \(String(cString: strerror(errno)))") }
         let bytes = Int64(info.st_size)
         guard bytes <= maximumSize else { throw MuxFailure(.tooLarge, "the file is \(bytes) bytes") }
-        return Made(bytes: bytes, hasVideo: streams.video != nil, hasAudio: streams.audio != nil)
+        return Made(bytes: bytes, hasVideo: streams.video != nil, hasAudio: streams.audio != nil,
+                    seconds: inputs.map { Double($0.end ?? 0) / Double(AV_TIME_BASE) })
     }
 
     /// The track whose waiting packet comes first by its DTS (a packet without one goes at once),
