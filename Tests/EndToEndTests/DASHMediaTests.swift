@@ -30,6 +30,7 @@ import TestSupport
         #expect(video?.width == 160 && video?.height == 90, "\(String(describing: video))")
         let variant = run.item("dash")?["variant"] as? [String: Any]
         #expect(variant?["resolution"] as? String == "160x90", "\(run.stdout)")
+        #expect((variant?["codecs"] as? [String])?.first?.hasPrefix("avc1.") == true, "\(run.stdout)")
         // Nothing of the work area is left once the file is placed.
         #expect(ScratchDirectory.allEntries(scratch.path + "/.vodapp/partial").isEmpty)
     }

@@ -11,6 +11,9 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
     public let resolution: String?
     /// BANDWIDTH, bits per second; nil when the master playlist does not say.
     public let bandwidth: Int?
+    /// CODECS (a DASH representation's `codecs`), as given: `["avc1.64001f", "mp4a.40.2"]`; nil
+    /// when not given.
+    public let codecs: [String]?
     /// How many variants there were.
     public let variants: Int
     /// The audio rendition fetched beside the variant; nil when its audio is in its own segments.
@@ -29,7 +32,7 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
     public let ceiling: VariantCeiling?
 
     private enum CodingKeys: String, CodingKey {
-        case resolution, bandwidth, variants, audio, tooLarge, failed, knownTooLarge
+        case resolution, bandwidth, codecs, variants, audio, tooLarge, failed, knownTooLarge
     }
 
     init(variant: HLSVariant, of variants: Int, audio: HLSRendition?, tooLarge: Int = 0, failed: Int = 0, knownTooLarge: Int = 0,
@@ -40,6 +43,7 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
         self.ceiling = ceiling
         resolution = variant.resolution.map { "\($0)" }
         bandwidth = variant.bandwidth > 0 ? variant.bandwidth : nil
+        codecs = variant.codecs.isEmpty ? nil : variant.codecs
         self.variants = variants
         self.audio = audio.map { Audio(name: $0.name, language: $0.language) }
     }
