@@ -123,6 +123,27 @@ import TestSupport
         await PlayableStream.expect(ScratchDirectory.media(scratch.path, "dash"), lastsLike: clip.duration)
     }
 
+    /// An https manifest leads only to https: a `SegmentBase` file on http fails the item for
+    /// good before its index is asked for (its range request went out in clear first: tenth
+    /// attacker trial).
+    @Test func anHTTPSManifestAsksNothingOverHTTP() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let dash = try await MediaFixtures.dash(from: clip, layout: .singleFileIndexed)
+        let manifest = try String(contentsOfFile: nginx.root + "/" + dash.manifest, encoding: .utf8)
+            .replacingOccurrences(of: "<BaseURL>", with: "<BaseURL>" + nginx.url("dash/"))
+        let tls = try await TLSTestServer(manifest: manifest)
+        defer { tls.stop() }
+        let scratch = try ScratchDirectory()
+        let run = try await deliver(tls.baseURL + "/manifest.mpd", into: scratch.path, ["--cacert", tls.certificatePath])
+        #expect(run.exitCode == 69, "\(run.stdout) \(run.stderr)")
+        #expect((run.item("dash")?["error"] as? String)?.contains("is on https but names http://127.0.0.1:\(nginx.port)/dash/") == true,
+                "\(run.stdout)")
+        #expect(tls.requests == ["/manifest.mpd"], "\(tls.requests)")
+        #expect(nginx.requests.isEmpty, "\(nginx.requests)")
+    }
+
     @Test func aLiveOrEncryptedManifestFailsForGoodBeforeAnySegmentIsAsked() async throws {
         let nginx = try await NginxServer()
         defer { nginx.stop() }

@@ -8,6 +8,7 @@ import Foundation
 /// | --- | --- |
 /// | `/bytes/N[.ext]` | N bytes of `TLSTestServer.body(count:)`, with Content-Length |
 /// | `/redirect?to=URL` | 302 to URL |
+/// | `/manifest.mpd` | `manifest`, as `application/dash+xml`, when given |
 public final class TLSTestServer: Sendable {
     public let port: Int
     /// The PEM certificate the server presents; `--cacert` takes it.
@@ -31,7 +32,8 @@ public final class TLSTestServer: Sendable {
         case certificate(String)
     }
 
-    public init() async throws {
+    /// - Parameter manifest: a DASH manifest to serve at `/manifest.mpd`.
+    public init(manifest: String? = nil) async throws {
         scratch = try ScratchDirectory("vodapp-tls")
         certificatePath = scratch.child("cert.pem")
         let key = scratch.child("key.pem")
@@ -43,7 +45,10 @@ public final class TLSTestServer: Sendable {
         guard openssl.exited, openssl.exitCode == 0 else { throw Failure.certificate("openssl req exited \(openssl.exitCode): \(openssl.stderr)") }
         let script = scratch.child("tls-server.py")
         try Self.script.write(toFile: script, atomically: true, encoding: .utf8)
-        let server = try await RunningProcess("/usr/bin/python3", [script, certificatePath, key], environment: ProcessInfo.processInfo.environment)
+        let manifestPath = scratch.child("manifest.mpd")
+        try (manifest ?? "").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        let server = try await RunningProcess("/usr/bin/python3", [script, certificatePath, key, manifestPath],
+                                              environment: ProcessInfo.processInfo.environment)
         try await server.wait(for: "the TLS server's port", timeout: .seconds(10)) { !server.stdoutLines.isEmpty }
         process = server
         port = Int(server.stdoutLines[0]) ?? 0
@@ -70,6 +75,13 @@ public final class TLSTestServer: Sendable {
                 self.send_header("Location", query["to"][0])
                 self.send_header("Content-Length", "0")
                 self.end_headers()
+            elif url.path == "/manifest.mpd":
+                body = open(sys.argv[3], "rb").read()
+                self.send_response(200)
+                self.send_header("Content-Type", "application/dash+xml")
+                self.send_header("Content-Length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
             elif url.path.startswith("/bytes/") and url.path[7:].split(".")[0].isdigit():
                 count = int(url.path[7:].split(".")[0])
                 body = bytes(i % 251 for i in range(count))
