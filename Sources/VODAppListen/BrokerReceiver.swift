@@ -87,6 +87,10 @@ final class BrokerReceiver: Service, Sendable {
             throw ListenerError.directoryUnusable(.directoryUnusable(path: spool.path, reason: error.description))
         }
         spool.removeLeftovers()
+        for name in spool.setAsideCrashed() {
+            attention.warn("a kept push was being delivered each of the last \(PushSpool.crashesTolerated) times the listener died: "
+                           + "set aside as \(spool.path)/\(name), not delivered again")
+        }
         // A spool still full from the last run takes nothing more until deliveries make room
         // (taking even one message a start would let restarts grow it past its limit).
         pauseIfFull()
@@ -291,6 +295,7 @@ final class BrokerReceiver: Service, Sendable {
             }
             return false
         }
+        spool.markStarted(entry)
         Task {
             let outcome = await ticket.outcome()
             self.finished(entry, outcome)
@@ -304,6 +309,7 @@ final class BrokerReceiver: Service, Sendable {
         // retry at the next push, as for any receiver. The file goes before the entry leaves
         // `inFlight`: a replay of the spool in between would queue it again.
         let delivered = stop?.reason == nil && (try? outcome.get()) != nil
+        spool.markEnded(entry)
         if delivered {
             // Held no more before the file goes: once the spool is empty, a copy of the push is
             // a push again (signed, it is then a replay, and refused as one).

@@ -17,6 +17,13 @@ import VODAppMediaDirectory
 /// says where it came from, and a line `#signed` when the push came with a valid signature (so
 /// that it keeps the credentials it earned after a restart). A payload is JSON and never starts
 /// with `#`: a file without the lines (written before they existed) is the push alone.
+///
+/// A push whose delivery the process did not survive twice is set aside (`NAME.crashed`), not
+/// delivered again: each delivery is counted in a marker beside its push (`.NAME.started`)
+/// from when it is queued to its end, so a marker found at a start is a delivery a crash,
+/// SIGKILL or a power cut ended. (A push queued behind the one that crashed is counted too; it
+/// takes two such crashes to set it aside.) One that crashed the listener (an overflow in the tenth attacker trial) was
+/// replayed at every restart, a crash loop under `Restart=on-failure`; once may be a power cut.
 struct PushSpool: Sendable {
     /// A push in the spool: its file's name, which sorts in arrival order.
     struct Entry: Sendable, Hashable, Comparable {
@@ -147,5 +154,50 @@ struct PushSpool: Sendable {
 
     func remove(_ entry: Entry) {
         SafeFile.remove("\(path)/\(entry.name)")
+        SafeFile.remove(marker(of: entry))
+    }
+
+    // MARK: - Deliveries the process did not survive
+
+    /// How many of a push's deliveries the process did not survive before it is set aside.
+    static let crashesTolerated = 2
+
+    private func marker(of entry: Entry) -> String { "\(path)/.\(entry.name).started" }
+
+    /// How many deliveries of the push have begun and not ended.
+    func starts(of entry: Entry) -> Int {
+        guard let bytes = try? SafeFile.contents(of: marker(of: entry), limit: 32) else { return 0 }
+        return Int(String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
+    /// Counts a delivery of the push beginning, durably: a crash from here on is found.
+    func markStarted(_ entry: Entry) {
+        let count = starts(of: entry) + 1
+        try? SafeFile.replace(marker(of: entry), with: Array("\(count)\n".utf8), writingFirst: marker(of: entry) + ".tmp")
+    }
+
+    /// The push's delivery ended, delivered or not, with the process alive.
+    func markEnded(_ entry: Entry) {
+        SafeFile.remove(marker(of: entry))
+    }
+
+    /// Sets aside, as `NAME.crashed`, each push whose delivery the process did not survive
+    /// `crashesTolerated` times; returns their new names. Markers of pushes gone are removed.
+    func setAsideCrashed() -> [String] {
+        var setAside: [String] = []
+        for entry in entries() where starts(of: entry) >= Self.crashesTolerated {
+            let name = entry.name + ".crashed"
+            guard SafeFile.renameWithoutReplacing("\(path)/\(entry.name)", to: "\(path)/\(name)") == 0 else { continue }
+            markEnded(entry)
+            setAside.append(name)
+        }
+        if !setAside.isEmpty { SafeFile.syncDirectory(path) }
+        guard let (parent, name) = try? SafeFile.holder(of: path), let spool = try? parent.ownFolder(name) else { return setAside }
+        let kept = Set(entries().map(\.name))
+        spool.removeFiles { file in
+            guard file.hasPrefix("."), file.hasSuffix(".started") else { return true }
+            return kept.contains(String(file.dropFirst().dropLast(".started".count)))
+        }
+        return setAside
     }
 }

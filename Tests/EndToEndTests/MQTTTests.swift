@@ -527,4 +527,40 @@ import VODAppSamples
             #expect(try await again.stop() == 143)
         }
     }
+    /// A kept push whose delivery the listener did not survive twice (SIGKILL here; an overflow
+    /// that crashed it, in the tenth attacker trial) is set aside at the next start, not replayed
+    /// into a crash loop; once is a power cut, and the push is delivered.
+    @Test func aPushTheListenerDiedDeliveringTwiceIsSetAside() async throws {
+        let scratch = try ScratchDirectory()
+        let broker = try await MosquittoBroker()
+        try await withSampleServer(rate: 100_000) { server in
+            let media = scratch.child("media")
+            let spool = media + "/.vodapp/spool"
+            let first = try await subscribedListener(media, on: broker)
+            let send = try await publish(payload(on: server, sizes: [800_000]), to: broker.url(topic: Self.topic), in: scratch)
+            #expect(send.exitCode == 0, "\(send.stderr)")
+            try await first.process.wait(for: "the transfer to start") { !mediaRequests(server).isEmpty }
+            first.process.signal(SIGKILL)
+            _ = try await first.process.exitStatus()
+
+            // Once: delivered again, and killed again.
+            let second = try await subscribedListener(media, on: broker)
+            try await second.process.wait(for: "the transfer to start again") { mediaRequests(server).count >= 2 }
+            #expect(!second.process.stderr.contains("set aside"))
+            second.process.signal(SIGKILL)
+            _ = try await second.process.exitStatus()
+
+            // Twice: set aside, said, and not asked for again.
+            let third = try await subscribedListener(media, on: broker)
+            let asked = mediaRequests(server).count
+            try await third.process.wait(for: "the warning") { third.process.stderr.contains("not delivered again") }
+            let names = ScratchDirectory.visibleEntries(spool)
+            #expect(names.count == 1 && names.first?.hasSuffix(".json.crashed") == true, "\(names)")
+            #expect(third.process.stderr.contains("set aside as \(spool)/\(names.first ?? "")"), "\(third.process.stderr)")
+            try await Task.sleep(for: .seconds(1))
+            #expect(mediaRequests(server).count == asked)
+            #expect(ScratchDirectory.visibleMedia(media).isEmpty)
+            #expect(try await third.stop() == 143)
+        }
+    }
 }
