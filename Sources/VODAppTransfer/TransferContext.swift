@@ -375,6 +375,12 @@ final class TransferContext {
             // The item's whole is limited too, across the requests it is fetched in.
             guard allowance.claim(Int64(bytes.count)) else {
                 abort = .tooLarge
+                // Given back at once, not when the engine settles this transfer: another request
+                // of the item may claim in the same pass (under load, both of two were dropped).
+                // A transfer dropped as too large keeps nothing.
+                allowance.release(claimed + (baseReleased ? 0 : request.resume?.offset ?? 0))
+                claimed = 0
+                baseReleased = true
                 return 0
             }
             claimed += Int64(bytes.count)
