@@ -92,7 +92,7 @@ package final class StreamDownloads: TransferFollowUp {
                                                systemLanguage: systemLanguage, maximumHeight: maximumHeight, stop: stop,
                                                ceiling: ceilings[key])
                 download.attempts = outcome.attempts
-                let requests = download.begin(playlist: data, from: url, contentType: outcome.contentType, limits: &state.limits)
+                let requests = download.begin(playlist: data, from: url, isDASH: outcome.isDASHManifest, limits: &state.limits)
                 state.items[key] = download
                 return (requests, [])
             }

@@ -216,23 +216,12 @@ package struct StreamItemDownload: Sendable {
     /// Takes an HLS playlist or a DASH manifest the item's own URL answered with; returns the
     /// requests that follow.
     /// - Parameter limits: the delivery's segments: the item takes its own from them.
-    /// - Parameter contentType: the answer's Content-Type: `application/dash+xml` says DASH
-    ///   whatever the bytes look like (UTF-16, a long comment before `<MPD`).
-    mutating func begin(playlist data: [UInt8], from url: MediaURL, contentType: String? = nil,
+    /// - Parameter isDASH: the transfer engine's sniffer took it for a DASH manifest
+    ///   (`TransferOutcome.isDASHManifest`): by its type, or its `MPD` root.
+    mutating func begin(playlist data: [UInt8], from url: MediaURL, isDASH: Bool = false,
                         limits: inout HLSSegmentLimits) -> [TransferRequest] {
         finalURL = url
-        if Self.isDASH(data, contentType: contentType) {
-            return take(manifest: data, from: url, limits: &limits)
-        }
-        return take(playlist: data, from: url, limits: &limits)
-    }
-
-    /// Whether what the item's URL answered is a DASH manifest: by its type, else by not being
-    /// HLS (the transfer engine captured it as one or the other).
-    static func isDASH(_ data: [UInt8], contentType: String?) -> Bool {
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        if type == "application/dash+xml" { return true }
-        return !String(decoding: data.prefix(64 * 1024), as: UTF8.self).contains("#EXTM3U")
+        return isDASH ? take(manifest: data, from: url, limits: &limits) : take(playlist: data, from: url, limits: &limits)
     }
 
     /// Takes how one of this item's requests ended.
@@ -387,7 +376,7 @@ package struct StreamItemDownload: Sendable {
             return []
         }
         if let plain = Self.plainHTTP(in: playlist, from: url) {
-            state = .failed("the HLS playlist at \(url.redacted) is on https but names \(plain.redacted), which is not", final: true)
+            state = .failed(Self.insecure(plain, named: "the HLS playlist", at: url), final: true)
             return []
         }
         switch playlist {
@@ -423,10 +412,7 @@ package struct StreamItemDownload: Sendable {
                 audio = HLSAudioChoice.choose(for: chosen.variant, among: master.renditions, preferred: audioLanguages,
                                               systemLanguage: systemLanguage)
                 renditions = master.renditions
-                fallbacks = master.variants
-                    .filter { $0.expectedBitsPerSecond < chosen.variant.expectedBitsPerSecond }
-                    .filter { variant in maximumHeight.map { cap in variant.resolution.map { $0.height <= cap } ?? true } ?? true }
-                    .sorted { $0.expectedBitsPerSecond > $1.expectedBitsPerSecond }
+                fallbacks = fallbacks(among: master.variants, below: chosen.variant)
                 // Only the choice is needed from here on.
                 self.master = nil
                 var requests: [TransferRequest] = []
@@ -484,10 +470,7 @@ package struct StreamItemDownload: Sendable {
         renditions = presentation.renditions
         choice = chosen
         audio = HLSAudioChoice.choose(for: chosen.variant, among: renditions, preferred: audioLanguages, systemLanguage: systemLanguage)
-        fallbacks = offered
-            .filter { $0.expectedBitsPerSecond < chosen.variant.expectedBitsPerSecond }
-            .filter { variant in maximumHeight.map { cap in variant.resolution.map { $0.height <= cap } ?? true } ?? true }
-            .sorted { $0.expectedBitsPerSecond > $1.expectedBitsPerSecond }
+        fallbacks = fallbacks(among: offered, below: chosen.variant)
         return startDASH(chosen.variant, limits: &limits)
     }
 
@@ -515,8 +498,7 @@ package struct StreamItemDownload: Sendable {
                 // Checked before the index is asked for, as every part is before it is: an https
                 // manifest's index fetched over http first (tenth attacker trial).
                 if let manifestURL = finalURL, manifestURL.isHTTPS, !needed.url.isHTTPS {
-                    state = .failed("the DASH manifest at \(manifestURL.redacted) is on https but names \(needed.url.redacted), which is not",
-                                    final: true)
+                    state = .failed(Self.insecure(needed.url, named: "the DASH manifest", at: manifestURL), final: true)
                     return []
                 }
                 guard needed.range.length <= Int64(DASHManifestParser.maximumBytes) else {
@@ -560,7 +542,7 @@ package struct StreamItemDownload: Sendable {
                 return []
             }
             if let plain = Self.plainHTTP(in: .media(playlist), from: manifestURL) {
-                state = .failed("the DASH manifest at \(manifestURL.redacted) is on https but names \(plain.redacted), which is not", final: true)
+                state = .failed(Self.insecure(plain, named: "the DASH manifest", at: manifestURL), final: true)
                 return []
             }
         }
@@ -740,6 +722,20 @@ package struct StreamItemDownload: Sendable {
                                             slice: part.range.map { TransferRequest.Slice(offset: $0.offset, length: $0.length) }))
         }
         return requests
+    }
+
+    /// The variants to fall back on from `chosen`, the highest first: those of a lower expected
+    /// rate, within `--max-height`.
+    private func fallbacks(among variants: [HLSVariant], below chosen: HLSVariant) -> [HLSVariant] {
+        variants.filter { $0.expectedBitsPerSecond < chosen.expectedBitsPerSecond }
+            .filter { variant in maximumHeight.map { cap in variant.resolution.map { $0.height <= cap } ?? true } ?? true }
+            .sorted { $0.expectedBitsPerSecond > $1.expectedBitsPerSecond }
+    }
+
+    /// Why an https playlist or manifest that names an http URL fails: what an https item brings
+    /// must come over https, as its redirects must.
+    static func insecure(_ plain: MediaURL, named what: String, at url: MediaURL) -> String {
+        "\(what) at \(url.redacted) is on https but names \(plain.redacted), which is not"
     }
 
     /// Why a media playlist cannot become one file, if it cannot.

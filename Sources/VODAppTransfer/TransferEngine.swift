@@ -663,11 +663,12 @@ extension TransferEngine {
             "key": "\(context.request.id)", "result": "\(Self.describe(classification.result))", "status": "\(status)",
             "bodyBytes": "\(context.bodyBytes)", "resumedFrom": "\(context.baseOffset)", "attempt": "\(context.attempt)",
         ])
-        let outcome = TransferOutcome(
+        var outcome = TransferOutcome(
             id: context.request.id, result: classification.result, httpStatus: status == 0 ? nil : status,
             bodyBytesReceived: context.bodyBytes, etag: context.etag, lastModified: context.lastModified,
             contentType: context.effectiveContentType, partial: partial, attempts: context.attempt,
             retryAfterSeconds: context.retryAfterSeconds, isFinal: classification.isFinal, finalURL: context.request.url)
+        outcome.isDASHManifest = context.verdict == .dashManifest
         return .outcome(outcome, again: classification.again)
     }
 

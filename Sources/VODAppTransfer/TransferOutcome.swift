@@ -55,6 +55,9 @@ public struct TransferOutcome: Sendable, Equatable {
     public let isFinal: Bool
     /// Where the body came from after redirects: what relative references in it resolve against.
     public let finalURL: MediaURL?
+    /// For a captured item body: the sniffer took it for a DASH manifest, not an HLS playlist
+    /// (`MediaSniffer.Verdict`), so that what follows it need not judge it again.
+    public var isDASHManifest = false
 
     public init(id: String, result: Result, httpStatus: Int? = nil, bodyBytesReceived: Int64 = 0,
                 etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, partial: Partial? = nil,

@@ -215,6 +215,8 @@ import VODAppTransfer
         #expect(role.renditions.map(\.name) == ["English", "English (Audio Description)"])
         #expect(role.renditions.map(\.isDefault) == [true, false])
         #expect(HLSAudioChoice.choose(for: role.variants[0], among: role.renditions)?.name == "English")
+        // Each set's own track, though both are English.
+        #expect(role.renditions.compactMap { role.track(for: $0)?.pieces.first?.representation.id } == ["10", "12"])
     }
 
     @Test func periodsAreJoinedIntoOneTrackStartingAnewAtEach() throws {

@@ -23,8 +23,6 @@ public enum DASHManifestError: Error, Equatable, Sendable, CustomStringConvertib
     /// The manifest declares a DTD (entities): no real manifest does, and its expansion, even
     /// bounded, costs the parse minutes.
     case declaresEntities
-    /// The run's deadline came while the manifest was being read.
-    case outOfTime
 
     public var description: String {
         switch self {
@@ -39,7 +37,6 @@ public enum DASHManifestError: Error, Equatable, Sendable, CustomStringConvertib
         case .tooManyElements(let limit): "it has more than \(limit) elements"
         case .tooManyRepresentations(let limit): "it offers more than \(limit) representations"
         case .declaresEntities: "it declares a DTD (<!DOCTYPE or <!ENTITY), which no manifest needs"
-        case .outOfTime: "the run ended while it was read"
         }
     }
 

@@ -173,8 +173,9 @@ public enum DASHManifestParser {
         }
         let fixed = Double(try integer(list.attributes["duration"], element: "SegmentList", name: "duration", in: 0...largestNumber) ?? 0) / scale
         let initialization = try list.child("Initialization").map { element throws(DASHManifestError) in
-            (source: element.attributes["sourceURL"],
-             range: try element.attributes["range"].map { text throws(DASHManifestError) in try range(text, element: "Initialization") })
+            DASHSegmentList.Initialization(
+                source: element.attributes["sourceURL"],
+                range: try element.attributes["range"].map { text throws(DASHManifestError) in try range(text, element: "Initialization") })
         }
         var entries: [DASHSegmentList.Entry] = []
         entries.reserveCapacity(urls.count)

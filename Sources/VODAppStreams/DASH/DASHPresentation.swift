@@ -54,57 +54,55 @@ struct DASHPresentation {
     ///   - systemLanguage: `$LANG`, likewise.
     static func make(_ manifest: DASHManifest, preferred: [String] = [], systemLanguage: String? = nil) -> Result<DASHPresentation, Refusal> {
         if let reason = refusal(of: manifest) { return .failure(Refusal(reason)) }
-        let first = manifest.periods[0]
-        let watchable = first.adaptationSets.filter { !$0.isTrickPlay }
-        let protected = watchable.flatMap(\.representations).contains(where: \.isProtected)
-        let webM = watchable.flatMap(\.representations).contains(where: \.isWebM)
-        let video = representations(of: .video, in: first)
-        let audioSets = audioSets(in: first)
-        guard !video.isEmpty || !audioSets.isEmpty else {
-            return .failure(Refusal(protected ? "the DASH streams are encrypted (DRM: ContentProtection), which vodapp cannot decrypt"
-                                    : webM ? "the DASH streams are WebM (VP9, Opus), which vodapp does not make into an MP4"
+        // Each period's streams sorted once: sorting them again for each representation made a
+        // choice among 1,000 take a second on the transfer thread.
+        let periods = manifest.periods.map(PeriodStreams.init)
+        let first = periods[0]
+        guard !first.video.isEmpty || !first.audio.isEmpty else {
+            let watchable = manifest.periods[0].adaptationSets.filter { !$0.isTrickPlay }.flatMap(\.representations)
+            return .failure(Refusal(watchable.contains(where: \.isProtected)
+                                    ? "the DASH streams are encrypted (DRM: ContentProtection), which vodapp cannot decrypt"
+                                    : watchable.contains(where: \.isWebM)
+                                    ? "the DASH streams are WebM (VP9, Opus), which vodapp does not make into an MP4"
                                     : "the DASH manifest offers no video or audio representation"))
         }
-        let duration = manifest.totalDuration ?? 0
-        let audioBandwidth = audioSets.map { $0.best.bandwidth }.max() ?? 0
+        let renditionsOfSets = first.audio.indices.map { rendition(of: first.audio[$0], at: $0, fallback: manifest.url) }
         var variants: [HLSVariant] = []
         var variantTracks: [Track] = []
         var renditions: [HLSRendition] = []
         var renditionTracks: [Track] = []
         var soundRendition: HLSRendition?
-        if video.isEmpty {
+        if first.video.isEmpty {
             // Sound alone: the set the viewer's languages choose, its representations the variants.
-            let sets = audioSets.enumerated().map { index, audio in rendition(of: audio, at: index, fallback: manifest.url) }
             let anyVariant = HLSVariant(url: manifest.url, bandwidth: 0, audioGroup: "audio")
-            let chosen = HLSAudioChoice.choose(for: anyVariant, among: sets, preferred: preferred, systemLanguage: systemLanguage)
-            let index = chosen.flatMap { sets.firstIndex(of: $0) } ?? 0
-            soundRendition = sets[index]
-            for representation in audioSets[index].set.representations where representation.isUsable {
+            let chosen = HLSAudioChoice.choose(for: anyVariant, among: renditionsOfSets, preferred: preferred, systemLanguage: systemLanguage)
+            let set = chosen.flatMap { renditionsOfSets.firstIndex(of: $0) } ?? 0
+            soundRendition = renditionsOfSets[set]
+            for (rank, representation) in first.audio[set].representations.enumerated() {
                 variants.append(HLSVariant(url: url(of: representation, fallback: manifest.url), bandwidth: representation.bandwidth,
                                            codecs: representation.codecs))
-                variantTracks.append(track(from: representation, kind: .audio, language: nil, in: manifest))
+                variantTracks.append(track(.audio, set: set, rank: rank, through: periods))
             }
         } else {
-            for representation in video {
-                let ownAudio = representation.carriesAudio || audioSets.isEmpty
+            let audioBandwidth = first.audio.map { $0.representations[0].bandwidth }.max() ?? 0
+            for (rank, representation) in first.video.enumerated() {
+                let ownAudio = representation.carriesAudio || first.audio.isEmpty
                 variants.append(HLSVariant(
                     url: url(of: representation, fallback: manifest.url),
                     bandwidth: representation.bandwidth + (ownAudio ? 0 : audioBandwidth),
                     resolution: representation.width.flatMap { width in representation.height.map { HLSResolution(width: width, height: $0) } },
                     codecs: representation.codecs, audioGroup: ownAudio ? nil : "audio"))
-                variantTracks.append(track(from: representation, kind: .video, language: nil, in: manifest))
+                variantTracks.append(track(.video, set: nil, rank: rank, through: periods))
             }
-            for (index, audio) in audioSets.enumerated() {
-                renditions.append(rendition(of: audio, at: index, fallback: manifest.url))
-                renditionTracks.append(track(from: audio.best, kind: .audio, language: audio.set.language, in: manifest))
-            }
+            renditions = renditionsOfSets
+            renditionTracks = first.audio.indices.map { track(.audio, set: $0, rank: 0, through: periods) }
         }
         if let broken = (variantTracks + renditionTracks).first(where: { $0.pieces.count != manifest.periods.count }) {
             let missing = broken.pieces.count
             return .failure(Refusal("the DASH manifest's period \(missing + 1) lacks a stream that period 1 has"))
         }
-        return .success(DASHPresentation(variants: variants, renditions: renditions, soundRendition: soundRendition, duration: duration,
-                                         variantTracks: variantTracks, renditionTracks: renditionTracks))
+        return .success(DASHPresentation(variants: variants, renditions: renditions, soundRendition: soundRendition,
+                                         duration: manifest.totalDuration ?? 0, variantTracks: variantTracks, renditionTracks: renditionTracks))
     }
 
     struct Refusal: Error {
@@ -114,54 +112,64 @@ struct DASHPresentation {
 
     // MARK: - Building
 
-    /// An audio set as a rendition: named by its `Label`, else its language; the `main` role is
-    /// the default.
-    private static func rendition(of audio: (set: DASHAdaptationSet, best: DASHRepresentation), at index: Int,
-                                  fallback: MediaURL) -> HLSRendition {
-        HLSRendition(kind: .audio, groupID: "audio", name: audio.set.label ?? audio.set.language ?? "audio \(index + 1)",
-                     language: audio.set.language, isDefault: audio.set.roles.contains("main"), autoselect: true,
-                     url: url(of: audio.best, fallback: fallback))
-    }
+    /// A period's streams as the choice reads them: its video representations and each audio
+    /// set's, highest bandwidth first, without the protected, the WebM and trick-play sets; sets
+    /// without a usable representation left out.
+    private struct PeriodStreams {
+        let duration: Double?
+        let video: [DASHRepresentation]
+        let audio: [(set: DASHAdaptationSet, representations: [DASHRepresentation])]
 
-    /// The unprotected representations of a kind in a period's watchable sets, highest
-    /// bandwidth first.
-    private static func representations(of kind: DASHAdaptationSet.Kind, in period: DASHPeriod) -> [DASHRepresentation] {
-        period.adaptationSets.filter { $0.kind == kind && !$0.isTrickPlay }.flatMap(\.representations)
-            .filter { $0.isUsable }.sorted { $0.bandwidth > $1.bandwidth }
-    }
+        init(_ period: DASHPeriod) {
+            duration = period.duration
+            let watchable = period.adaptationSets.filter { !$0.isTrickPlay }
+            func usable(_ representations: [DASHRepresentation]) -> [DASHRepresentation] {
+                representations.filter(\.isUsable).sorted { $0.bandwidth > $1.bandwidth }
+            }
+            video = usable(watchable.filter { $0.kind == .video }.flatMap(\.representations))
+            audio = watchable.filter { $0.kind == .audio }.compactMap { set in
+                let representations = usable(set.representations)
+                return representations.isEmpty ? nil : (set, representations)
+            }
+        }
 
-    /// The audio sets with a representation vodapp can fetch, and the best of each.
-    private static func audioSets(in period: DASHPeriod) -> [(set: DASHAdaptationSet, best: DASHRepresentation)] {
-        period.adaptationSets.filter { $0.kind == .audio && !$0.isTrickPlay }.compactMap { set in
-            set.representations.filter { $0.isUsable }.max { $0.bandwidth < $1.bandwidth }.map { (set, $0) }
+        /// The representations a track of `kind` continues among: for audio, the set at `set`'s
+        /// place when its language is the track's, else the first set of that language, else the
+        /// one at `set`'s place, else the first. (Two sets may share a language: a programme's
+        /// sound and its audio description.)
+        func options(_ kind: DASHAdaptationSet.Kind, set: Int?, language: String?) -> [DASHRepresentation] {
+            guard kind == .audio else { return video }
+            let placed = set.flatMap { $0 < audio.count ? audio[$0] : nil }
+            let chosen = (placed?.set.language == language ? placed : nil)
+                ?? audio.first { language != nil && $0.set.language == language } ?? placed ?? audio.first
+            return chosen?.representations ?? []
         }
     }
 
-    /// A representation's track through every period: the same `id`, else the same place by
-    /// bandwidth; for audio, within the set of the same language (else the same place).
-    private static func track(from representation: DASHRepresentation, kind: DASHAdaptationSet.Kind, language: String?,
-                              in manifest: DASHManifest) -> Track {
-        let first = manifest.periods[0]
-        let firstCandidates = candidates(kind: kind, language: language, in: first, preferredSet: nil)
-        let rank = firstCandidates.firstIndex(of: representation) ?? 0
-        let setIndex = kind == .audio ? audioSets(in: first).firstIndex { $0.set.representations.contains(representation) } : nil
+    /// An audio set as a rendition: named by its `Label`, else its language; the `main` role is
+    /// the default; it stands for the set's highest-bandwidth representation.
+    private static func rendition(of audio: (set: DASHAdaptationSet, representations: [DASHRepresentation]), at index: Int,
+                                  fallback: MediaURL) -> HLSRendition {
+        HLSRendition(kind: .audio, groupID: "audio", name: audio.set.label ?? audio.set.language ?? "audio \(index + 1)",
+                     language: audio.set.language, isDefault: audio.set.roles.contains("main"), autoselect: true,
+                     url: url(of: audio.representations[0], fallback: fallback))
+    }
+
+    /// The track of the first period's representation at `rank` (in the audio set at `set`)
+    /// through every period: the same `id`, else the same place by bandwidth; for audio, within
+    /// the set of the same language (else the same place).
+    private static func track(_ kind: DASHAdaptationSet.Kind, set: Int?, rank: Int, through periods: [PeriodStreams]) -> Track {
+        let first = periods[0]
+        let language = set.flatMap { first.audio[$0].set.language }
+        let representation = first.options(kind, set: set, language: language)[rank]
         var pieces = [Track.Piece(representation: representation, periodDuration: first.duration)]
-        for period in manifest.periods.dropFirst() {
-            let options = candidates(kind: kind, language: language, in: period, preferredSet: setIndex)
+        for period in periods.dropFirst() {
+            let options = period.options(kind, set: set, language: language)
             guard !options.isEmpty else { break }
             let next = options.first { $0.id == representation.id } ?? options[min(rank, options.count - 1)]
             pieces.append(Track.Piece(representation: next, periodDuration: period.duration))
         }
         return Track(pieces: pieces)
-    }
-
-    private static func candidates(kind: DASHAdaptationSet.Kind, language: String?, in period: DASHPeriod,
-                                   preferredSet: Int?) -> [DASHRepresentation] {
-        guard kind == .audio else { return representations(of: kind, in: period) }
-        let sets = audioSets(in: period).map(\.set)
-        let set = sets.first { language != nil && $0.language == language }
-            ?? preferredSet.flatMap { $0 < sets.count ? sets[$0] : nil } ?? sets.first
-        return set.map { $0.representations.filter { $0.isUsable }.sorted { $0.bandwidth > $1.bandwidth } } ?? []
     }
 
     /// The URL a representation's variant is known by: where its segments are.

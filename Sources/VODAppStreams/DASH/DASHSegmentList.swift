@@ -12,15 +12,16 @@ public struct DASHSegmentList: Sendable, Equatable {
         public let duration: Double
     }
 
-    public let initialization: (source: String?, range: HLSByteRange?)?
-    public let entries: [Entry]
-
-    public static func == (left: DASHSegmentList, right: DASHSegmentList) -> Bool {
-        left.entries == right.entries && left.initialization?.source == right.initialization?.source
-            && left.initialization?.range == right.initialization?.range && (left.initialization == nil) == (right.initialization == nil)
+    /// The `Initialization`: its `sourceURL` (none: the representation's file) and `range`.
+    public struct Initialization: Sendable, Equatable {
+        public let source: String?
+        public let range: HLSByteRange?
     }
 
-    init(initialization: (source: String?, range: HLSByteRange?)?, entries: [Entry]) {
+    public let initialization: Initialization?
+    public let entries: [Entry]
+
+    init(initialization: Initialization?, entries: [Entry]) {
         self.initialization = initialization
         self.entries = entries
     }
@@ -28,8 +29,8 @@ public struct DASHSegmentList: Sendable, Equatable {
     /// The list's segments and initialization segment, resolved against `base`; an entry
     /// without a URL is a range of `base` itself.
     func segments(base: MediaURL) throws(DASHManifestError) -> (initialization: DASHSegmentReference?, segments: [DASHSegmentReference]) {
-        let initialization = try self.initialization.map { (source, range) throws(DASHManifestError) in
-            DASHSegmentReference(url: try DASHSegmentTemplate.resolve(source ?? "", against: base), range: range)
+        let initialization = try self.initialization.map { initialization throws(DASHManifestError) in
+            DASHSegmentReference(url: try DASHSegmentTemplate.resolve(initialization.source ?? "", against: base), range: initialization.range)
         }
         var segments: [DASHSegmentReference] = []
         segments.reserveCapacity(entries.count)
