@@ -309,7 +309,9 @@ final class BrokerReceiver: Service, Sendable {
         // retry at the next push, as for any receiver. The file goes before the entry leaves
         // `inFlight`: a replay of the spool in between would queue it again.
         let delivered = stop?.reason == nil && (try? outcome.get()) != nil
-        spool.markEnded(entry)
+        // Delivered, the push goes with its marker (`remove`); otherwise it stays, its delivery
+        // ended alive.
+        if !delivered { spool.markEnded(entry) }
         if delivered {
             // Held no more before the file goes: once the spool is empty, a copy of the push is
             // a push again (signed, it is then a replay, and refused as one).

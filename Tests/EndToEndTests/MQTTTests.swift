@@ -64,8 +64,8 @@ import VODAppSamples
             #expect(holdsSampleBytes(ScratchDirectory.media(media, "item0"), count: 1000))
             #expect(holdsSampleBytes(ScratchDirectory.media(media, "item1"), count: 2000))
             #expect(mediaRequests(server).sorted() == ["/bytes/1000.mp4", "/bytes/2000.mp4"])
-            // Its delivery ended: nothing is left in the spool.
-            #expect(ScratchDirectory.visibleEntries(media + "/.vodapp/spool").isEmpty)
+            // Its delivery ended: nothing is left in the spool (removed just after the report).
+            try await listener.process.wait(for: "the spool to empty") { ScratchDirectory.visibleEntries(media + "/.vodapp/spool").isEmpty }
             #expect(try await listener.stop() == 143)
         }
     }
@@ -523,7 +523,7 @@ import VODAppSamples
             #expect(holdsSampleBytes(ScratchDirectory.media(media, "item0"), count: 800_000))
             // The second request resumed where the first stopped.
             #expect(server.requests.filter { $0.target.hasPrefix("/bytes/") }.last?.header("Range")?.hasPrefix("bytes=") == true)
-            #expect(ScratchDirectory.visibleEntries(media + "/.vodapp/spool").isEmpty)
+            try await again.process.wait(for: "the spool to empty") { ScratchDirectory.visibleEntries(media + "/.vodapp/spool").isEmpty }
             #expect(try await again.stop() == 143)
         }
     }
