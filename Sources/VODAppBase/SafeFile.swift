@@ -268,7 +268,7 @@ package enum SafeFile {
     }
 
     /// Writes `bytes` to a new file at `temporary` and makes them durable.
-    private static func write(_ bytes: [UInt8], to temporary: String) throws(Failure) {
+    package static func write(_ bytes: [UInt8], to temporary: String) throws(Failure) {
         let fd = try create(temporary)
         let written = bytes.withUnsafeBytes { buffer -> Bool in
             var offset = 0

@@ -1,5 +1,7 @@
 import Foundation
+import VODAppBase
 import VODAppMediaDirectory
+import VODAppStore
 import VODAppStreams
 import VODAppTransfer
 
@@ -52,6 +54,42 @@ extension Delivery {
             // An HLS playlist `StreamDownloads` did not take up: it could not be read.
             return ItemReport(key: item.key, title: title, url: url, status: .failed, httpStatus: status,
                               error: "the server answered with a playlist vodapp cannot read", final: true)
+        }
+    }
+
+    /// Places a stream item's subtitles beside its file, just placed at `file`: each written and
+    /// made durable in the work area, then given its name (`MediaFileName.subtitle`) without
+    /// replacing anything there, as the item's file is. One at the name already (an earlier
+    /// delivery's, or the user's) stays as it is; it is vodapp's only if the store said so.
+    func placeSubtitles(_ tracks: [SubtitleTrack], beside file: String, key: String, known: StoredItem?,
+                        directory: MediaDirectory) -> [SubtitleReport] {
+        let fileName = (file as NSString).lastPathComponent
+        return tracks.map { track in
+            func failed(_ why: String) -> SubtitleReport {
+                logger.warning("a subtitle was not placed", metadata: ["key": "\(key)", "language": "\(track.language)", "reason": "\(why)"])
+                return SubtitleReport(language: track.language, name: track.name, error: why)
+            }
+            guard let text = track.text else { return failed(track.error ?? "it was not made") }
+            let name = MediaFileName.subtitle(beside: fileName, language: track.language)
+            guard name.utf8.count <= 255 else { return failed("its name would be longer than the 255 bytes a file system allows") }
+            let final = directory.path + "/" + name
+            let temporary = directory.subtitleTemporaryPath(key: key, language: track.language)
+            do {
+                try SafeFile.write(text, to: temporary)
+            } catch {
+                return failed("cannot write it: \(error)")
+            }
+            switch directory.place(temporary, at: final) {
+            case .placed(let identity):
+                let placed = identity.map { PlacedSubtitle(name: name, bytes: Int64(text.count), fileID: $0.fileID, fingerprint: $0.fingerprint) }
+                return SubtitleReport(language: track.language, name: track.name, path: final, bytes: Int64(text.count), placed: placed)
+            case .alreadyThere:
+                let size: Int64? = if case .file(let size) = directory.presence(at: final) { size } else { nil }
+                return SubtitleReport(language: track.language, name: track.name, path: final, bytes: size,
+                                      placed: known?.placedSubtitles.first { $0.name == name })
+            case .failed(let reason), .takenIgnoringCase(let reason):
+                return failed("cannot place it in \(directory.path): \(reason)")
+            }
         }
     }
 

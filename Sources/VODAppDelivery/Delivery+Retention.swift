@@ -180,6 +180,7 @@ extension Delivery {
                     continue
                 }
                 removed.append(RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: reason))
+                removed += removeSubtitles(of: item, in: directory, root: root, reason: reason)
                 records.append(item.removed(because: "removed by retention: \(reason)"))
             case .partial(let partial):
                 if let failure = directory.remove(partial) {
@@ -194,6 +195,26 @@ extension Delivery {
         }
         ledger.record(records, until: deadline)
         return removed
+    }
+
+    /// Removes the subtitle files placed beside `item`'s file, which retention just removed: each
+    /// one the store records under a name vodapp gives the item's subtitles, and only while it is
+    /// still the file placed there (`MediaDirectory.placedFile`), as the item's own file.
+    private func removeSubtitles(of item: StoredItem, in directory: MediaDirectory, root: Folder, reason: String) -> [RemovedFile] {
+        item.placedSubtitles.compactMap { subtitle in
+            guard MediaFileName.isSubtitleName(subtitle.name, of: item.key),
+                  let file = directory.placedFile(named: subtitle.name, in: root, bytes: subtitle.bytes, placedAt: item.updatedAt,
+                                                  fileID: subtitle.fileID, fingerprint: subtitle.fingerprint) else { return nil }
+            switch directory.remove(file, in: root) {
+            case .removed:
+                return RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: "its video's subtitle, \(reason)")
+            case .kept(let why):
+                attention.warn("kept \(file.path), which retention would have removed with its video: \(why)")
+            case .failed(let failure):
+                attention.warn("cannot remove \(file.path) for retention: \(failure)")
+            }
+            return nil
+        }
     }
 
     /// Why the files a limit could not remove stay, in words, each only when it applied: the

@@ -34,6 +34,8 @@ extension Delivery {
         let finished = NIOLockedValueBox<[String: ItemReport]>([:])
         // What was chosen of each HLS master playlist, for its report.
         let choices = NIOLockedValueBox<[String: StreamChoice]>([:])
+        // Each stream item's subtitles, from its mux to its placing.
+        let subtitles = NIOLockedValueBox<[String: [SubtitleTrack]]>([:])
         // Runs on a syncer thread once the body is on disk.
         let finish: @Sendable (DeliveryTarget, TransferOutcome, String?) -> Void = { target, outcome, unsynced in
             let key = target.item.key
@@ -45,6 +47,10 @@ extension Delivery {
             }
             var itemReport = place(outcome, target: target, directory: directory)
             itemReport.variant = choices.withLockedValue { $0[key] }
+            let tracks = subtitles.withLockedValue { $0.removeValue(forKey: key) } ?? []
+            if itemReport.status == .downloaded, let path = itemReport.path, !tracks.isEmpty {
+                itemReport.subtitles = placeSubtitles(tracks, beside: path, key: key, known: known[key], directory: directory)
+            }
             // The new name is durable before the store says the file is there.
             if itemReport.status == .downloaded { directory.sync() }
             ledger?.record([StoredItem(outcome: outcome, report: itemReport, known: known[key], vouched: options.vouched)], until: budget.end)
@@ -71,6 +77,8 @@ extension Delivery {
             logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(choice?.description ?? "the only one")",
                                           "result": "\(muxed.result)",
                                           "muxSeconds": "\(String(format: "%.3f", (ContinuousClock.now - began).inSeconds))"])
+            let tracks = hls.takeSubtitles(of: key)
+            if !tracks.isEmpty { subtitles.withLockedValue { $0[key] = tracks } }
             if case .completed = muxed.result {
                 syncer.submit(target.temporary) { unsynced in finish(target, muxed, unsynced) }
             } else {
@@ -82,7 +90,8 @@ extension Delivery {
                                placingDeadline: budget.end - budget.reserve / 2,
                                audioLanguages: options.audioLanguages, systemLanguage: ProcessInfo.processInfo.environment["LANG"],
                                maximumHeight: options.maximumHeight, stop: stop,
-                               ceilings: known.compactMapValues { $0.knownCeiling(under: options.maximumSize) }) { hls, key in
+                               ceilings: known.compactMapValues { $0.knownCeiling(under: options.maximumSize) },
+                               subtitles: options.subtitles) { hls, key in
             guard let target = targets[key] else { return }
             syncer.perform { mux(hls, target, nil) }
         }

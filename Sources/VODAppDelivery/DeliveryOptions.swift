@@ -1,5 +1,6 @@
 import Foundation
 import VODAppMediaDirectory
+import VODAppStreams
 import VODAppTransfer
 
 /// How a payload is handled: where media goes and within what limits.
@@ -39,6 +40,8 @@ public struct DeliveryOptions: Sendable, Equatable {
     /// A stream's audio languages, in order of preference (`--audio-lang`): the first a master
     /// playlist's renditions have is fetched; none, its DEFAULT=YES one.
     public var audioLanguages: [String] = []
+    /// A stream's WebVTT subtitles to place beside its file (`--subtitles`).
+    public var subtitles: SubtitleSelection = .none
     /// A stream's tallest picture (`--max-height`), if capped.
     public var maximumHeight: Int?
     /// Whether a metered connection or power saver defers the items (`--on-metered`,

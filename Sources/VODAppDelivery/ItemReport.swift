@@ -31,19 +31,21 @@ public struct ItemReport: Sendable, Equatable, Encodable {
     public let final: Bool?
     /// For a stream that offered a choice (an HLS master playlist): the variant and audio chosen.
     public var variant: StreamChoice?
+    /// For a stream fetched with `--subtitles`: each subtitle placed beside the file, or why not.
+    public var subtitles: [SubtitleReport]?
     /// For `downloaded`: what the file was as this delivery placed it, for the store (not in the
     /// report).
     package var placed: MediaDirectory.PlacedIdentity?
 
     private enum CodingKeys: String, CodingKey {
-        case key, title, url, status, bytes, path, httpStatus, error, final, variant
+        case key, title, url, status, bytes, path, httpStatus, error, final, variant, subtitles
     }
 
     /// Reports are equal when what they say is: `placed` is the store's, not the report's.
     public static func == (lhs: ItemReport, rhs: ItemReport) -> Bool {
         lhs.key == rhs.key && lhs.title == rhs.title && lhs.url == rhs.url && lhs.status == rhs.status && lhs.bytes == rhs.bytes
             && lhs.path == rhs.path && lhs.httpStatus == rhs.httpStatus && lhs.error == rhs.error && lhs.final == rhs.final
-            && lhs.variant == rhs.variant
+            && lhs.variant == rhs.variant && lhs.subtitles == rhs.subtitles
     }
 
     public init(
@@ -67,6 +69,7 @@ public struct ItemReport: Sendable, Equatable, Encodable {
                                error: (error ?? "") + note, final: final)
         noted.placed = placed
         noted.variant = variant
+        noted.subtitles = subtitles
         return noted
     }
 }

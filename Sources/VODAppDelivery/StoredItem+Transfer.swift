@@ -62,9 +62,11 @@ extension StoredItem {
                 // since is not part of what vodapp placed.
                 fileID = report.placed?.fileID
                 fingerprint = report.placed?.fingerprint
+                placedSubtitles = report.subtitles?.compactMap(\.placed) ?? []
             } else {
                 fileID = known?.fileID
                 fingerprint = known?.fingerprint
+                subtitles = known?.subtitles
             }
         case .tooLarge:
             state = .tooLarge

@@ -84,6 +84,11 @@ package struct MediaDirectory: Sendable {
         workPath + "/" + Self.workName(key, ".part")
     }
 
+    /// Where a subtitle file of an item's is written before it takes its name beside the item's.
+    package func subtitleTemporaryPath(key: String, language: String) -> String {
+        workPath + "/" + Self.workName(key, "." + language + ".vtt.part")
+    }
+
     /// Where an HLS item's playlist, keys and segments are kept until they are joined: a folder
     /// of its own, under the same name on every run, so that a cut item resumes.
     package func segmentFolder(key: String) -> String {

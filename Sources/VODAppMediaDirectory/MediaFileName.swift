@@ -93,6 +93,32 @@ public struct MediaFileName: Sendable, Equatable {
         return shape.fileExtension.map(mediaExtensions.contains) ?? true
     }
 
+    /// The name of a subtitle file beside `file` (a name vodapp gave an item's file), in
+    /// `language` (`SubtitleChoice.fileTag`): `Title [key].en.vtt` beside `Title [key].mp4`, the
+    /// name mpv and VLC look for beside a video.
+    package static func subtitle(beside file: String, language: String) -> String {
+        var stem = Substring(file)
+        if let shape = shape(of: file), let fileExtension = shape.fileExtension {
+            stem = stem.dropLast(fileExtension.utf8.count + 1)
+        }
+        return stem + "." + language + ".vtt"
+    }
+
+    /// Whether `name` is one `subtitle(beside:language:)` gives a file of the item `key`, so that
+    /// a record naming another file of DIR's (a forged row) claims nothing.
+    package static func isSubtitleName(_ name: String, of key: String) -> Bool {
+        guard name.hasSuffix(".vtt") else { return false }
+        let stem = name.dropLast(4)
+        guard let dot = stem.lastIndex(of: "."), dot != stem.startIndex else { return false }
+        let language = stem[stem.index(after: dot)...]
+        guard (1...35).contains(language.count),
+              language.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-") })
+        else { return false }
+        let file = String(stem[..<dot])
+        guard !file.hasPrefix("."), Folder.isComponent(name) else { return false }
+        return isName(file, of: key)
+    }
+
     /// A name taken apart: the key it carries, the style it has, and its plain extension
     /// (lowercased), whatever that extension is.
     struct Shape {

@@ -209,6 +209,11 @@ public final class StateStore: Sendable {
                 table.add(column: "variantCeilingLimit", .integer)
             }
         }
+        migrator.registerMigration("v8: the subtitle files placed beside an item's") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "subtitles", .text)
+            }
+        }
         return migrator
     }
 

@@ -9,7 +9,7 @@ import GRDB
 extension StoredItem {
     private static let columns = ["key", "title", "url", "state", "path", "bytes", "etag", "lastModified", "error", "attempts",
                                   "nextAttemptAt", "final", "total", "fileID", "fingerprint", "vouched",
-                                  "variantCeiling", "variantCeilingLimit", "updatedAt"]
+                                  "variantCeiling", "variantCeilingLimit", "subtitles", "updatedAt"]
 
     private static let upsertSQL = """
         INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
@@ -20,7 +20,7 @@ extension StoredItem {
     func upsert(_ db: Database) throws {
         let arguments: StatementArguments = [key, title, url, state.rawValue, path, bytes, etag, lastModified, error, attempts,
                                              nextAttemptAt, final, total, fileID, fingerprint, vouched,
-                                             variantCeiling, variantCeilingLimit, updatedAt]
+                                             variantCeiling, variantCeilingLimit, subtitles, updatedAt]
         try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: arguments)
     }
 

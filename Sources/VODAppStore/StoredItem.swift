@@ -61,7 +61,16 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// lower one does not fetch them again. Nil when none did.
     public var variantCeiling: Int? = nil
     public var variantCeilingLimit: Int64? = nil
+    /// For `fetched`: the subtitle files placed beside it (`PlacedSubtitle`, as JSON), which
+    /// retention removes with it.
+    public var subtitles: String? = nil
     public var updatedAt: Date
+
+    /// The subtitle files placed beside the file.
+    public var placedSubtitles: [PlacedSubtitle] {
+        get { PlacedSubtitle.decode(subtitles) }
+        set { subtitles = PlacedSubtitle.encode(newValue) }
+    }
 
     package init(key: String, title: String?, url: String, state: State, path: String? = nil, bytes: Int64? = nil,
                  etag: String? = nil, lastModified: String? = nil, error: String? = nil, attempts: Int,

@@ -12,6 +12,8 @@ package final class StreamDownloads: TransferFollowUp {
     private struct State {
         var items: [String: StreamItemDownload] = [:]
         var limits: HLSSegmentLimits
+        /// Each finished item's subtitles, until the delivery places them.
+        var subtitles: [String: [SubtitleTrack]] = [:]
     }
 
     private let state: NIOLockedValueBox<State>
@@ -33,6 +35,8 @@ package final class StreamDownloads: TransferFollowUp {
     private let stop: StopRequest?
     /// Where earlier deliveries saw each item's variants pass the size limit, by key.
     private let ceilings: [String: VariantCeiling]
+    /// The subtitles wanted (`--subtitles`).
+    private let subtitles: SubtitleSelection
 
     /// - Parameters:
     ///   - segmentFolder: the folder of its own where an item's segments are kept (the media
@@ -50,13 +54,15 @@ package final class StreamDownloads: TransferFollowUp {
     ///   - maximumHeight: the tallest variant wanted (`HLSVariantChoice`).
     ///   - ceilings: where earlier deliveries saw an item's variants pass this size limit
     ///     (`VariantCeiling`), by key: those are not tried again.
+    ///   - subtitles: the WebVTT renditions wanted beside each file (`SubtitleChoice`).
     package init(segmentFolder: @escaping @Sendable (_ key: String) -> String, maximumSize: Int64, room: TransferRequest.Room? = nil,
                  itemURLs: [String: MediaURL], limits: HLSSegmentLimits = HLSSegmentLimits(),
                  deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
                  audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil,
-                 stop: StopRequest? = nil, ceilings: [String: VariantCeiling] = [:],
+                 stop: StopRequest? = nil, ceilings: [String: VariantCeiling] = [:], subtitles: SubtitleSelection = .none,
                  ready: (@Sendable (StreamDownloads, _ key: String) -> Void)? = nil) {
         self.ceilings = ceilings
+        self.subtitles = subtitles
         self.audioLanguages = audioLanguages
         self.systemLanguage = systemLanguage
         self.maximumHeight = maximumHeight
@@ -90,7 +96,7 @@ package final class StreamDownloads: TransferFollowUp {
                                                maximumSize: maximumSize, room: room, deadline: deadline,
                                                placingDeadline: placingDeadline, audioLanguages: audioLanguages,
                                                systemLanguage: systemLanguage, maximumHeight: maximumHeight, stop: stop,
-                                               ceiling: ceilings[key])
+                                               ceiling: ceilings[key], subtitles: subtitles)
                 download.attempts = outcome.attempts
                 let requests = download.begin(playlist: data, from: url, isDASH: outcome.isDASHManifest, limits: &state.limits)
                 state.items[key] = download
@@ -119,7 +125,16 @@ package final class StreamDownloads: TransferFollowUp {
     package func finish(_ key: String, into temporaryPath: String, because cut: String?) -> TransferOutcome? {
         // Taken out, so that muxing the file (reading, decrypting, writing) holds no lock.
         guard var download = state.withLockedValue({ $0.items.removeValue(forKey: key) }) else { return nil }
-        return download.finish(into: temporaryPath, because: cut)
+        let outcome = download.finish(into: temporaryPath, because: cut)
+        let tracks = download.subtitleTracks
+        if !tracks.isEmpty { state.withLockedValue { $0.subtitles[key] = tracks } }
+        return outcome
+    }
+
+    /// The subtitles of the item `key` as its `finish` left them, taken once: files to place
+    /// beside it, or why not.
+    package func takeSubtitles(of key: String) -> [SubtitleTrack] {
+        state.withLockedValue { $0.subtitles.removeValue(forKey: key) } ?? []
     }
 
     /// What was chosen of the item's stream, for the log and the report; asked before `finish`.

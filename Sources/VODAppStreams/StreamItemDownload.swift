@@ -28,6 +28,9 @@ import VODAppBase
 /// - A playlist listing more segments than `HLSSegmentLimits` leaves it fails the item at once.
 /// - What cannot be downloaded is an item-level failure that says why: a live playlist, SAMPLE-AES,
 ///   a mix of MPEG-TS and fMP4.
+/// - The WebVTT renditions `--subtitles` asks for are fetched beside the parts
+///   (`SubtitleDownload`) and joined once the file is muxed; the item waits for them until the
+///   run ends, and is placed without those that failed.
 package struct StreamItemDownload: Sendable {
     /// A segment or an init section to fetch, in play order.
     /// Small, as there may be thousands: its id and file name are made when asked for.
@@ -115,6 +118,11 @@ package struct StreamItemDownload: Sendable {
     let systemLanguage: String?
     /// The tallest picture wanted (`--max-height`), if capped.
     let maximumHeight: Int?
+    /// The subtitles wanted (`--subtitles`), and those of the chosen variant on their way.
+    let subtitleSelection: SubtitleSelection
+    private var subtitles: SubtitleDownload?
+    /// The subtitles as they ended, once the file is muxed.
+    private(set) var subtitleTracks: [SubtitleTrack] = []
     /// A signal's request to stop: a mux under way gives up, its parts kept.
     let stop: StopRequest?
     private var playlistsFetched = 0
@@ -166,8 +174,12 @@ package struct StreamItemDownload: Sendable {
     /// The attempts the item's own URL took, for its outcome.
     var attempts = 1
 
-    /// Whether every part and key is in and nothing is queued: the item can be muxed now.
-    var isComplete: Bool {
+    /// Whether every part and key is in and nothing is queued, the subtitles included: the item
+    /// can be muxed now.
+    var isComplete: Bool { partsComplete && subtitles?.isSettled ?? true }
+
+    /// Whether every part and key is in: the file can be muxed, with what subtitles there are.
+    private var partsComplete: Bool {
         guard case .parts = state, pending.isEmpty, cursor == parts.count else { return false }
         return wholeParts == parts.count && keys.count == keysAsked.count
     }
@@ -188,7 +200,8 @@ package struct StreamItemDownload: Sendable {
     init(key: String, itemURL: MediaURL, workPath: String, maximumSize: Int64, room: TransferRequest.Room? = nil,
          deadline: ContinuousClock.Instant? = nil, placingDeadline: ContinuousClock.Instant? = nil,
          audioLanguages: [String] = [], systemLanguage: String? = nil, maximumHeight: Int? = nil, stop: StopRequest? = nil,
-         ceiling: VariantCeiling? = nil) {
+         ceiling: VariantCeiling? = nil, subtitles: SubtitleSelection = .none) {
+        subtitleSelection = subtitles
         self.ceiling = ceiling
         self.stop = stop
         self.audioLanguages = audioLanguages
@@ -221,12 +234,35 @@ package struct StreamItemDownload: Sendable {
     mutating func begin(playlist data: [UInt8], from url: MediaURL, isDASH: Bool = false,
                         limits: inout HLSSegmentLimits) -> [TransferRequest] {
         finalURL = url
-        return isDASH ? take(manifest: data, from: url, limits: &limits) : take(playlist: data, from: url, limits: &limits)
+        let requests = isDASH ? take(manifest: data, from: url, limits: &limits) : take(playlist: data, from: url, limits: &limits)
+        return withSubtitles((requests, []), limits: &limits).add
     }
 
     /// Takes how one of this item's requests ended.
     /// - Returns: the requests that follow, and the ids of those no longer wanted.
     mutating func take(_ outcome: TransferOutcome, limits: inout HLSSegmentLimits) -> (add: [TransferRequest], cancel: Set<String>) {
+        if subtitles?.owns(outcome.id) == true {
+            let deadline = deadline
+            return (subtitles?.take(outcome, limits: &limits, deadline: deadline) ?? [], [])
+        }
+        return withSubtitles(takeOwn(outcome, limits: &limits), limits: &limits)
+    }
+
+    /// The subtitles' next requests beside the item's own; or, once the item has given up, the
+    /// subtitles' requests cancelled with its own.
+    private mutating func withSubtitles(_ next: (add: [TransferRequest], cancel: Set<String>),
+                                        limits: inout HLSSegmentLimits) -> (add: [TransferRequest], cancel: Set<String>) {
+        guard subtitles != nil else { return next }
+        switch state {
+        case .failed, .tooLarge:
+            return (next.add, next.cancel.union(subtitles?.cancel(because: "the item was not fetched") ?? []))
+        case .playlist, .parts:
+            return (next.add + (subtitles?.askForMore(limits: &limits) ?? []), next.cancel)
+        }
+    }
+
+    /// Takes how one of the item's own requests (not a subtitle's) ended.
+    private mutating func takeOwn(_ outcome: TransferOutcome, limits: inout HLSSegmentLimits) -> (add: [TransferRequest], cancel: Set<String>) {
         let wasPending = pending.remove(outcome.id) != nil
         switch state {
         case .playlist:
@@ -305,7 +341,7 @@ package struct StreamItemDownload: Sendable {
         case .parts:
             break
         }
-        guard isComplete else {
+        guard partsComplete else {
             removeLeftovers()
             // Counted as a person reads the playlist: its segments, not the init sections.
             let segments = parts.count { $0.kind == .segment && $0.bytes != nil }
@@ -331,6 +367,7 @@ package struct StreamItemDownload: Sendable {
                                        + "the playlist lists: a segment is damaged or not what it says"))
             }
             removeWorkArea()
+            subtitleTracks = subtitles?.tracks(zero: made.start) ?? []
             return outcome(.completed(bytes: made.bytes), contentType: made.hasVideo ? "video/mp4" : "audio/mp4")
         } catch {
             SafeFile.remove(temporaryPath)
@@ -411,6 +448,8 @@ package struct StreamItemDownload: Sendable {
                 choice = chosen
                 audio = HLSAudioChoice.choose(for: chosen.variant, among: master.renditions, preferred: audioLanguages,
                                               systemLanguage: systemLanguage)
+                let wanted = SubtitleChoice.choose(for: chosen.variant, among: master.renditions, selection: subtitleSelection)
+                if !wanted.isEmpty { subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, hls: wanted) }
                 renditions = master.renditions
                 fallbacks = fallbacks(among: master.variants, below: chosen.variant)
                 // Only the choice is needed from here on.
@@ -471,6 +510,12 @@ package struct StreamItemDownload: Sendable {
         choice = chosen
         audio = HLSAudioChoice.choose(for: chosen.variant, among: renditions, preferred: audioLanguages, systemLanguage: systemLanguage)
         fallbacks = fallbacks(among: offered, below: chosen.variant)
+        let wanted = SubtitleChoice.choose(for: chosen.variant, among: presentation.subtitles, selection: subtitleSelection)
+        if !wanted.isEmpty {
+            subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, dash: wanted.map { rendition in
+                (rendition, presentation.subtitlePlaylist(for: rendition, url: url, limits: &limits))
+            })
+        }
         return startDASH(chosen.variant, limits: &limits)
     }
 

@@ -8,6 +8,7 @@ import VODAppDelivery
 import VODAppMediaDirectory
 import VODAppNotify
 import VODAppPayload
+import VODAppStreams
 import VODAppTransfer
 
 /// The options that say how a payload is handled, shared by `handle` and `listen`.
@@ -89,6 +90,11 @@ struct HandlingOptions: ParsableArguments {
                                valueName: "langs"),
             transform: LanguageList.parse)
     var audioLang: LanguageList?
+
+    @Option(help: ArgumentHelp("For a stream (HLS or DASH) with WebVTT subtitles: the languages wanted, comma-separated (en,de), or all, or none (the default). Each is written beside the file as NAME.LANG.vtt, which mpv and VLC load with it.",
+                               valueName: "langs|all|none"),
+            transform: SubtitleOption.parse)
+    var subtitles: SubtitleSelection?
 
     @Option(parsing: .unconditional,
             help: ArgumentHelp("For a stream (HLS or DASH) of several qualities: the tallest picture wanted, in lines (720 for 1280x720); when every one is taller, the shortest.",
@@ -243,6 +249,7 @@ struct HandlingOptions: ParsableArguments {
         if let userAgent { options.userAgent = userAgent }
         options.rateLimit = limitRate
         options.audioLanguages = audioLang?.tags ?? []
+        options.subtitles = subtitles ?? .none
         options.maximumHeight = maxHeight
         options.deferral = DeferralPolicy(onMetered: onMetered, onPowerSaver: onPowerSaver)
         options.retention = RetentionPolicy(keepDays: keepDays, maximumTotal: maxTotal, minimumFree: minFree, refetchRemoved: refetchRemoved)

@@ -78,4 +78,18 @@ import VODAppTransfer
         #expect(try ext("http://h/a", "VIDEO/X-MATROSKA") == "mkv")
         #expect(try ext("http://h/a", nil) == nil)
     }
+
+    /// A subtitle's name is the file's with the language before `.vtt`, as mpv and VLC look for
+    /// it; only such a name of the item's own is taken for one of its subtitles.
+    @Test func subtitlesAreNamedBesideTheirFileAndKnownByThatName() {
+        #expect(MediaFileName.subtitle(beside: "A film [k1].mp4", language: "en") == "A film [k1].en.vtt")
+        #expect(MediaFileName.subtitle(beside: "k1.m4a", language: "pt-BR") == "k1.pt-BR.vtt")
+        #expect(MediaFileName.subtitle(beside: "[k1]", language: "und") == "[k1].und.vtt")
+        #expect(MediaFileName.isSubtitleName("A film [k1].en.vtt", of: "k1"))
+        #expect(MediaFileName.isSubtitleName("k1.pt-BR.vtt", of: "k1"))
+        for other in ["A film [k1].en.vtt.vtt", "A film [k2].en.vtt", "A film [k1].mp4", "notes.en.vtt", "k1.vtt", ".k1.en.vtt",
+                      "A film [k1].e n.vtt", "A film [k1]..vtt", "../k1.en.vtt", "k1.en.srt"] {
+            #expect(!MediaFileName.isSubtitleName(other, of: "k1"), "\(other)")
+        }
+    }
 }

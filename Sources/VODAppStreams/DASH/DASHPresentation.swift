@@ -13,6 +13,8 @@ import VODAppTransfer
 ///   the set's `Label`, else its language; DEFAULT=YES is the `main` role.
 /// - A manifest without video offers the representations of one audio set as variants, the set
 ///   the viewer's languages choose as a rendition would be (`soundRendition`): the file is sound.
+/// - Each WebVTT text set (`text/vtt`) is a subtitle rendition of every variant
+///   (`SubtitleChoice`), when every period has one of its language.
 /// - In later periods, a track continues with the representation of the same `id`, else the one
 ///   at the same place by bandwidth; an audio track with the set of the same language, else the
 ///   same place.
@@ -28,6 +30,8 @@ struct DASHPresentation {
 
     let variants: [HLSVariant]
     let renditions: [HLSRendition]
+    /// The WebVTT text sets, as subtitle renditions of the group every variant names.
+    let subtitles: [HLSRendition]
     /// For a manifest without video, the audio set its variants are of, as a rendition: its
     /// name and language go to the report and the file's track.
     let soundRendition: HLSRendition?
@@ -35,10 +39,36 @@ struct DASHPresentation {
     let duration: Double
     private let variantTracks: [Track]
     private let renditionTracks: [Track]
+    private let subtitleTracks: [Track]
+
+    /// The group every variant names for its subtitles.
+    static let subtitleGroup = "subtitles"
 
     /// The track of a variant among `variants` (or of a rendition among `renditions`).
     func track(for variant: HLSVariant) -> Track? { variants.firstIndex(of: variant).map { variantTracks[$0] } }
     func track(for rendition: HLSRendition) -> Track? { renditions.firstIndex(of: rendition).map { renditionTracks[$0] } }
+
+    /// A subtitle rendition's segments as a media playlist, counted against `limits`; or why
+    /// they cannot be listed.
+    func subtitlePlaylist(for rendition: HLSRendition, url: MediaURL, limits: inout HLSSegmentLimits) -> Result<HLSMediaPlaylist, Refusal> {
+        guard let index = subtitles.firstIndex(of: rendition) else { return .failure(Refusal("the DASH manifest has no such text set")) }
+        let listed: DASHTrackSegments
+        do throws(DASHManifestError) {
+            listed = try DASHTrackSegments(subtitleTracks[index], limit: limits.available)
+        } catch {
+            return .failure(Refusal("the DASH manifest's text set cannot be read: \(error)"))
+        }
+        guard listed.isComplete else { return .failure(Refusal("the DASH text set is indexed (SegmentBase), which WebVTT never is")) }
+        let playlist = listed.playlist(url: url)
+        guard !playlist.segments.isEmpty else { return .failure(Refusal("the DASH text set lists no segment")) }
+        guard limits.take(playlist.segments.count) else {
+            return .failure(Refusal(limits.refusal(segments: playlist.segments.count)?.reason ?? "it lists more segments than vodapp fetches"))
+        }
+        if let plain = StreamItemDownload.plainHTTP(in: .media(playlist), from: url) {
+            return .failure(Refusal(StreamItemDownload.insecure(plain, named: "the DASH manifest", at: url)))
+        }
+        return .success(playlist)
+    }
 
     /// Why a manifest cannot be downloaded, in a person's words; each is final.
     static func refusal(of manifest: DASHManifest) -> String? {
@@ -97,12 +127,34 @@ struct DASHPresentation {
             renditions = renditionsOfSets
             renditionTracks = first.audio.indices.map { track(.audio, set: $0, rank: 0, through: periods) }
         }
+        // Subtitles: each WebVTT set of the first period, through every period by language.
+        var subtitles: [HLSRendition] = []
+        var subtitleTracks: [Track] = []
+        for (index, set) in first.text.enumerated() {
+            let pieces = periods.compactMap { period in
+                (period.text.first { $0.set.language == set.set.language } ?? (set.set.language == nil ? period.text.first : nil))
+                    .map { Track.Piece(representation: $0.representations[0], periodDuration: period.duration) }
+            }
+            guard pieces.count == periods.count else { continue }
+            subtitles.append(HLSRendition(kind: .subtitles, groupID: subtitleGroup, name: set.set.label ?? set.set.language ?? "subtitles \(index + 1)",
+                                          language: set.set.language, isDefault: set.set.roles.contains("main"), autoselect: true,
+                                          url: url(of: set.representations[0], fallback: manifest.url),
+                                          isForced: set.set.roles.contains("forced-subtitle")))
+            subtitleTracks.append(Track(pieces: pieces))
+        }
+        if !subtitles.isEmpty {
+            variants = variants.map { variant in
+                HLSVariant(url: variant.url, bandwidth: variant.bandwidth, averageBandwidth: variant.averageBandwidth, resolution: variant.resolution,
+                           codecs: variant.codecs, audioGroup: variant.audioGroup, subtitleGroup: subtitleGroup)
+            }
+        }
         if let broken = (variantTracks + renditionTracks).first(where: { $0.pieces.count != manifest.periods.count }) {
             let missing = broken.pieces.count
             return .failure(Refusal("the DASH manifest's period \(missing + 1) lacks a stream that period 1 has"))
         }
-        return .success(DASHPresentation(variants: variants, renditions: renditions, soundRendition: soundRendition,
-                                         duration: manifest.totalDuration ?? 0, variantTracks: variantTracks, renditionTracks: renditionTracks))
+        return .success(DASHPresentation(variants: variants, renditions: renditions, subtitles: subtitles, soundRendition: soundRendition,
+                                         duration: manifest.totalDuration ?? 0, variantTracks: variantTracks, renditionTracks: renditionTracks,
+                                         subtitleTracks: subtitleTracks))
     }
 
     struct Refusal: Error {
@@ -119,6 +171,9 @@ struct DASHPresentation {
         let duration: Double?
         let video: [DASHRepresentation]
         let audio: [(set: DASHAdaptationSet, representations: [DASHRepresentation])]
+        /// The WebVTT text sets (`text/vtt`: not TTML, nor WebVTT in MP4, which are not files a
+        /// player loads beside a video).
+        let text: [(set: DASHAdaptationSet, representations: [DASHRepresentation])]
 
         init(_ period: DASHPeriod) {
             duration = period.duration
@@ -129,6 +184,10 @@ struct DASHPresentation {
             video = usable(watchable.filter { $0.kind == .video }.flatMap(\.representations))
             audio = watchable.filter { $0.kind == .audio }.compactMap { set in
                 let representations = usable(set.representations)
+                return representations.isEmpty ? nil : (set, representations)
+            }
+            text = watchable.filter { $0.kind == .text }.compactMap { set in
+                let representations = set.representations.filter { !$0.isProtected && $0.mimeType == "text/vtt" }
                 return representations.isEmpty ? nil : (set, representations)
             }
         }

@@ -227,7 +227,8 @@ struct HLSPlaylistParser {
         let channels = attributes.string("CHANNELS").flatMap { Int($0.prefix { $0.isNumber }) }
         renditions.append(HLSRendition(kind: kind, groupID: try attributes.required("GROUP-ID"), name: try attributes.required("NAME"),
                                        language: attributes.string("LANGUAGE"), isDefault: attributes.string("DEFAULT") == "YES",
-                                       autoselect: attributes.string("AUTOSELECT") == "YES", url: url, channels: channels))
+                                       autoselect: attributes.string("AUTOSELECT") == "YES", url: url, channels: channels,
+                                       isForced: attributes.string("FORCED") == "YES"))
     }
 
     /// The key a segment (or MAP) uses: the `identity` one, the only kind vodapp can fetch, else
@@ -279,7 +280,7 @@ struct HLSPlaylistParser {
             variants.append(HLSVariant(url: try resolve(String(text), line: line), bandwidth: bandwidth,
                                        averageBandwidth: try attributes.bitRate("AVERAGE-BANDWIDTH"),
                                        resolution: try attributes.resolution("RESOLUTION"), codecs: codecs,
-                                       audioGroup: attributes.string("AUDIO")))
+                                       audioGroup: attributes.string("AUDIO"), subtitleGroup: attributes.string("SUBTITLES")))
             return
         }
         // A line that is neither a tag nor a segment's URI (junk a server left) is skipped, as

@@ -25,9 +25,11 @@ public struct HLSRendition: Sendable, Equatable {
     public let url: MediaURL?
     /// CHANNELS' first field, the number of audio channels, when given.
     public let channels: Int?
+    /// FORCED=YES: subtitles of the foreign-language parts only, not the whole dialogue.
+    public let isForced: Bool
 
     public init(kind: Kind, groupID: String, name: String, language: String? = nil, isDefault: Bool = false,
-                autoselect: Bool = false, url: MediaURL? = nil, channels: Int? = nil) {
+                autoselect: Bool = false, url: MediaURL? = nil, channels: Int? = nil, isForced: Bool = false) {
         self.kind = kind
         self.groupID = groupID
         self.name = name
@@ -36,5 +38,6 @@ public struct HLSRendition: Sendable, Equatable {
         self.autoselect = autoselect
         self.url = url
         self.channels = channels
+        self.isForced = isForced
     }
 }

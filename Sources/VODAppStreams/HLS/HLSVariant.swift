@@ -13,15 +13,18 @@ public struct HLSVariant: Sendable, Equatable {
     public let codecs: [String]
     /// AUDIO: the group of `#EXT-X-MEDIA` renditions the audio comes from (`HLSAudioChoice`).
     public let audioGroup: String?
+    /// SUBTITLES: the group of `#EXT-X-MEDIA` WebVTT renditions played with it (`SubtitleChoice`).
+    public let subtitleGroup: String?
 
     public init(url: MediaURL, bandwidth: Int, averageBandwidth: Int? = nil, resolution: HLSResolution? = nil,
-                codecs: [String] = [], audioGroup: String? = nil) {
+                codecs: [String] = [], audioGroup: String? = nil, subtitleGroup: String? = nil) {
         self.url = url
         self.bandwidth = bandwidth
         self.averageBandwidth = averageBandwidth
         self.resolution = resolution
         self.codecs = codecs
         self.audioGroup = audioGroup
+        self.subtitleGroup = subtitleGroup
     }
 
     /// The rate a download of the whole variant is expected to average: AVERAGE-BANDWIDTH when

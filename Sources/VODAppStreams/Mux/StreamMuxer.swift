@@ -31,6 +31,9 @@ package enum StreamMuxer {
         /// Where each track (in the order given) ends in the file, seconds: less than its
         /// playlist lists when a part the demuxer could not read ended it early.
         package var seconds: [Double] = []
+        /// The media time, seconds, that is the file's zero: where a subtitle's
+        /// `X-TIMESTAMP-MAP` puts a cue is moved back by it (`WebVTTJoiner`).
+        package var start: Double = 0
     }
 
     /// Muxes `tracks` into the empty file open at `descriptor`: a variant's video and the audio
@@ -124,7 +127,7 @@ package enum StreamMuxer {
         let bytes = Int64(info.st_size)
         guard bytes <= maximumSize else { throw MuxFailure(.tooLarge, "the file is \(bytes) bytes") }
         return Made(bytes: bytes, hasVideo: streams.video != nil, hasAudio: streams.audio != nil,
-                    seconds: inputs.map { Double($0.end ?? 0) / Double(AV_TIME_BASE) })
+                    seconds: inputs.map { Double($0.end ?? 0) / Double(AV_TIME_BASE) }, start: Double(zero) / Double(AV_TIME_BASE))
     }
 
     /// The track whose waiting packet comes first by its DTS (a packet without one goes at once),
