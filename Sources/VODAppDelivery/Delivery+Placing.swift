@@ -60,7 +60,7 @@ extension Delivery {
     /// Places a stream item's subtitles beside its file, just placed at `file`: each written and
     /// made durable in the work area, then given its name (`MediaFileName.subtitle`) without
     /// replacing anything there, as the item's file is. One at the name already (an earlier
-    /// delivery's, or the user's) stays as it is; it is vodapp's only if the store said so.
+    /// delivery's, or the user's) stays as it is; it is vodapp's only if the store says so.
     func placeSubtitles(_ tracks: [SubtitleTrack], beside file: String, key: String, known: StoredItem?,
                         directory: MediaDirectory) -> [SubtitleReport] {
         let fileName = (file as NSString).lastPathComponent
@@ -84,9 +84,13 @@ extension Delivery {
                 let placed = identity.map { PlacedSubtitle(name: name, bytes: Int64(text.count), fileID: $0.fileID, fingerprint: $0.fingerprint) }
                 return SubtitleReport(language: track.language, name: track.name, path: final, bytes: Int64(text.count), placed: placed)
             case .alreadyThere:
+                // An earlier delivery's stays vodapp's; another file (the user's own subtitles,
+                // say) stays as it is, and the report says the name was taken.
+                guard let earlier = known?.placedSubtitles.first(where: { $0.name == name }) else {
+                    return failed("\(final) is there already, not placed by vodapp: it stays as it is")
+                }
                 let size: Int64? = if case .file(let size) = directory.presence(at: final) { size } else { nil }
-                return SubtitleReport(language: track.language, name: track.name, path: final, bytes: size,
-                                      placed: known?.placedSubtitles.first { $0.name == name })
+                return SubtitleReport(language: track.language, name: track.name, path: final, bytes: size, placed: earlier)
             case .failed(let reason), .takenIgnoringCase(let reason):
                 return failed("cannot place it in \(directory.path): \(reason)")
             }

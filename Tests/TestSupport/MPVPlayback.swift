@@ -48,4 +48,37 @@ public enum MPVPlayback {
             return "\(error)"
         }
     }
+
+    /// A Lua script for mpv that prints, once the file is loaded, one line per subtitle track
+    /// it has: `sub`, whether it is external (a file beside), its language and its file, by tabs.
+    public static let subtitlesScript = """
+    mp.register_event("file-loaded", function()
+      local count = mp.get_property_number("track-list/count", 0)
+      for i = 0, count - 1 do
+        local track = "track-list/" .. i .. "/"
+        if mp.get_property(track .. "type") == "sub" then
+          io.stdout:write(string.format("sub\\t%s\\t%s\\t%s\\n", mp.get_property(track .. "external"),
+            tostring(mp.get_property(track .. "lang")), tostring(mp.get_property(track .. "external-filename"))))
+        end
+      end
+      io.stdout:flush()
+      mp.command("quit")
+    end)
+    """
+
+    /// The subtitle tracks mpv offers with the file at `path`, as a viewer opening it would get
+    /// them (the files beside it it loads on its own): each external one's language and file name.
+    public static func externalSubtitles(of path: String) async throws -> [(language: String, file: String)] {
+        let script = NSTemporaryDirectory() + "/vodapp-mpv-subs-\(UUID().uuidString).lua"
+        try subtitlesScript.write(toFile: script, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: script) }
+        let mpv = try await runTool("mpv", ["--vo=null", "--ao=null", "--no-config", "--really-quiet", "--script=" + script, path])
+        var tracks: [(language: String, file: String)] = []
+        for line in mpv.stdout.split(separator: "\n") {
+            let fields = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard fields.count == 4, fields[0] == "sub", fields[1] == "yes" else { continue }
+            tracks.append((language: fields[2], file: (fields[3] as NSString).lastPathComponent))
+        }
+        return tracks
+    }
 }

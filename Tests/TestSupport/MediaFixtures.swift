@@ -167,8 +167,10 @@ public enum MediaFixtures {
     /// A DASH presentation (`-f dash`, 1 s segments), video and audio in adaptation sets of
     /// their own: `name/manifest.mpd`. With `twoLanguages`, two audio sets: English (`eng`, 44.1
     /// kHz) then German (`deu`, 22.05 kHz), so that which one a file holds shows in its sample rate.
+    /// With `subtitles`, an English WebVTT text set besides (`englishSubtitles` in one file,
+    /// `subtitles_en.vtt`, as many services publish them).
     public static func dash(from clip: MediaClip, name: String = "dash", layout: DASHLayout = .templateWithTimeline,
-                            twoLanguages: Bool = false) async throws -> DASHFixture {
+                            twoLanguages: Bool = false, subtitles: Bool = false) async throws -> DASHFixture {
         let directory = try makeDirectory(clip.root, name)
         if layout == .singleFileIndexed {
             return try await indexedDASH(from: clip, name: name, directory: directory)
@@ -188,6 +190,22 @@ public enum MediaFixtures {
         case .singleFileList: arguments += ["-single_file", "1"]
         }
         try await ffmpeg(arguments + [directory + "/manifest.mpd"])
+        if subtitles {
+            let srt = clip.root + "/\(name)-en.srt"
+            try englishSubtitles.write(toFile: srt, atomically: true, encoding: .utf8)
+            try await ffmpeg(["-i", srt, "-f", "webvtt", directory + "/subtitles_en.vtt"])
+            let manifestPath = directory + "/manifest.mpd"
+            let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
+            let set = """
+                <AdaptationSet id="9" contentType="text" mimeType="text/vtt" lang="en">
+                  <Role schemeIdUri="urn:mpeg:dash:role:2011" value="subtitle"/>
+                  <Representation id="subtitles-en" bandwidth="256"><BaseURL>subtitles_en.vtt</BaseURL></Representation>
+                </AdaptationSet>
+
+                """
+            guard let end = manifest.range(of: "</Period>") else { throw Failure(description: "ffmpeg's manifest has no Period: \(manifest)") }
+            try (manifest[..<end.lowerBound] + set + manifest[end.lowerBound...]).write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        }
         let files = try FileManager.default.contentsOfDirectory(atPath: directory).filter { $0 != "manifest.mpd" }.sorted()
         return DASHFixture(root: clip.root, manifest: name + "/manifest.mpd", files: files.map { name + "/" + $0 },
                            sourceDuration: clip.duration)
@@ -312,6 +330,84 @@ public enum MediaFixtures {
                       "-var_stream_map", "v:0,agroup:aud,name:v a:0,agroup:aud,language:en,name:en a:1,agroup:aud,language:de,name:de,default:yes",
                       directory + "/%v/index.m3u8"]
         try await ffmpeg(arguments)
+        let variant = try HLSFixtureVariant(root: clip.root, playlist: "\(name)/v/index.m3u8", bandwidth: nil, resolution: "160x90")
+        return HLSFixture(root: clip.root, directory: name, master: name + "/master.m3u8", variants: [variant],
+                          sourceDuration: clip.duration, key: nil, keyPath: nil)
+    }
+
+    /// The English subtitles of `hlsSubtitles` and `dash(subtitles:)`, as SubRip for ffmpeg:
+    /// "Hello" 1.0–1.8 s, "Across the boundary" 1.9–2.6 s, "Bye" 2.7–2.95 s.
+    public static let englishSubtitles = """
+        1
+        00:00:01,000 --> 00:00:01,800
+        Hello
+
+        2
+        00:00:01,900 --> 00:00:02,600
+        Across the boundary
+
+        3
+        00:00:02,700 --> 00:00:02,950
+        Bye
+
+        """
+
+    /// An HLS VOD (MPEG-TS, or fMP4) whose one variant (`v/`) holds the clip's video and sound
+    /// and names the subtitle group `subs`, of three WebVTT renditions:
+    /// - English (`en`), segmented by ffmpeg's own `webvtt` muxer from `englishSubtitles`,
+    ///   without X-TIMESTAMP-MAP (its cue times are the stream's, from its start);
+    /// - French (`fr`, `fr/`), written here as Apple's packager writes it: every 1 s segment with
+    ///   `X-TIMESTAMP-MAP=MPEGTS:<the first segment's start>,LOCAL:00:00:00.000`, and each cue
+    ///   that crosses a segment's end repeated in the next ("Bonjour" 0.5–1.2 s, "Au revoir"
+    ///   1.5–2.5 s);
+    /// - French FORCED (`fr-forced/`), the foreign-language lines only ("FORCÉ").
+    public static func hlsSubtitles(from clip: MediaClip, fragmentedMP4: Bool = false,
+                                    name: String = "hls-subtitles") async throws -> HLSFixture {
+        let directory = try makeDirectory(clip.root, name)
+        let srt = directory + "/en.srt"
+        try englishSubtitles.write(toFile: srt, atomically: true, encoding: .utf8)
+        var arguments = ["-i", clip.absolutePath, "-i", srt, "-map", "0:v", "-map", "0:a", "-map", "1",
+                         "-c:v", "copy", "-c:a", "copy", "-c:s", "webvtt"]
+        arguments += hls(vod: true)
+        if fragmentedMP4 { arguments += ["-hls_segment_type", "fmp4", "-hls_fmp4_init_filename", "init.mp4"] }
+        arguments += ["-hls_segment_filename", directory + "/v/" + (fragmentedMP4 ? "seg%d.m4s" : "seg%d.ts"),
+                      "-master_pl_name", "master.m3u8", "-var_stream_map", "v:0,a:0,s:0,sgroup:subs,language:en,name:v",
+                      directory + "/%v/index.m3u8"]
+        try await ffmpeg(arguments)
+        // Where the media's clock starts: the first segment's start (1.4 s in MPEG-TS).
+        let first = directory + "/first-segment"
+        var bytes = Data()
+        if fragmentedMP4 { bytes += try Data(contentsOf: URL(fileURLWithPath: directory + "/v/init.mp4")) }
+        bytes += try Data(contentsOf: URL(fileURLWithPath: directory + "/v/" + (fragmentedMP4 ? "seg0.m4s" : "seg0.ts")))
+        try bytes.write(to: URL(fileURLWithPath: first))
+        let probed = try await run("/usr/bin/env", ["ffprobe", "-v", "error", "-show_entries", "format=start_time", "-of", "csv=p=0", first])
+        try FileManager.default.removeItem(atPath: first)
+        guard let start = Double(probed.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw Failure(description: "ffprobe gave no start time: \(probed)")
+        }
+        let map = "X-TIMESTAMP-MAP=MPEGTS:\(Int((start * 90_000).rounded())),LOCAL:00:00:00.000"
+        let french = [["00:00.500 --> 00:01.200\nBonjour"],
+                      ["00:00.500 --> 00:01.200\nBonjour", "00:01.500 --> 00:02.500 line:90%\nAu revoir"],
+                      ["00:01.500 --> 00:02.500 line:90%\nAu revoir"]]
+        for (folder, segments) in [("fr", french), ("fr-forced", [["00:00.200 --> 00:00.900\nFORCÉ"], [], []])] {
+            try FileManager.default.createDirectory(atPath: directory + "/" + folder, withIntermediateDirectories: true)
+            var playlist = "#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXT-X-PLAYLIST-TYPE:VOD\n"
+            for (index, cues) in segments.enumerated() {
+                let text = "WEBVTT\n\(map)\n\n" + cues.map { $0 + "\n" }.joined(separator: "\n")
+                try text.write(toFile: directory + "/\(folder)/\(index).vtt", atomically: true, encoding: .utf8)
+                playlist += "#EXTINF:1.0,\n\(index).vtt\n"
+            }
+            try (playlist + "#EXT-X-ENDLIST\n").write(toFile: directory + "/\(folder)/index.m3u8", atomically: true, encoding: .utf8)
+        }
+        let masterPath = directory + "/master.m3u8"
+        let master = try String(contentsOfFile: masterPath, encoding: .utf8)
+        let renditions = """
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Français",LANGUAGE="fr",AUTOSELECT=YES,URI="fr/index.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="subs",NAME="Français (forcé)",LANGUAGE="fr",FORCED=YES,URI="fr-forced/index.m3u8"
+
+            """
+        guard let streamInf = master.range(of: "#EXT-X-STREAM-INF") else { throw Failure(description: "ffmpeg's master has no variant: \(master)") }
+        try (master[..<streamInf.lowerBound] + renditions + master[streamInf.lowerBound...]).write(toFile: masterPath, atomically: true, encoding: .utf8)
         let variant = try HLSFixtureVariant(root: clip.root, playlist: "\(name)/v/index.m3u8", bandwidth: nil, resolution: "160x90")
         return HLSFixture(root: clip.root, directory: name, master: name + "/master.m3u8", variants: [variant],
                           sourceDuration: clip.duration, key: nil, keyPath: nil)
