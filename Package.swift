@@ -346,7 +346,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandSupportTests",
-            dependencies: ["CommandSupport", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["CommandSupport", "VODAppStreams", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         // The built executables, run as a user runs them, against real servers.
         .testTarget(

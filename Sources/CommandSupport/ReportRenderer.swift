@@ -15,6 +15,13 @@ public enum ReportRenderer {
                 // The stream's choice, when it had one: which quality and which language came.
                 let chosen = item.variant.map { ", " + printable($0.description) } ?? ""
                 lines.append("  \(status) \(name) (\(ByteSize.format(item.bytes ?? 0))\(chosen)) -> \(item.path ?? "")")
+                // Its subtitles: those beside it in one line, each that is not with why.
+                let subtitles = item.subtitles ?? []
+                let placed = subtitles.filter { $0.error == nil }.map { printable($0.language) }
+                if !placed.isEmpty { lines.append("      with subtitles: \(placed.joined(separator: ", "))") }
+                for missing in subtitles {
+                    if let error = missing.error { lines.append("      without the \(printable(missing.language)) subtitles: \(printable(error))") }
+                }
             case .alreadyPresent:
                 lines.append("  \(status) \(name) -> \(item.path ?? "")")
             default:

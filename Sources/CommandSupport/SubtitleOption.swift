@@ -10,7 +10,10 @@ public enum SubtitleOption {
         case "all": return .all
         default:
             do {
-                return .languages(try LanguageList.parse(text).tags)
+                let tags = try LanguageList.parse(text).tags
+                // `all,en` is a mistake, not a language called "all".
+                guard !tags.contains(where: { ["all", "none"].contains($0.lowercased()) }) else { throw ValidationError("") }
+                return .languages(tags)
             } catch {
                 throw ValidationError("must be all, none, or language codes separated by commas, as en,de-CH (ISO 639: two or three "
                                       + "letters, then a region or script), not '\(text)'")

@@ -161,6 +161,16 @@ import TestSupport
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/A Film [film].es.vtt"))
         // Nothing was written outside DIR.
         #expect(!FileManager.default.fileExists(atPath: scratch.path + "/../nl.vtt"))
+
+        // A person's summary says which came and why the others did not, one line each.
+        let fresh = try ScratchDirectory()
+        let summary = try await runner.run(["-", "--dir", fresh.path, "--no-notify", "--subtitles", "all"],
+                                           stdin: PayloadBuilder.json([(key: "film", title: "A Film", url: nginx.url(try #require(hls.master)))]))
+        #expect(summary.exitCode == 0, "\(summary.stdout) \(summary.stderr)")
+        let lines = summary.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains("with subtitles: en, fr, nl"), "\(summary.stdout)")
+        #expect(lines.contains { $0.hasPrefix("without the es subtitles: its playlist failed") && $0.contains("404") }, "\(summary.stdout)")
+        #expect(lines.contains { $0.hasPrefix("without the de subtitles: its segment 1 is not WebVTT") }, "\(summary.stdout)")
     }
 
     /// Retention takes a video's subtitles with it, and only those it placed: the user's own
