@@ -66,7 +66,7 @@ extension Delivery {
         let fileName = (file as NSString).lastPathComponent
         return tracks.map { track in
             func failed(_ why: String) -> SubtitleReport {
-                logger.warning("a subtitle was not placed", metadata: ["key": "\(key)", "language": "\(track.language)", "reason": "\(why)"])
+                logger.info("a subtitle was not placed", metadata: ["key": "\(key)", "language": "\(track.language)", "reason": "\(why)"])
                 return SubtitleReport(language: track.language, name: track.name, error: why)
             }
             guard let text = track.text else { return failed(track.error ?? "it was not made") }
