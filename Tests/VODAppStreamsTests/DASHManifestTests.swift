@@ -219,6 +219,50 @@ import VODAppTransfer
         #expect(role.renditions.compactMap { role.track(for: $0)?.pieces.first?.representation.id } == ["10", "12"])
     }
 
+    /// WebVTT text sets are subtitle renditions of every variant; TTML (`stpp`) is left out.
+    @Test func webVTTTextSetsAreSubtitlesAndTTMLIsLeftOut() throws {
+        let role = try presentation(RealManifests.ytdlpRole)
+        #expect(role.subtitles.map(\.name) == ["English"])
+        #expect(role.variants.allSatisfy { $0.subtitleGroup == DASHPresentation.subtitleGroup })
+        let chosen = SubtitleChoice.choose(for: role.variants[0], among: role.subtitles, selection: .languages(["eng"]))
+        #expect(chosen.map(\.language) == ["en"])
+        var limits = HLSSegmentLimits()
+        let listed = try role.subtitlePlaylist(for: try #require(chosen.first), url: try MediaURL("https://media.test/vod/manifest.mpd"),
+                                               limits: &limits).get()
+        #expect(listed.segments.map(\.url.absoluteString) == ["https://media.test/vod/subtitles.mpd"])
+
+        #expect(try presentation(RealManifests.ytdlpSubtitles).subtitles.isEmpty)
+        let angel = try parse(RealManifests.shakaAngelOne).periods[0].adaptationSets.filter { $0.kind == .text }
+        #expect(angel.map(\.language) == ["en", "fr", "pt-BR", "el"])
+        #expect(angel.allSatisfy { $0.representations.allSatisfy { $0.mimeType == "text/vtt" } })
+    }
+
+    /// Two English sets, the forced lines first: the dialogue is chosen, with its own file.
+    @Test func ofTwoTextSetsOfALanguageTheDialogueIsChosenWithItsOwnTrack() throws {
+        let manifest = """
+            <MPD xmlns="urn:mpeg:dash:schema:mpd:2011" type="static" mediaPresentationDuration="PT10S">
+              <Period>
+                <AdaptationSet mimeType="video/mp4"><Representation id="v" bandwidth="100000" width="160" height="90" codecs="avc1.64000d">
+                  <BaseURL>v.mp4</BaseURL></Representation></AdaptationSet>
+                <AdaptationSet mimeType="text/vtt" lang="en"><Role schemeIdUri="urn:mpeg:dash:role:2011" value="forced-subtitle"/>
+                  <Representation id="forced" bandwidth="100"><BaseURL>en-forced.vtt</BaseURL></Representation></AdaptationSet>
+                <AdaptationSet mimeType="text/vtt" lang="en"><Label>English (full)</Label>
+                  <Representation id="full" bandwidth="100"><BaseURL>en.vtt</BaseURL></Representation></AdaptationSet>
+                <AdaptationSet mimeType="application/mp4" codecs="wvtt" lang="de">
+                  <Representation id="wvtt" bandwidth="100"><BaseURL>de.mp4</BaseURL></Representation></AdaptationSet>
+              </Period>
+            </MPD>
+            """
+        let made = try presentation(manifest)
+        #expect(made.subtitles.map(\.isForced) == [true, false])
+        let chosen = SubtitleChoice.choose(for: made.variants[0], among: made.subtitles, selection: .all)
+        #expect(chosen.map(\.name) == ["English (full)"])
+        var limits = HLSSegmentLimits()
+        let listed = try made.subtitlePlaylist(for: try #require(chosen.first), url: try MediaURL("https://media.test/vod/manifest.mpd"),
+                                               limits: &limits).get()
+        #expect(listed.segments.map(\.url.absoluteString) == ["https://media.test/vod/en.vtt"])
+    }
+
     @Test func periodsAreJoinedIntoOneTrackStartingAnewAtEach() throws {
         let package = try presentation(RealManifests.awsMediaPackageMultiPeriod)
         let video = try segments(package.track(for: package.variants[0]))

@@ -131,8 +131,11 @@ struct DASHPresentation {
         var subtitles: [HLSRendition] = []
         var subtitleTracks: [Track] = []
         for (index, set) in first.text.enumerated() {
-            let pieces = periods.compactMap { period in
-                (period.text.first { $0.set.language == set.set.language } ?? (set.set.language == nil ? period.text.first : nil))
+            // The set itself in the first period (two sets may share a language: the dialogue
+            // and its forced lines), the first of its language in each later one.
+            let pieces = periods.enumerated().compactMap { number, period in
+                (number == 0 ? set : period.text.first { $0.set.language == set.set.language }
+                    ?? (set.set.language == nil ? period.text.first : nil))
                     .map { Track.Piece(representation: $0.representations[0], periodDuration: period.duration) }
             }
             guard pieces.count == periods.count else { continue }
