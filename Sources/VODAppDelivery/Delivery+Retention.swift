@@ -207,7 +207,9 @@ extension Delivery {
                                                   fileID: subtitle.fileID, fingerprint: subtitle.fingerprint) else { return nil }
             switch directory.remove(file, in: root) {
             case .removed:
-                return RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: "its video's subtitle, \(reason)")
+                let language = (subtitle.name as NSString).deletingPathExtension.split(separator: ".").last.map(String.init) ?? "und"
+                return RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes,
+                                   reason: "its video's \(language) subtitles, \(reason)")
             case .kept(let why):
                 attention.warn("kept \(file.path), which retention would have removed with its video: \(why)")
             case .failed(let failure):

@@ -448,8 +448,10 @@ package struct StreamItemDownload: Sendable {
                 choice = chosen
                 audio = HLSAudioChoice.choose(for: chosen.variant, among: master.renditions, preferred: audioLanguages,
                                               systemLanguage: systemLanguage)
-                let wanted = SubtitleChoice.choose(for: chosen.variant, among: master.renditions, selection: subtitleSelection)
-                if !wanted.isEmpty { subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, hls: wanted) }
+                let wanted = SubtitleChoice.decide(for: chosen.variant, among: master.renditions, selection: subtitleSelection)
+                if !wanted.chosen.isEmpty || !wanted.unmet.isEmpty {
+                    subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, hls: wanted.chosen, unmet: wanted.unmet)
+                }
                 renditions = master.renditions
                 fallbacks = fallbacks(among: master.variants, below: chosen.variant)
                 // Only the choice is needed from here on.
@@ -510,11 +512,11 @@ package struct StreamItemDownload: Sendable {
         choice = chosen
         audio = HLSAudioChoice.choose(for: chosen.variant, among: renditions, preferred: audioLanguages, systemLanguage: systemLanguage)
         fallbacks = fallbacks(among: offered, below: chosen.variant)
-        let wanted = SubtitleChoice.choose(for: chosen.variant, among: presentation.subtitles, selection: subtitleSelection)
-        if !wanted.isEmpty {
-            subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, dash: wanted.map { rendition in
+        let wanted = SubtitleChoice.decide(for: chosen.variant, among: presentation.subtitles, selection: subtitleSelection)
+        if !wanted.chosen.isEmpty || !wanted.unmet.isEmpty {
+            subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, dash: wanted.chosen.map { rendition in
                 (rendition, presentation.subtitlePlaylist(for: rendition, url: url, limits: &limits))
-            })
+            }, unmet: wanted.unmet)
         }
         return startDASH(chosen.variant, limits: &limits)
     }

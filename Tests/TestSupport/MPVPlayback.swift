@@ -27,15 +27,33 @@ public enum MPVPlayback {
         ["--vo=null", "--ao=null", "--no-config", "--really-quiet", "--untimed", "--ao-null-untimed", "--script=" + script, target]
     }
 
+    /// For one file: the same line, its position read where playback holds at the end
+    /// (`--keep-open`) rather than the last one observed, which a loaded machine may not deliver
+    /// before the end-of-file event (the suite beside a busy machine saw 2.39 s of 3.04).
+    public static let endOfOneFileScript = """
+    local done = false
+    local function report(reason)
+      if done then return end
+      done = true
+      io.stdout:write(string.format("ended\\t%s\\t%s\\t%s\\t%s\\n", reason, tostring(mp.get_property_number("time-pos")),
+        tostring(mp.get_property_number("duration")), tostring(mp.get_property("path"))))
+      io.stdout:flush()
+    end
+    mp.observe_property("eof-reached", "bool", function(_, value)
+      if value then report("eof"); mp.command("quit") end
+    end)
+    mp.register_event("end-file", function(event) report(event.reason) end)
+    """
+
     /// Why mpv did not play the file at `path` to within 0.25 s of `seconds`, or nil when it did.
     /// Sound alone played untimed shows no position (`time-pos` stays 0): with `hasPicture`
     /// false, the end of file and the duration mpv found are what count.
     public static func problem(playing path: String, lasting seconds: Double, hasPicture: Bool = true) async -> String? {
         do {
             let script = NSTemporaryDirectory() + "/vodapp-mpv-ends-\(UUID().uuidString).lua"
-            try endsScript.write(toFile: script, atomically: true, encoding: .utf8)
+            try endOfOneFileScript.write(toFile: script, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: script) }
-            let mpv = try await runTool("mpv", arguments(script: script, target: path))
+            let mpv = try await runTool("mpv", ["--keep-open=yes"] + arguments(script: script, target: path))
             guard mpv.exitCode == 0 else { return "mpv exit \(mpv.exitCode): \(mpv.stderr)" }
             let ended = mpv.stdout.split(separator: "\n").map { $0.split(separator: "\t", omittingEmptySubsequences: false) }
                 .first { $0.count == 5 && $0[0] == "ended" }

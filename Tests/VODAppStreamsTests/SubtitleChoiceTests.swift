@@ -33,6 +33,7 @@ import VODAppTransfer
         #expect(names(.languages(["fr", "en"])) == ["Français", "English"])
         #expect(names(.languages(["fra", "jpn"])) == ["Français", "日本語"])
         #expect(names(.languages(["EN-us"])) == ["English"])
+        #expect(names(.languages(["fre"])) == ["Français"])
         // One file per language: asking twice gives one.
         #expect(names(.languages(["en", "eng"])) == ["English"])
         #expect(names(.languages(["de"])).isEmpty)
@@ -65,15 +66,48 @@ import VODAppTransfer
         #expect(SubtitleChoice.choose(for: master.variants[2], among: master.renditions, selection: .languages(["fi"])).isEmpty)
     }
 
-    /// The language goes into a file name: nothing of it may name a path or hide the file.
-    @Test func theFileTagKeepsLettersDigitsAndDashesOnly() {
-        #expect(SubtitleChoice.fileTag(language: "en-GB") == "en-GB")
-        #expect(SubtitleChoice.fileTag(language: "pt_BR") == "pt-BR")
-        #expect(SubtitleChoice.fileTag(language: "../../etc/passwd") == "etcpasswd")
-        #expect(SubtitleChoice.fileTag(language: "-x-") == "x")
+    /// What is asked for and cannot be had is said: a language not offered (naming those that
+    /// are), and a second rendition of a language whose file the first takes.
+    @Test func whatCannotBeHadIsSaid() throws {
+        let missing = SubtitleChoice.decide(for: playlist.variants[0], among: playlist.renditions, selection: .languages(["de", "fr", "ger"]))
+        #expect(missing.chosen.map(\.name) == ["Français"])
+        #expect(missing.unmet == [SubtitleTrack(language: "de", name: "",
+                                                error: "the stream offers no WebVTT subtitles in de (it offers en, es, fr, ja)")])
+
+        // ffmpeg writes renditions of no LANGUAGE unless told one: two of them are one file.
+        let url = try MediaURL("https://cdn.test/master.m3u8")
+        let text = """
+            #EXTM3U
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="subtitle_0",URI="0.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="subtitle_1",URI="1.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",LANGUAGE="en-US",URI="en.m3u8"
+            #EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English (UK)",LANGUAGE="en-GB",URI="gb.m3u8"
+            #EXT-X-STREAM-INF:BANDWIDTH=900000,SUBTITLES="s"
+            v.m3u8
+            """
+        let master = try #require(try HLSPlaylist.parse(text: text, url: url).master)
+        let all = SubtitleChoice.decide(for: master.variants[0], among: master.renditions, selection: .all)
+        #expect(all.chosen.map(\.name) == ["subtitle_0", "English"])
+        #expect(all.unmet.map(\.language) == ["und", "en"])
+        #expect(all.unmet.first?.error == "left out: one file per language, and \"subtitle_0\" is the und one")
+        let undetermined = SubtitleChoice.decide(for: master.variants[0], among: master.renditions, selection: .languages(["und"]))
+        #expect(undetermined.chosen.map(\.name) == ["subtitle_0"])
+        #expect(SubtitleChoice.decide(for: master.variants[0], among: master.renditions, selection: .none) == .init(chosen: [], unmet: []))
+    }
+
+    /// The language goes into a file name: its two-letter code where it has one, which every
+    /// player reads back; nothing of it may name a path or hide the file.
+    @Test func theFileTagIsTheLanguagesShortestCodeAndNeverAPath() {
+        #expect(SubtitleChoice.fileTag(language: "en-GB") == "en")
+        #expect(SubtitleChoice.fileTag(language: "pt_BR") == "pt")
+        #expect(SubtitleChoice.fileTag(language: "fra") == "fr")
+        #expect(SubtitleChoice.fileTag(language: "ger") == "de")
+        #expect(SubtitleChoice.fileTag(language: "yue-Hant") == "yue")
+        #expect(SubtitleChoice.fileTag(language: "../../etc/passwd") == "und")
+        #expect(SubtitleChoice.fileTag(language: "-x-") == "und")
         #expect(SubtitleChoice.fileTag(language: "日本語") == "und")
         #expect(SubtitleChoice.fileTag(language: nil) == "und")
         #expect(SubtitleChoice.fileTag(language: "") == "und")
-        #expect(SubtitleChoice.fileTag(language: String(repeating: "a", count: 100)).count == 35)
+        #expect(SubtitleChoice.fileTag(language: String(repeating: "a", count: 100)) == "und")
     }
 }

@@ -9,32 +9,54 @@ import Foundation
 /// kept here; three-letter ones are already that.
 enum LanguageCode {
     static func iso639_2(_ tag: String) -> String? {
-        let primary = String(tag.prefix { $0.isLetter }).lowercased()
-        guard primary.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) else { return nil }
+        guard let primary = primary(tag) else { return nil }
         switch primary.count {
-        case 3: return primary == "und" ? nil : primary
-        case 2: return table[primary]
+        case 3: return primary == "und" ? nil : table.terminology[primary] ?? primary
+        case 2: return table.threeLetter[primary]
         default: return nil
         }
+    }
+
+    /// The two-letter ISO 639-1 code of a tag (`deu`, `ger` and `de-AT` → `de`), when the
+    /// language has one: the code a subtitle file's name carries, which every player reads.
+    static func iso639_1(_ tag: String) -> String? {
+        guard let primary = primary(tag) else { return nil }
+        switch primary.count {
+        case 2: return table.threeLetter[primary] != nil || table.threeLetter.isEmpty ? primary : nil
+        case 3: return table.twoLetter[table.terminology[primary] ?? primary]
+        default: return nil
+        }
+    }
+
+    /// The primary subtag, lowercased, when it is two or three ASCII letters.
+    static func primary(_ tag: String) -> String? {
+        let primary = String(tag.prefix { $0.isLetter }).lowercased()
+        guard (2...3).contains(primary.count), primary.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) else { return nil }
+        return primary
     }
 
     /// Where Debian's `iso-codes` keeps ISO 639-2, with each language's two-letter code.
     static let tablePath = "/usr/share/iso-codes/json/iso_639-2.json"
 
     /// ISO 639-1 to ISO 639-2/T (`de` → `deu`, the terminology code MP4 uses, not the
-    /// bibliographic `ger`); empty when the table is not installed.
-    private static let table: [String: String] = {
+    /// bibliographic `ger`), back, and the bibliographic codes to the terminology ones (`ger` →
+    /// `deu`); empty when the table is not installed.
+    private static let table: (threeLetter: [String: String], twoLetter: [String: String], terminology: [String: String]) = {
         struct File: Decodable {
             struct Language: Decodable {
                 let alpha_2: String?
                 let alpha_3: String
+                let bibliographic: String?
             }
             let languages: [Language]
             enum CodingKeys: String, CodingKey { case languages = "639-2" }
         }
         guard let data = FileManager.default.contents(atPath: tablePath),
-              let file = try? JSONDecoder().decode(File.self, from: data) else { return [:] }
-        return Dictionary(file.languages.compactMap { language in language.alpha_2.map { ($0, language.alpha_3) } },
-                          uniquingKeysWith: { first, _ in first })
+              let file = try? JSONDecoder().decode(File.self, from: data) else { return ([:], [:], [:]) }
+        let pairs = file.languages.compactMap { language in language.alpha_2.map { ($0, language.alpha_3) } }
+        return (Dictionary(pairs, uniquingKeysWith: { first, _ in first }),
+                Dictionary(pairs.map { ($1, $0) }, uniquingKeysWith: { first, _ in first }),
+                Dictionary(file.languages.compactMap { language in language.bibliographic.map { ($0, language.alpha_3) } },
+                           uniquingKeysWith: { first, _ in first }))
     }()
 }

@@ -1,35 +1,88 @@
-/// Which WebVTT renditions a chosen variant is fetched with. Pure: the master playlist's
-/// renditions and the viewer's selection in, the renditions out.
+/// Which WebVTT renditions a chosen variant is fetched with, and what was asked for and cannot
+/// be. Pure: the master playlist's renditions and the viewer's selection in, a decision out.
 ///
 /// - Only the group the variant names (`SUBTITLES="…"`) is a candidate, as players read it; a
 ///   rendition without a URI has nothing to fetch.
 /// - Each becomes `NAME.LANG.vtt` beside the file, so one is chosen per language (`fileTag`):
 ///   of a language's renditions, one not FORCED (forced ones carry only the foreign-language
 ///   lines), then DEFAULT=YES, then the first.
-/// - `--subtitles de` matches `deu` and `de-AT` as `--audio-lang` does (`HLSAudioChoice.matches`).
+/// - `--subtitles de` matches `deu`, `ger` and `de-AT` as `--audio-lang` does
+///   (`HLSAudioChoice.matches`); `und` matches a rendition of no language.
+/// - What cannot be had is said, not left silent (new-user trial): a language the variant's
+///   group does not offer, and a rendition of a language whose file another takes.
 public enum SubtitleChoice {
+    public struct Decision: Sendable, Equatable {
+        /// The renditions to fetch, one per file tag.
+        public let chosen: [HLSRendition]
+        /// What was asked for and is not fetched, with why, for the report.
+        public let unmet: [SubtitleTrack]
+
+        public init(chosen: [HLSRendition], unmet: [SubtitleTrack]) {
+            self.chosen = chosen
+            self.unmet = unmet
+        }
+    }
+
+    /// The renditions to fetch.
     public static func choose(for variant: HLSVariant, among renditions: [HLSRendition],
                               selection: SubtitleSelection) -> [HLSRendition] {
-        guard let group = variant.subtitleGroup, selection != .none else { return [] }
-        let candidates = renditions.filter { $0.kind == .subtitles && $0.groupID == group && $0.url != nil }
+        decide(for: variant, among: renditions, selection: selection).chosen
+    }
+
+    public static func decide(for variant: HLSVariant, among renditions: [HLSRendition],
+                              selection: SubtitleSelection) -> Decision {
+        if selection == .none { return Decision(chosen: [], unmet: []) }
+        let candidates = variant.subtitleGroup.map { group in
+            renditions.filter { $0.kind == .subtitles && $0.groupID == group && $0.url != nil }
+        } ?? []
         var chosen: [HLSRendition] = []
-        func add(_ rendition: HLSRendition?) {
-            guard let rendition, !chosen.contains(where: { fileTag($0).lowercased() == fileTag(rendition).lowercased() }) else { return }
+        var unmet: [SubtitleTrack] = []
+        func add(_ rendition: HLSRendition) {
+            let tag = fileTag(rendition)
+            if let taken = chosen.first(where: { fileTag($0) == tag }) {
+                guard taken != rendition else { return }
+                unmet.append(SubtitleTrack(language: tag, name: rendition.name,
+                                           error: "left out: one file per language, and \"\(taken.name)\" is the \(tag) one"))
+                return
+            }
             chosen.append(rendition)
         }
         switch selection {
         case .none:
             break
         case .all:
-            for rendition in candidates {
-                add(best(candidates.filter { fileTag($0).lowercased() == fileTag(rendition).lowercased() }))
+            // Language by language, in the playlist's order: the best rendition of each; each
+            // other one of the language is said to be left out, unless it is forced lines.
+            var seen: Set<String> = []
+            for rendition in candidates where seen.insert(fileTag(rendition)).inserted {
+                let sameLanguage = candidates.filter { fileTag($0) == fileTag(rendition) }
+                guard let best = best(sameLanguage) else { continue }
+                add(best)
+                for other in sameLanguage where other != best && !other.isForced { add(other) }
             }
         case .languages(let wanted):
             for language in wanted {
-                add(best(candidates.filter { HLSAudioChoice.matches($0.language, language) }))
+                let matching = candidates.filter { matches($0.language, language) }
+                guard let rendition = best(matching) else {
+                    let offered = Array(Set(candidates.map(fileTag))).sorted()
+                    let tag = fileTag(language: language)
+                    guard !unmet.contains(where: { $0.language == tag }), !chosen.contains(where: { fileTag($0) == tag }) else { continue }
+                    unmet.append(SubtitleTrack(language: tag, name: "",
+                                               error: "the stream offers no WebVTT subtitles in \(language)"
+                                                   + (offered.isEmpty ? "" : " (it offers \(offered.joined(separator: ", ")))")))
+                    continue
+                }
+                add(rendition)
             }
         }
-        return chosen
+        return Decision(chosen: chosen, unmet: unmet)
+    }
+
+    /// Whether a rendition's LANGUAGE answers a wanted one; `und` (undetermined) answers a
+    /// rendition that says none.
+    private static func matches(_ language: String?, _ wanted: String) -> Bool {
+        if wanted.lowercased() == "und" { return fileTag(language: language) == "und" }
+        return HLSAudioChoice.matches(language, wanted)
     }
 
     /// Of renditions of one language, the one a viewer reads the whole dialogue in.
@@ -37,26 +90,17 @@ public enum SubtitleChoice {
         renditions.first { !$0.isForced && $0.isDefault } ?? renditions.first { !$0.isForced } ?? renditions.first
     }
 
-    /// The language as it goes into a file name (`NAME.en-GB.vtt`), which mpv and VLC read back:
-    /// letters, digits and dashes of the LANGUAGE (`_` as `-`), at most 35 (the longest
-    /// well-formed BCP 47 tag in practice); `und`, undetermined, when nothing is left. A
+    /// The language as it goes into a file name (`NAME.en.vtt`), which mpv and VLC read back:
+    /// the language's two-letter ISO 639-1 code when it has one (`de-DE`, `deu` and `ger` are
+    /// `de`: Debian 12's mpv loads `NAME.de.vtt` with the video, not `NAME.de-DE.vtt`), else its
+    /// primary subtag of three letters, lowercased; `und`, undetermined, when it has neither. A
     /// playlist's `LANGUAGE="../../x"` names no path.
     public static func fileTag(_ rendition: HLSRendition) -> String {
         fileTag(language: rendition.language)
     }
 
     public static func fileTag(language: String?) -> String {
-        let kept = (language ?? "").unicodeScalars.compactMap { scalar -> Character? in
-            if scalar == "_" { return "-" }
-            return scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || scalar == "-") ? Character(scalar) : nil
-        }
-        let tag = String(String(kept).prefix(35)).trimmingDashes
-        return tag.isEmpty ? "und" : tag
-    }
-}
-
-private extension String {
-    var trimmingDashes: String {
-        String(drop { $0 == "-" }.reversed().drop { $0 == "-" }.reversed())
+        guard let language else { return "und" }
+        return LanguageCode.iso639_1(language) ?? LanguageCode.primary(language) ?? "und"
     }
 }

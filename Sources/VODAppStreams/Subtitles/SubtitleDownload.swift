@@ -42,9 +42,12 @@ struct SubtitleDownload {
     private var requested: [String: (rendition: Int, segment: Int?)] = [:]
     /// Playlists still to ask for, by rendition.
     private var playlistsToAsk: [Int]
+    /// What was asked for and is not fetched (`SubtitleChoice.Decision.unmet`), for the report.
+    private let unmet: [SubtitleTrack]
 
     /// The renditions of an HLS master playlist: their playlists are fetched first.
-    init(key: String, itemURL: MediaURL, workPath: String, hls chosen: [HLSRendition]) {
+    init(key: String, itemURL: MediaURL, workPath: String, hls chosen: [HLSRendition], unmet: [SubtitleTrack] = []) {
+        self.unmet = unmet
         self.key = key
         self.itemURL = itemURL
         self.workPath = workPath
@@ -54,7 +57,9 @@ struct SubtitleDownload {
     }
 
     /// The text sets of a DASH manifest, their segments listed already.
-    init(key: String, itemURL: MediaURL, workPath: String, dash chosen: [(HLSRendition, Result<HLSMediaPlaylist, DASHPresentation.Refusal>)]) {
+    init(key: String, itemURL: MediaURL, workPath: String, dash chosen: [(HLSRendition, Result<HLSMediaPlaylist, DASHPresentation.Refusal>)],
+         unmet: [SubtitleTrack] = []) {
+        self.unmet = unmet
         self.key = key
         self.itemURL = itemURL
         self.workPath = workPath
@@ -126,7 +131,13 @@ struct SubtitleDownload {
         guard let (index, segment) = requested.removeValue(forKey: outcome.id) else { return [] }
         guard renditions[index].failure == nil else { return askForMore(limits: &limits) }
         guard case .captured(let data) = outcome.result else {
-            let what = segment.map { "its segment \($0 + 1)" } ?? "its playlist"
+            // Which one, where: "segment 2" alone sent the new-user trial to the log.
+            let what: String
+            if let segment, let segments = renditions[index].segments {
+                what = (segments.count == 1 ? "its file" : "its segment \(segment + 1) of \(segments.count)") + " at \(segments[segment].url.redacted)"
+            } else {
+                what = "its playlist" + (renditions[index].rendition.url.map { " at \($0.redacted)" } ?? "")
+            }
             renditions[index].failure = switch outcome.result {
             case .timedOut(let reason): "\(what) did not arrive: \(reason)"
             case .failed(let reason): "\(what) failed: \(reason)"
@@ -184,24 +195,29 @@ struct SubtitleDownload {
     /// media time `zero` (`StreamMuxer.Made.start`).
     func tracks(zero: Double) -> [SubtitleTrack] {
         renditions.map { rendition in
-            let (language, name) = (rendition.language, rendition.rendition.name)
-            if let failure = rendition.failure { return SubtitleTrack(language: language, name: name, error: failure) }
-            guard let segments = rendition.segments, !rendition.texts.contains(where: { $0 == nil }) else {
-                return SubtitleTrack(language: language, name: name, error: "it did not arrive before the run ended")
-            }
-            var offset = 0.0
-            var listed = 0.0
-            var joined: [WebVTTJoiner.Segment] = []
-            for (segment, text) in zip(segments, rendition.texts) {
-                if timesRestartAtDiscontinuities, segment.followsDiscontinuity { offset = listed }
-                joined.append(WebVTTJoiner.Segment(text ?? [], offset: offset))
-                listed += segment.duration
-            }
-            do throws(WebVTTJoiner.Failure) {
-                return SubtitleTrack(language: language, name: name, text: try WebVTTJoiner.join(joined, zero: zero))
-            } catch {
-                return SubtitleTrack(language: language, name: name, error: error.description)
-            }
+            joined(rendition, zero: zero)
+        } + unmet
+    }
+
+    /// One rendition as it ended: its segments joined, or why not.
+    private func joined(_ rendition: Rendition, zero: Double) -> SubtitleTrack {
+        let (language, name) = (rendition.language, rendition.rendition.name)
+        if let failure = rendition.failure { return SubtitleTrack(language: language, name: name, error: failure) }
+        guard let segments = rendition.segments, !rendition.texts.contains(where: { $0 == nil }) else {
+            return SubtitleTrack(language: language, name: name, error: "it did not arrive before the run ended")
+        }
+        var offset = 0.0
+        var listed = 0.0
+        var joined: [WebVTTJoiner.Segment] = []
+        for (segment, text) in zip(segments, rendition.texts) {
+            if timesRestartAtDiscontinuities, segment.followsDiscontinuity { offset = listed }
+            joined.append(WebVTTJoiner.Segment(text ?? [], offset: offset))
+            listed += segment.duration
+        }
+        do throws(WebVTTJoiner.Failure) {
+            return SubtitleTrack(language: language, name: name, text: try WebVTTJoiner.join(joined, zero: zero))
+        } catch {
+            return SubtitleTrack(language: language, name: name, error: error.description)
         }
     }
 }
