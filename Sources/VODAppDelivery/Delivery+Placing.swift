@@ -61,8 +61,9 @@ extension Delivery {
     /// made durable in the work area, then given its name (`MediaFileName.subtitle`) without
     /// replacing anything there, as the item's file is. One at the name already (an earlier
     /// delivery's, or the user's) stays as it is; it is vodapp's only if the store says so.
+    /// - Parameter until: past it, none is placed: each is an fsync, and the report is due.
     func placeSubtitles(_ tracks: [SubtitleTrack], beside file: String, key: String, known: StoredItem?,
-                        directory: MediaDirectory) -> [SubtitleReport] {
+                        directory: MediaDirectory, until deadline: ContinuousClock.Instant) -> [SubtitleReport] {
         let fileName = (file as NSString).lastPathComponent
         return tracks.map { track in
             func failed(_ why: String) -> SubtitleReport {
@@ -70,6 +71,7 @@ extension Delivery {
                 return SubtitleReport(language: track.language, name: track.name, error: why)
             }
             guard let text = track.text else { return failed(track.error ?? "it was not made") }
+            guard ContinuousClock.now < deadline else { return failed("the budget ran out before it was placed") }
             let name = MediaFileName.subtitle(beside: fileName, language: track.language)
             guard name.utf8.count <= 255 else { return failed("its name would be longer than the 255 bytes a file system allows") }
             let final = directory.path + "/" + name
@@ -86,7 +88,12 @@ extension Delivery {
             case .alreadyThere:
                 // An earlier delivery's stays vodapp's; another file (the user's own subtitles,
                 // say) stays as it is, and the report says the name was taken.
-                guard let earlier = known?.placedSubtitles.first(where: { $0.name == name }) else {
+                // The store's record counts only while the file is still the one placed: one the
+                // user wrote at the name since is not vodapp's (eleventh attacker trial).
+                guard let earlier = known?.placedSubtitles.first(where: { $0.name == name }), let root = try? directory.folder(),
+                      let updated = known?.updatedAt,
+                      directory.placedFile(named: name, in: root, bytes: earlier.bytes, placedAt: updated, fileID: earlier.fileID,
+                                           fingerprint: earlier.fingerprint) != nil else {
                     return failed("\(final) is there already, not placed by vodapp: it stays as it is")
                 }
                 let size: Int64? = if case .file(let size) = directory.presence(at: final) { size } else { nil }

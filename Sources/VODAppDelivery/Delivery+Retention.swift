@@ -15,10 +15,18 @@ extension Delivery {
 
         let item: StoredItem
         let kind: Kind
+        /// The subtitle files placed beside a file, which go with it: they count with it.
+        let subtitleBytes: Int64
+
+        init(item: StoredItem, kind: Kind, subtitleBytes: Int64 = 0) {
+            self.item = item
+            self.kind = kind
+            self.subtitleBytes = subtitleBytes
+        }
 
         var bytes: Int64 {
             switch kind {
-            case .file(let file): file.bytes
+            case .file(let file): file.bytes + subtitleBytes
             case .partial(let partial): partial.bytes
             }
         }
@@ -90,7 +98,13 @@ extension Delivery {
                                                  placedAt: item.updatedAt, fileID: item.fileID,
                                                  fingerprint: item.fingerprint)
             else { return nil }
-            return Candidate(item: item, kind: .file(file))
+            // What the subtitles take in DIR, as found (not as a record says), under their names.
+            let subtitleBytes = item.placedSubtitles.reduce(Int64(0)) { total, subtitle in
+                guard MediaFileName.isSubtitleName(subtitle.name, of: item.key),
+                      case .file(let size) = directory.presence(at: directory.path + "/" + subtitle.name) else { return total }
+                return total + size
+            }
+            return Candidate(item: item, kind: .file(file), subtitleBytes: subtitleBytes)
         }
         // A partial is touched only under its item's lock, which no delivery may hold meanwhile.
         var held: [String] = []

@@ -49,7 +49,7 @@ extension Delivery {
             itemReport.variant = choices.withLockedValue { $0[key] }
             let tracks = subtitles.withLockedValue { $0.removeValue(forKey: key) } ?? []
             if itemReport.status == .downloaded, let path = itemReport.path, !tracks.isEmpty {
-                itemReport.subtitles = placeSubtitles(tracks, beside: path, key: key, known: known[key], directory: directory)
+                itemReport.subtitles = placeSubtitles(tracks, beside: path, key: key, known: known[key], directory: directory, until: budget.end)
             }
             // The new name is durable before the store says the file is there.
             if itemReport.status == .downloaded { directory.sync() }
@@ -116,6 +116,8 @@ extension Delivery {
             },
             progress: show, followUp: hls)
         progress?.end()
+        // What is left is finished here, not by a timer waiting for subtitles.
+        hls.close()
 
         var byKey: [String: TransferOutcome] = Dictionary(outcomes.map { ($0.id, $0) }, uniquingKeysWith: { $1 })
         for target in mine {

@@ -17,8 +17,8 @@ public struct PlacedSubtitle: Codable, Sendable, Equatable {
         self.fingerprint = fingerprint
     }
 
-    /// The most an item records: one per language of its stream.
-    static let limit = 64
+    /// The most an item records: as many as it places (`SubtitleChoice.maximumRenditions`).
+    static let limit = 32
 
     /// The column's JSON text; nil for none.
     static func encode(_ subtitles: [PlacedSubtitle]) -> String? {

@@ -14,6 +14,10 @@ package final class StreamDownloads: TransferFollowUp {
         var limits: HLSSegmentLimits
         /// Each finished item's subtitles, until the delivery places them.
         var subtitles: [String: [SubtitleTrack]] = [:]
+        /// Items whose parts are in and whose subtitles are waited for, until a time.
+        var waitingForSubtitles: Set<String> = []
+        /// The run is over: what is left is finished by the delivery, not by a timer.
+        var closed = false
     }
 
     private let state: NIOLockedValueBox<State>
@@ -84,11 +88,20 @@ package final class StreamDownloads: TransferFollowUp {
         vod_release_free_heap()
     }
 
+    /// How long a file whose parts are all in waits for its subtitles: a subtitle that drips
+    /// held a stream of 600 segments until the budget's last half second, too late to mux it,
+    /// on every delivery (eleventh attacker trial).
+    static let subtitleGrace: Duration = .seconds(5)
+
     package func next(after outcome: TransferOutcome) -> (add: [TransferRequest], cancel: Set<String>) {
         // Item keys have no "/"; the requests an item adds are named "KEY/…".
         let key = outcome.id.split(separator: "/", maxSplits: 1).first.map(String.init) ?? outcome.id
         var complete = false
-        defer { if complete { ready?(self, key) } }
+        var waitUntil: ContinuousClock.Instant?
+        defer {
+            if complete { ready?(self, key) }
+            if let waitUntil { stopWaitingForSubtitles(of: key, at: waitUntil) }
+        }
         return state.withLockedValue { state in
             if key == outcome.id {
                 guard case .captured(let data) = outcome.result, let url = outcome.finalURL else { return ([], []) }
@@ -104,10 +117,40 @@ package final class StreamDownloads: TransferFollowUp {
             }
             guard var download = state.items.removeValue(forKey: key) else { return ([], []) }
             let next = download.take(outcome, limits: &state.limits)
+            if download.partsComplete, !download.isComplete, !state.waitingForSubtitles.contains(key) {
+                // The file waits for its subtitles a little, never into the time its mux needs.
+                let now = ContinuousClock.now
+                let until = min(now + Self.subtitleGrace, (deadline ?? now + Self.subtitleGrace) - .seconds(1))
+                if until <= now {
+                    download.stopWaitingForSubtitles(because: "it did not arrive before its video, late in the budget")
+                } else {
+                    state.waitingForSubtitles.insert(key)
+                    waitUntil = until
+                }
+            }
             state.items[key] = download
             complete = download.isComplete
             return next
         }
+    }
+
+    /// At `time`, gives up the subtitles the item `key` still waits for, and finishes its file.
+    private func stopWaitingForSubtitles(of key: String, at time: ContinuousClock.Instant) {
+        let seconds = max(0, ContinuousClock.now.duration(to: time).inSeconds)
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+            let due = state.withLockedValue { state -> Bool in
+                guard !state.closed, var download = state.items[key], download.partsComplete, !download.isComplete else { return false }
+                download.stopWaitingForSubtitles(because: "it did not arrive within \(Int(Self.subtitleGrace.inSeconds)) s of its video")
+                state.items[key] = download
+                return download.isComplete
+            }
+            if due { ready?(self, key) }
+        }
+    }
+
+    /// The run is over: no timer finishes an item any more (the delivery finishes what is left).
+    package func close() {
+        state.withLockedValue { $0.closed = true }
     }
 
     /// A segment cut with bytes kept: the item records what resuming it needs.

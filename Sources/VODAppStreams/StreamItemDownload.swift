@@ -179,7 +179,7 @@ package struct StreamItemDownload: Sendable {
     var isComplete: Bool { partsComplete && subtitles?.isSettled ?? true }
 
     /// Whether every part and key is in: the file can be muxed, with what subtitles there are.
-    private var partsComplete: Bool {
+    var partsComplete: Bool {
         guard case .parts = state, pending.isEmpty, cursor == parts.count else { return false }
         return wholeParts == parts.count && keys.count == keysAsked.count
     }
@@ -224,6 +224,11 @@ package struct StreamItemDownload: Sendable {
     var streamChoice: StreamChoice? {
         choice.map { StreamChoice(variant: $0.variant, of: variantCount, audio: audio ?? dash?.soundRendition, tooLarge: variantsTooLarge, failed: variantsFailed,
                                   knownTooLarge: knownTooLarge, ceiling: ceiling) }
+    }
+
+    /// Gives up the subtitles still coming, for `why`: the file is not held for them any longer.
+    mutating func stopWaitingForSubtitles(because why: String) {
+        _ = subtitles?.cancel(because: why)
     }
 
     /// Takes an HLS playlist or a DASH manifest the item's own URL answered with; returns the
@@ -367,7 +372,10 @@ package struct StreamItemDownload: Sendable {
                                        + "the playlist lists: a segment is damaged or not what it says"))
             }
             removeWorkArea()
-            subtitleTracks = subtitles?.tracks(zero: made.start) ?? []
+            let (stopAt, stop) = (placingDeadline, stop)
+            subtitleTracks = subtitles?.tracks(zero: made.start) {
+                stop?.reason != nil || stopAt.map { ContinuousClock.now >= $0 } ?? false
+            } ?? []
             return outcome(.completed(bytes: made.bytes), contentType: made.hasVideo ? "video/mp4" : "audio/mp4")
         } catch {
             SafeFile.remove(temporaryPath)
@@ -450,7 +458,8 @@ package struct StreamItemDownload: Sendable {
                                               systemLanguage: systemLanguage)
                 let wanted = SubtitleChoice.decide(for: chosen.variant, among: master.renditions, selection: subtitleSelection)
                 if !wanted.chosen.isEmpty || !wanted.unmet.isEmpty {
-                    subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, hls: wanted.chosen, unmet: wanted.unmet)
+                    subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, secure: master.url.isHTTPS,
+                                                 hls: wanted.chosen, unmet: wanted.unmet)
                 }
                 renditions = master.renditions
                 fallbacks = fallbacks(among: master.variants, below: chosen.variant)
@@ -514,9 +523,11 @@ package struct StreamItemDownload: Sendable {
         fallbacks = fallbacks(among: offered, below: chosen.variant)
         let wanted = SubtitleChoice.decide(for: chosen.variant, among: presentation.subtitles, selection: subtitleSelection)
         if !wanted.chosen.isEmpty || !wanted.unmet.isEmpty {
-            subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, dash: wanted.chosen.map { rendition in
-                (rendition, presentation.subtitlePlaylist(for: rendition, url: url, limits: &limits))
-            }, unmet: wanted.unmet)
+            let listed = wanted.chosen.map { rendition in
+                (rendition, presentation.subtitlePlaylist(for: rendition, url: url, limit: SubtitleDownload.itemSegmentLimit))
+            }
+            subtitles = SubtitleDownload(key: key, itemURL: itemURL, workPath: workPath, secure: url.isHTTPS, dash: listed,
+                                         unmet: wanted.unmet, limits: &limits)
         }
         return startDASH(chosen.variant, limits: &limits)
     }
@@ -615,7 +626,8 @@ package struct StreamItemDownload: Sendable {
     package static func plainHTTP(in playlist: HLSPlaylist, from url: MediaURL) -> MediaURL? {
         guard url.isHTTPS else { return nil }
         let named: [MediaURL?] = switch playlist {
-        case .master(let master): master.variants.map(\.url) + master.renditions.map(\.url)
+        // Subtitles are checked when they are asked for (`SubtitleDownload`).
+        case .master(let master): master.variants.map(\.url) + master.renditions.filter { $0.kind != .subtitles }.map(\.url)
         case .media(let media): media.segments.flatMap { [$0.url, $0.map?.url, $0.key?.url, $0.map?.key?.url] }
         }
         return named.compactMap { $0 }.first { !$0.isHTTPS }

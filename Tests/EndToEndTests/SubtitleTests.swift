@@ -213,4 +213,43 @@ import TestSupport
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.path).filter { !$0.hasPrefix(".") }.sorted()
                 == ["A Film [film].de.vtt", "Other [other].mp4", "playlist.m3u8"])
     }
+
+    /// A subtitle that drips holds its video only a few seconds: the video is placed, and the
+    /// report says the subtitles did not come within that time. (A stream of 600 segments held
+    /// until the budget's end was cut in its mux, on every delivery.)
+    @Test func aSubtitleThatDripsHoldsItsVideoOnlyAFewSeconds() async throws {
+        let nginx = try await NginxServer(serverDirectives: "location ~ \\.vtt$ { limit_rate 4; }")
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let hls = try await MediaFixtures.hlsSubtitles(from: clip)
+        let scratch = try ScratchDirectory()
+        let run = try await deliver(nginx.url(try #require(hls.master)), into: scratch.path, ["--subtitles", "fr", "--budget", "25"])
+        #expect(run.exitCode == 0 && run.item("film")?["status"] as? String == "downloaded", "\(run.stdout) \(run.stderr)")
+        await PlayableStream.expect(scratch.path + "/A Film [film].mp4", lastsLike: clip.duration)
+        let french = subtitles(run).first
+        #expect((french?["error"] as? String) == "it did not arrive within 5 s of its video", "\(run.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: scratch.path + "/A Film [film].fr.vtt"))
+    }
+
+    /// A subtitle the user wrote at the name of one vodapp placed (its video removed, then
+    /// fetched again) is the user's: the report does not claim it, and it stays.
+    @Test func aSubtitleTheUserRewroteIsNotClaimed() async throws {
+        let nginx = try await NginxServer()
+        defer { nginx.stop() }
+        let clip = try await MediaFixtures.clip(seconds: 3, root: nginx.root)
+        let hls = try await MediaFixtures.hlsSubtitles(from: clip)
+        let scratch = try ScratchDirectory()
+        let url = nginx.url(try #require(hls.master))
+        let first = try await deliver(url, into: scratch.path, ["--subtitles", "en"])
+        #expect(first.exitCode == 0, "\(first.stdout) \(first.stderr)")
+        try FileManager.default.removeItem(atPath: scratch.path + "/A Film [film].mp4")
+        let mine = scratch.path + "/A Film [film].en.vtt"
+        try FileManager.default.removeItem(atPath: mine)
+        try "WEBVTT\n\n00:00.000 --> 00:01.000\nmine now\n".write(toFile: mine, atomically: true, encoding: .utf8)
+        let again = try await deliver(url, into: scratch.path, ["--subtitles", "en", "--refetch-removed"])
+        #expect(again.exitCode == 0 && again.item("film")?["status"] as? String == "downloaded", "\(again.stdout) \(again.stderr)")
+        #expect((subtitles(again).first?["error"] as? String)?.hasSuffix("is there already, not placed by vodapp: it stays as it is") == true,
+                "\(again.stdout)")
+        #expect(try String(contentsOfFile: mine, encoding: .utf8) == "WEBVTT\n\n00:00.000 --> 00:01.000\nmine now\n")
+    }
 }

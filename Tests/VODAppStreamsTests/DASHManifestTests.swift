@@ -226,9 +226,8 @@ import VODAppTransfer
         #expect(role.variants.allSatisfy { $0.subtitleGroup == DASHPresentation.subtitleGroup })
         let chosen = SubtitleChoice.choose(for: role.variants[0], among: role.subtitles, selection: .languages(["eng"]))
         #expect(chosen.map(\.language) == ["en"])
-        var limits = HLSSegmentLimits()
         let listed = try role.subtitlePlaylist(for: try #require(chosen.first), url: try MediaURL("https://media.test/vod/manifest.mpd"),
-                                               limits: &limits).get()
+                                               limit: 100).get()
         #expect(listed.segments.map(\.url.absoluteString) == ["https://media.test/vod/subtitles.mpd"])
 
         #expect(try presentation(RealManifests.ytdlpSubtitles).subtitles.isEmpty)
@@ -257,9 +256,8 @@ import VODAppTransfer
         #expect(made.subtitles.map(\.isForced) == [true, false])
         let chosen = SubtitleChoice.choose(for: made.variants[0], among: made.subtitles, selection: .all)
         #expect(chosen.map(\.name) == ["English (full)"])
-        var limits = HLSSegmentLimits()
         let listed = try made.subtitlePlaylist(for: try #require(chosen.first), url: try MediaURL("https://media.test/vod/manifest.mpd"),
-                                               limits: &limits).get()
+                                               limit: 100).get()
         #expect(listed.segments.map(\.url.absoluteString) == ["https://media.test/vod/en.vtt"])
     }
 

@@ -49,6 +49,11 @@ import VODAppTransfer
         let master = ["#EXTM3U", "#EXT-X-STREAM-INF:BANDWIDTH=1000", "low.m3u8", "#EXT-X-STREAM-INF:BANDWIDTH=2000", "http://media.test/high.m3u8"]
         #expect(try plain(master, from: secure) == "http://media.test/high.m3u8")
         #expect(try plain(Array(master.prefix(3)), from: secure) == nil)
+        // A subtitle rendition on http decides nothing for the video: it is checked only when
+        // it is asked for (`SubtitleDownload`).
+        let subtitled = [#"#EXTM3U"#, #"#EXT-X-MEDIA:TYPE=SUBTITLES,GROUP-ID="s",NAME="English",URI="http://subs.test/en.m3u8""#,
+                         #"#EXT-X-STREAM-INF:BANDWIDTH=1000,SUBTITLES="s""#, "low.m3u8"]
+        #expect(try plain(subtitled, from: secure) == nil)
     }
 
     @Test func masterReadsQuotedCodecsWithCommasAndResolvesEachURI() throws {

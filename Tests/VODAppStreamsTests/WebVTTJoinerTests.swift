@@ -147,4 +147,27 @@ import VODAppStreams
         #expect(WebVTTJoiner.timestampMap("X-TIMESTAMP-MAP=MPEGTS:-5,LOCAL:00:00:01.000") == nil)
         #expect(WebVTTJoiner.timestampMap("X-TIMESTAMP-MAP=MPEGTS:1") == nil)
     }
+
+    /// Durations summed to 2^54 s (a DASH text set's hostile timeline), maps and hours at their
+    /// largest: bounded to a year, never a trap.
+    @Test func hugeTimesAreBoundedNotTrapped() throws {
+        let cue = "WEBVTT\n\n999999999:00:00.000 --> 999999999:59:59.999\nFar\n"
+        let far = try join([cue], offsets: [2 * 9_007_199_254_740_992])
+        #expect(far.contains("Far"))
+        let mapped = "WEBVTT\nX-TIMESTAMP-MAP=MPEGTS:999999999999999,LOCAL:999999999:00:00.000\n\n00:00:01.000 --> 00:00:02.000\nMapped\n"
+        _ = try join([mapped], zero: -1e300)
+        _ = try join([mapped], zero: .nan)
+        _ = try join([cue], offsets: [-.infinity])
+    }
+
+    @Test func aStopEndsTheJoinBetweenSegments() {
+        var asked = 0
+        #expect(throws: WebVTTJoiner.Failure.stopped) {
+            try WebVTTJoiner.join([WebVTTJoiner.Segment(Array("WEBVTT\n".utf8))]) {
+                asked += 1
+                return true
+            }
+        }
+        #expect(asked == 1)
+    }
 }

@@ -48,22 +48,19 @@ struct DASHPresentation {
     func track(for variant: HLSVariant) -> Track? { variants.firstIndex(of: variant).map { variantTracks[$0] } }
     func track(for rendition: HLSRendition) -> Track? { renditions.firstIndex(of: rendition).map { renditionTracks[$0] } }
 
-    /// A subtitle rendition's segments as a media playlist, counted against `limits`; or why
-    /// they cannot be listed.
-    func subtitlePlaylist(for rendition: HLSRendition, url: MediaURL, limits: inout HLSSegmentLimits) -> Result<HLSMediaPlaylist, Refusal> {
+    /// A subtitle rendition's segments as a media playlist, at most `limit` of them; or why they
+    /// cannot be listed.
+    func subtitlePlaylist(for rendition: HLSRendition, url: MediaURL, limit: Int) -> Result<HLSMediaPlaylist, Refusal> {
         guard let index = subtitles.firstIndex(of: rendition) else { return .failure(Refusal("the DASH manifest has no such text set")) }
         let listed: DASHTrackSegments
         do throws(DASHManifestError) {
-            listed = try DASHTrackSegments(subtitleTracks[index], limit: limits.available)
+            listed = try DASHTrackSegments(subtitleTracks[index], limit: limit)
         } catch {
             return .failure(Refusal("the DASH manifest's text set cannot be read: \(error)"))
         }
         guard listed.isComplete else { return .failure(Refusal("the DASH text set is indexed (SegmentBase), which WebVTT never is")) }
         let playlist = listed.playlist(url: url)
         guard !playlist.segments.isEmpty else { return .failure(Refusal("the DASH text set lists no segment")) }
-        guard limits.take(playlist.segments.count) else {
-            return .failure(Refusal(limits.refusal(segments: playlist.segments.count)?.reason ?? "it lists more segments than vodapp fetches"))
-        }
         if let plain = StreamItemDownload.plainHTTP(in: .media(playlist), from: url) {
             return .failure(Refusal(StreamItemDownload.insecure(plain, named: "the DASH manifest", at: url)))
         }

@@ -29,23 +29,33 @@ public enum SubtitleChoice {
         decide(for: variant, among: renditions, selection: selection).chosen
     }
 
+    /// The most renditions an item fetches: one file each, recorded in its store record.
+    public static let maximumRenditions = 32
+
     public static func decide(for variant: HLSVariant, among renditions: [HLSRendition],
                               selection: SubtitleSelection) -> Decision {
         if selection == .none { return Decision(chosen: [], unmet: []) }
-        let candidates = variant.subtitleGroup.map { group in
-            renditions.filter { $0.kind == .subtitles && $0.groupID == group && $0.url != nil }
+        // Each candidate's tag made once: a thousand renditions of long LANGUAGEs, each compared
+        // with every other, held the transfer thread for minutes (eleventh attacker trial).
+        let candidates: [(rendition: HLSRendition, tag: String)] = variant.subtitleGroup.map { group in
+            renditions.filter { $0.kind == .subtitles && $0.groupID == group && $0.url != nil }.map { ($0, fileTag($0)) }
         } ?? []
-        var chosen: [HLSRendition] = []
+        let byTag = Dictionary(grouping: candidates.indices, by: { candidates[$0].tag })
+        var chosen: [(rendition: HLSRendition, tag: String)] = []
+        var chosenTags: [String: String] = [:]
         var unmet: [SubtitleTrack] = []
-        func add(_ rendition: HLSRendition) {
-            let tag = fileTag(rendition)
-            if let taken = chosen.first(where: { fileTag($0) == tag }) {
-                guard taken != rendition else { return }
+        func add(_ index: Int) {
+            let (rendition, tag) = candidates[index]
+            if let taken = chosenTags[tag] {
                 unmet.append(SubtitleTrack(language: tag, name: rendition.name,
-                                           error: "left out: one file per language, and \"\(taken.name)\" is the \(tag) one"))
-                return
+                                           error: "left out: one file per language, and \"\(taken)\" is the \(tag) one"))
+            } else if chosen.count == maximumRenditions {
+                unmet.append(SubtitleTrack(language: tag, name: rendition.name,
+                                           error: "left out: an item gets at most \(maximumRenditions) subtitle files"))
+            } else {
+                chosen.append((rendition, tag))
+                chosenTags[tag] = rendition.name
             }
-            chosen.append(rendition)
         }
         switch selection {
         case .none:
@@ -54,28 +64,28 @@ public enum SubtitleChoice {
             // Language by language, in the playlist's order: the best rendition of each; each
             // other one of the language is said to be left out, unless it is forced lines.
             var seen: Set<String> = []
-            for rendition in candidates where seen.insert(fileTag(rendition)).inserted {
-                let sameLanguage = candidates.filter { fileTag($0) == fileTag(rendition) }
-                guard let best = best(sameLanguage) else { continue }
+            for candidate in candidates where seen.insert(candidate.tag).inserted {
+                let sameLanguage = byTag[candidate.tag] ?? []
+                guard let best = best(sameLanguage, of: candidates) else { continue }
                 add(best)
-                for other in sameLanguage where other != best && !other.isForced { add(other) }
+                for other in sameLanguage where other != best && !candidates[other].rendition.isForced { add(other) }
             }
         case .languages(let wanted):
             for language in wanted {
-                let matching = candidates.filter { matches($0.language, language) }
-                guard let rendition = best(matching) else {
-                    let offered = Array(Set(candidates.map(fileTag))).sorted()
-                    let tag = fileTag(language: language)
-                    guard !unmet.contains(where: { $0.language == tag }), !chosen.contains(where: { fileTag($0) == tag }) else { continue }
+                let tag = fileTag(language: language)
+                guard chosenTags[tag] == nil, !unmet.contains(where: { $0.language == tag }) else { continue }
+                let matching = candidates.indices.filter { matches(candidates[$0].rendition.language, language) }
+                guard let best = best(matching, of: candidates) else {
+                    let offered = Set(candidates.map(\.tag)).sorted()
                     unmet.append(SubtitleTrack(language: tag, name: "",
                                                error: "the stream offers no WebVTT subtitles in \(language)"
                                                    + (offered.isEmpty ? "" : " (it offers \(offered.joined(separator: ", ")))")))
                     continue
                 }
-                add(rendition)
+                add(best)
             }
         }
-        return Decision(chosen: chosen, unmet: unmet)
+        return Decision(chosen: chosen.map(\.rendition), unmet: unmet)
     }
 
     /// Whether a rendition's LANGUAGE answers a wanted one; `und` (undetermined) answers a
@@ -85,9 +95,10 @@ public enum SubtitleChoice {
         return HLSAudioChoice.matches(language, wanted)
     }
 
-    /// Of renditions of one language, the one a viewer reads the whole dialogue in.
-    private static func best(_ renditions: [HLSRendition]) -> HLSRendition? {
-        renditions.first { !$0.isForced && $0.isDefault } ?? renditions.first { !$0.isForced } ?? renditions.first
+    /// Of renditions of one language (by index), the one a viewer reads the whole dialogue in.
+    private static func best(_ indices: [Int], of candidates: [(rendition: HLSRendition, tag: String)]) -> Int? {
+        indices.first { !candidates[$0].rendition.isForced && candidates[$0].rendition.isDefault }
+            ?? indices.first { !candidates[$0].rendition.isForced } ?? indices.first
     }
 
     /// The language as it goes into a file name (`NAME.en.vtt`), which mpv and VLC read back:

@@ -30,6 +30,11 @@ struct SubtitleDownload {
     static let window = 4
     /// The most bytes of one segment: a WebVTT segment of minutes is a few KiB.
     static let segmentLimit = 1 << 20
+    /// The most segments and bytes an item's subtitles have between them: a two-hour film's
+    /// subtitles in 2 s segments are 3,600 of a few hundred KiB in all. Each rendition with its
+    /// own 20,000 took a delivery's 40,000 from the other items (eleventh attacker trial).
+    static let itemSegmentLimit = 4_000
+    static let itemByteLimit = 16 << 20
 
     let key: String
     let itemURL: MediaURL
@@ -44,9 +49,15 @@ struct SubtitleDownload {
     private var playlistsToAsk: [Int]
     /// What was asked for and is not fetched (`SubtitleChoice.Decision.unmet`), for the report.
     private let unmet: [SubtitleTrack]
+    /// The segments listed and the bytes received, all renditions together.
+    private var segmentsListed = 0
+    private var bytesReceived = 0
+    /// Whether the playlist or manifest came over https: then so must every subtitle.
+    private let secure: Bool
 
     /// The renditions of an HLS master playlist: their playlists are fetched first.
-    init(key: String, itemURL: MediaURL, workPath: String, hls chosen: [HLSRendition], unmet: [SubtitleTrack] = []) {
+    init(key: String, itemURL: MediaURL, workPath: String, secure: Bool, hls chosen: [HLSRendition], unmet: [SubtitleTrack] = []) {
+        self.secure = secure
         self.unmet = unmet
         self.key = key
         self.itemURL = itemURL
@@ -57,8 +68,10 @@ struct SubtitleDownload {
     }
 
     /// The text sets of a DASH manifest, their segments listed already.
-    init(key: String, itemURL: MediaURL, workPath: String, dash chosen: [(HLSRendition, Result<HLSMediaPlaylist, DASHPresentation.Refusal>)],
-         unmet: [SubtitleTrack] = []) {
+    init(key: String, itemURL: MediaURL, workPath: String, secure: Bool,
+         dash chosen: [(HLSRendition, Result<HLSMediaPlaylist, DASHPresentation.Refusal>)], unmet: [SubtitleTrack] = [],
+         limits: inout HLSSegmentLimits) {
+        self.secure = secure
         self.unmet = unmet
         self.key = key
         self.itemURL = itemURL
@@ -76,6 +89,26 @@ struct SubtitleDownload {
             return made
         }
         playlistsToAsk = []
+        for index in renditions.indices {
+            if let segments = renditions[index].segments, let refusal = take(segments.count, limits: &limits) {
+                renditions[index].failure = refusal
+                renditions[index].segments = nil
+            }
+        }
+    }
+
+    /// Counts `count` segments against the item's subtitles and the delivery; why not, when they
+    /// do not fit.
+    private mutating func take(_ count: Int, limits: inout HLSSegmentLimits) -> String? {
+        guard segmentsListed + count <= Self.itemSegmentLimit else {
+            return "it lists \(count) segments, more than the \(Self.itemSegmentLimit - segmentsListed) left of the "
+                + "\(Self.itemSegmentLimit) an item's subtitles may have between them"
+        }
+        guard limits.take(count) else {
+            return limits.refusal(segments: count)?.reason ?? "it lists more segments than vodapp fetches"
+        }
+        segmentsListed += count
+        return nil
     }
 
     /// Whether nothing is coming: every rendition whole or given up.
@@ -100,6 +133,12 @@ struct SubtitleDownload {
             playlistsToAsk.removeFirst()
             guard let url = renditions[index].rendition.url else {
                 renditions[index].failure = "the rendition names no playlist"
+                continue
+            }
+            // Checked here, not with the master playlist: a subtitle never asked for decides
+            // nothing (eleventh attacker trial).
+            if secure, !url.isHTTPS {
+                renditions[index].failure = "its playlist \(url.redacted) is not on https, as the stream is"
                 continue
             }
             let id = "\(key)/sub\(index + 1)-playlist"
@@ -148,8 +187,13 @@ struct SubtitleDownload {
         }
         if let segment {
             renditions[index].bytes += data.count
+            bytesReceived += data.count
             if renditions[index].bytes > WebVTTJoiner.defaultLimit {
                 renditions[index].failure = "its segments make more than \(WebVTTJoiner.defaultLimit) bytes"
+                renditions[index].texts = []
+            } else if bytesReceived > Self.itemByteLimit {
+                renditions[index].failure = "the item's subtitles make more than \(Self.itemByteLimit) bytes between them"
+                renditions[index].texts = []
             } else {
                 renditions[index].texts[segment] = data
             }
@@ -183,8 +227,8 @@ struct SubtitleDownload {
             renditions[index].failure = "its playlist is live (no #EXT-X-ENDLIST)"
         } else if media.segments.contains(where: { $0.key != nil }) {
             renditions[index].failure = "its segments are encrypted"
-        } else if !limits.take(media.segments.count) {
-            renditions[index].failure = limits.refusal(segments: media.segments.count)?.reason ?? "it lists more segments than vodapp fetches"
+        } else if let refusal = take(media.segments.count, limits: &limits) {
+            renditions[index].failure = refusal
         } else {
             renditions[index].segments = media.segments
             renditions[index].texts = Array(repeating: nil, count: media.segments.count)
@@ -193,14 +237,15 @@ struct SubtitleDownload {
 
     /// The renditions as they ended, each joined onto the timeline of the file whose zero is the
     /// media time `zero` (`StreamMuxer.Made.start`).
-    func tracks(zero: Double) -> [SubtitleTrack] {
+    /// - Parameter shouldStop: asked as each is joined: the budget, or a signal.
+    func tracks(zero: Double, shouldStop: () -> Bool = { false }) -> [SubtitleTrack] {
         renditions.map { rendition in
-            joined(rendition, zero: zero)
+            joined(rendition, zero: zero, shouldStop: shouldStop)
         } + unmet
     }
 
     /// One rendition as it ended: its segments joined, or why not.
-    private func joined(_ rendition: Rendition, zero: Double) -> SubtitleTrack {
+    private func joined(_ rendition: Rendition, zero: Double, shouldStop: () -> Bool) -> SubtitleTrack {
         let (language, name) = (rendition.language, rendition.rendition.name)
         if let failure = rendition.failure { return SubtitleTrack(language: language, name: name, error: failure) }
         guard let segments = rendition.segments, !rendition.texts.contains(where: { $0 == nil }) else {
@@ -215,7 +260,7 @@ struct SubtitleDownload {
             listed += segment.duration
         }
         do throws(WebVTTJoiner.Failure) {
-            return SubtitleTrack(language: language, name: name, text: try WebVTTJoiner.join(joined, zero: zero))
+            return SubtitleTrack(language: language, name: name, text: try WebVTTJoiner.join(joined, zero: zero, shouldStop: shouldStop))
         } catch {
             return SubtitleTrack(language: language, name: name, error: error.description)
         }
