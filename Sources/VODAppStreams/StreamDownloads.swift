@@ -120,7 +120,7 @@ package final class StreamDownloads: TransferFollowUp {
             if download.partsComplete, !download.isComplete, !state.waitingForSubtitles.contains(key) {
                 // The file waits for its subtitles a little, never into the time its mux needs.
                 let now = ContinuousClock.now
-                let until = min(now + Self.subtitleGrace, (deadline ?? now + Self.subtitleGrace) - .seconds(1))
+                let until = min(now + Self.subtitleGrace, (placingDeadline ?? now + Self.subtitleGrace) - download.muxEstimate)
                 if until <= now {
                     download.stopWaitingForSubtitles(because: "it did not arrive before its video, late in the budget")
                 } else {

@@ -103,6 +103,8 @@ import VODAppTransfer
         #expect(SubtitleChoice.fileTag(language: "fra") == "fr")
         #expect(SubtitleChoice.fileTag(language: "ger") == "de")
         #expect(SubtitleChoice.fileTag(language: "yue-Hant") == "yue")
+        // Withdrawn codes old packagers still write are the language's current one.
+        #expect(SubtitleChoice.fileTag(language: "iw") == "he" && SubtitleChoice.fileTag(language: "in-ID") == "id")
         #expect(SubtitleChoice.fileTag(language: "../../etc/passwd") == "und")
         #expect(SubtitleChoice.fileTag(language: "-x-") == "und")
         #expect(SubtitleChoice.fileTag(language: "日本語") == "und")

@@ -129,6 +129,16 @@ import VODAppStreams
         #expect(throws: WebVTTJoiner.Failure.notWebVTT(segment: 1)) { try join([""]) }
     }
 
+    /// The limit is on the file that comes out, to the byte.
+    @Test func theLimitIsTheOutputsSizeExactly() throws {
+        let text = "WEBVTT\n\nSTYLE\n::cue {}\n\n00:00:01.000 --> 00:00:02.000 align:start\nA\nB\n\n100:00:00.000 --> 100:00:01.000\n\n"
+        let whole = try WebVTTJoiner.join([WebVTTJoiner.Segment(Array(text.utf8))])
+        #expect(try WebVTTJoiner.join([WebVTTJoiner.Segment(Array(text.utf8))], limit: whole.count) == whole)
+        #expect(throws: WebVTTJoiner.Failure.tooLarge(limit: whole.count - 1)) {
+            try WebVTTJoiner.join([WebVTTJoiner.Segment(Array(text.utf8))], limit: whole.count - 1)
+        }
+    }
+
     @Test func cuesPastTheLimitAreRefused() {
         let many = "WEBVTT\n\n" + (0..<200).map { "00:00:\(String(format: "%02d", $0 % 60)).000 --> 00:01:00.000\nline \($0)\n" }.joined(separator: "\n")
         #expect(throws: WebVTTJoiner.Failure.tooLarge(limit: 1000)) { try join([many], limit: 1000) }

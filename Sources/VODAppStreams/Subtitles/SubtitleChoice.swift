@@ -92,7 +92,7 @@ public enum SubtitleChoice {
     /// rendition that says none.
     private static func matches(_ language: String?, _ wanted: String) -> Bool {
         if wanted.lowercased() == "und" { return fileTag(language: language) == "und" }
-        return HLSAudioChoice.matches(language, wanted)
+        return HLSAudioChoice.matches(language, wanted) || (fileTag(language: wanted) != "und" && fileTag(language: language) == fileTag(language: wanted))
     }
 
     /// Of renditions of one language (by index), the one a viewer reads the whole dialogue in.
@@ -112,6 +112,11 @@ public enum SubtitleChoice {
 
     public static func fileTag(language: String?) -> String {
         guard let language else { return "und" }
-        return LanguageCode.iso639_1(language) ?? LanguageCode.primary(language) ?? "und"
+        let tag = LanguageCode.iso639_1(language) ?? LanguageCode.primary(language) ?? "und"
+        return deprecated[tag] ?? tag
     }
+
+    /// ISO 639-1 codes withdrawn for others, which old packagers still write: Hebrew as `iw`
+    /// made a file beside `he` (attacker trial).
+    private static let deprecated = ["iw": "he", "in": "id", "ji": "yi", "jw": "jv", "mo": "ro"]
 }
