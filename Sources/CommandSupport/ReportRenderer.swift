@@ -24,6 +24,11 @@ public enum ReportRenderer {
                 }
             case .alreadyPresent:
                 lines.append("  \(status) \(name) -> \(item.path ?? "")")
+            case .invalid:
+                // The key is what the server's author must fix: the title alone hid which item it
+                // was (issue 28's new-user trial).
+                let key = "key \"\(printable(item.key))\""
+                lines.append("  \(status) \(item.title.map { "\(printable($0)) (\(key))" } ?? key): \(printable(item.error ?? ""))")
             default:
                 let final = item.final == true ? " (delivering again will not help)" : ""
                 lines.append("  \(status) \(name): \(printable(item.error ?? ""))\(final)")

@@ -139,6 +139,11 @@ import VODAppSamples
             // Nothing was written beside DIR (`../x` would have landed there).
             #expect(ScratchDirectory.allEntries(scratch.path).allSatisfy { $0.hasPrefix("media") })
             #expect(ScratchDirectory.visibleMedia(dir) == ["Good [good].mp4"])
+
+            // A person's summary names each invalid item's key, the thing to fix.
+            let summary = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(summary.stdout.contains("invalid         Up (key \"../x\"): key must be"), "\(summary.stdout)")
+            #expect(summary.stdout.contains("invalid         FTP (key \"ftp\"): "), "\(summary.stdout)")
         }
     }
 
