@@ -18,6 +18,10 @@ package final class StreamDownloads: TransferFollowUp {
         var waitingForSubtitles: Set<String> = []
         /// The run is over: what is left is finished by the delivery, not by a timer.
         var closed = false
+        /// Requests given up between outcomes, for the run to drop (`withdrawn`), and what wakes
+        /// the run to hear it.
+        var withdrawn: Set<String> = []
+        var wake: (@Sendable () -> Void)?
     }
 
     private let state: NIOLockedValueBox<State>
@@ -122,7 +126,7 @@ package final class StreamDownloads: TransferFollowUp {
                 let now = ContinuousClock.now
                 let until = min(now + Self.subtitleGrace, (placingDeadline ?? now + Self.subtitleGrace) - download.muxEstimate)
                 if until <= now {
-                    download.stopWaitingForSubtitles(because: "it did not arrive before its video, late in the budget")
+                    state.withdrawn.formUnion(download.stopWaitingForSubtitles(because: "it did not arrive before its video, late in the budget"))
                 } else {
                     state.waitingForSubtitles.insert(key)
                     waitUntil = until
@@ -140,12 +144,27 @@ package final class StreamDownloads: TransferFollowUp {
         DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
             let due = state.withLockedValue { state -> Bool in
                 guard !state.closed, var download = state.items[key], download.partsComplete, !download.isComplete else { return false }
-                download.stopWaitingForSubtitles(because: "it did not arrive within \(Int(Self.subtitleGrace.inSeconds)) s of its video")
+                let gone = download.stopWaitingForSubtitles(because: "it did not arrive within \(Int(Self.subtitleGrace.inSeconds)) s of its video")
                 state.items[key] = download
+                if !gone.isEmpty {
+                    state.withdrawn.formUnion(gone)
+                    state.wake?()
+                }
                 return download.isComplete
             }
             if due { ready?(self, key) }
         }
+    }
+
+    package func withdrawn() -> Set<String> {
+        state.withLockedValue { state in
+            defer { state.withdrawn = [] }
+            return state.withdrawn
+        }
+    }
+
+    package func attach(wake: (@Sendable () -> Void)?) {
+        state.withLockedValue { $0.wake = wake }
     }
 
     /// The run is over: no timer finishes an item any more (the delivery finishes what is left).

@@ -233,8 +233,9 @@ package struct StreamItemDownload: Sendable {
     }
 
     /// Gives up the subtitles still coming, for `why`: the file is not held for them any longer.
-    mutating func stopWaitingForSubtitles(because why: String) {
-        _ = subtitles?.cancel(because: why)
+    /// - Returns: the ids of their requests, for the run to drop.
+    mutating func stopWaitingForSubtitles(because why: String) -> Set<String> {
+        subtitles?.cancel(because: why) ?? []
     }
 
     /// Takes an HLS playlist or a DASH manifest the item's own URL answered with; returns the

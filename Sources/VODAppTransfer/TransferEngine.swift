@@ -144,7 +144,13 @@ public struct TransferEngine: Sendable {
         stop?.register(address) {
             if let multi = UnsafeMutableRawPointer(bitPattern: address) { curl_multi_wakeup(multi) }
         }
+        // The follow-up may withdraw requests between outcomes (a timer's), and wakes the loop to
+        // say so; it lets the handle go under its own lock before the handle is cleaned up.
+        followUp?.attach(wake: {
+            if let multi = UnsafeMutableRawPointer(bitPattern: address) { curl_multi_wakeup(multi) }
+        })
         defer {
+            followUp?.attach(wake: nil)
             stop?.unregister(address)
             curl_multi_cleanup(multi)
         }
@@ -218,6 +224,21 @@ public struct TransferEngine: Sendable {
         }
 
         while true {
+            // Requests the follow-up no longer wants, running ones included: a subtitle given up
+            // while it dripped held the delivery's report to the budget's end (attacker trial).
+            if let gone = followUp?.withdrawn(), !gone.isEmpty {
+                waiting.cancel(gone)
+                retrying.subtract(gone)
+                aside.removeAll { gone.contains($0.request.id) }
+                for context in active.values where gone.contains(context.request.id) {
+                    active.removeValue(forKey: context.handle)
+                    waiting.ended(context.request.url)
+                    curl_multi_remove_handle(multi, context.handle)
+                    transferred += context.bodyBytes
+                    _ = context.settle(keep: false)
+                    curl_easy_cleanup(context.handle)
+                }
+            }
             let now = ContinuousClock.now
             // Retries whose time has come go to the front of the line.
             while let retry = delayed.first, retry.at <= now {
@@ -396,10 +417,20 @@ public protocol TransferFollowUp: Sendable {
     /// of each request the follow-up added that was still running or waiting: what it kept
     /// (`partial`) the next run may resume.
     func cut(_ outcome: TransferOutcome)
+
+    /// Asked at every turn of the run: the ids of requests it added that it no longer wants,
+    /// queued or running, given up between outcomes (a timer's). They end without an outcome.
+    func withdrawn() -> Set<String>
+
+    /// Called as the run starts with what wakes it (to ask `withdrawn` at once), and with nil as
+    /// it ends: not to be called after that.
+    func attach(wake: (@Sendable () -> Void)?)
 }
 
 extension TransferFollowUp {
     public func cut(_ outcome: TransferOutcome) {}
+    public func withdrawn() -> Set<String> { [] }
+    public func attach(wake: (@Sendable () -> Void)?) {}
 }
 
 extension TransferEngine {
