@@ -208,37 +208,36 @@ public struct TransferEngine: Sendable {
         var aside: [Aside] = []
         // `rateLimit`, shared by every transfer of the run.
         let gate = configuration.rateLimit.map(RateGate.init(rate:))
+        // Drops requests the follow-up no longer wants, wherever they are: queued, waiting to
+        // be retried, set aside, or running (a subtitle given up while it dripped held the
+        // delivery's report to the budget's end: attacker trial). They end without an outcome.
+        func drop(_ ids: Set<String>) {
+            waiting.cancel(ids)
+            retrying.subtract(ids)
+            // Once per item that gives up, not per event; and few transfers are aside.
+            aside.removeAll { ids.contains($0.request.id) }
+            for context in active.values where ids.contains(context.request.id) {
+                active.removeValue(forKey: context.handle)
+                waiting.ended(context.request.url)
+                curl_multi_remove_handle(multi, context.handle)
+                transferred += context.bodyBytes
+                _ = context.settle(keep: false)
+                curl_easy_cleanup(context.handle)
+            }
+        }
         // Records an outcome that is final for its request, and lets the follow-up hear it.
         func conclude(_ outcome: TransferOutcome) {
             if let followUp {
                 let next = followUp.next(after: outcome)
-                if !next.cancel.isEmpty {
-                    waiting.cancel(next.cancel)
-                    retrying.subtract(next.cancel)
-                    // Once per item that gives up, not per event; and few transfers are aside.
-                    aside.removeAll { next.cancel.contains($0.request.id) }
-                }
+                if !next.cancel.isEmpty { drop(next.cancel) }
                 for request in next.add { enqueue(request, attempt: 1, inFront: false) }
             }
             if requested.contains(outcome.id) { outcomes[outcome.id] = outcome }
         }
 
         while true {
-            // Requests the follow-up no longer wants, running ones included: a subtitle given up
-            // while it dripped held the delivery's report to the budget's end (attacker trial).
-            if let gone = followUp?.withdrawn(), !gone.isEmpty {
-                waiting.cancel(gone)
-                retrying.subtract(gone)
-                aside.removeAll { gone.contains($0.request.id) }
-                for context in active.values where gone.contains(context.request.id) {
-                    active.removeValue(forKey: context.handle)
-                    waiting.ended(context.request.url)
-                    curl_multi_remove_handle(multi, context.handle)
-                    transferred += context.bodyBytes
-                    _ = context.settle(keep: false)
-                    curl_easy_cleanup(context.handle)
-                }
-            }
+            // Requests the follow-up gave up between outcomes (a timer's).
+            if let gone = followUp?.withdrawn(), !gone.isEmpty { drop(gone) }
             let now = ContinuousClock.now
             // Retries whose time has come go to the front of the line.
             while let retry = delayed.first, retry.at <= now {
