@@ -34,10 +34,9 @@ extension Delivery {
         let finished = NIOLockedValueBox<[String: ItemReport]>([:])
         // What was chosen of each HLS master playlist, for its report.
         let choices = NIOLockedValueBox<[String: StreamChoice]>([:])
-        // Each stream item's subtitles, from its mux to its placing.
-        let subtitles = NIOLockedValueBox<[String: [SubtitleTrack]]>([:])
         // Runs on a syncer thread once the body is on disk.
-        let finish: @Sendable (DeliveryTarget, TransferOutcome, String?) -> Void = { target, outcome, unsynced in
+        // `tracks`: a stream's subtitles, to place beside its file.
+        let finish: @Sendable (DeliveryTarget, TransferOutcome, String?, [SubtitleTrack]) -> Void = { target, outcome, unsynced, tracks in
             let key = target.item.key
             var outcome = outcome
             if let unsynced {
@@ -47,7 +46,6 @@ extension Delivery {
             }
             var itemReport = place(outcome, target: target, directory: directory)
             itemReport.variant = choices.withLockedValue { $0[key] }
-            let tracks = subtitles.withLockedValue { $0.removeValue(forKey: key) } ?? []
             if itemReport.status == .downloaded, let path = itemReport.path, !tracks.isEmpty {
                 itemReport.subtitles = placeSubtitles(tracks, beside: path, key: key, known: known[key], directory: directory, until: budget.end)
             }
@@ -72,15 +70,13 @@ extension Delivery {
             if let choice { choices.withLockedValue { $0[key] = choice } }
             // Nil when the other way in took it first.
             let began = ContinuousClock.now
-            guard let muxed = hls.finish(key, into: target.temporary, because: cut) else { return }
+            guard let (muxed, tracks) = hls.finishWithSubtitles(key, into: target.temporary, because: cut) else { return }
             // What the mux costs, for --verbose and Benchmarks/mux.py.
             logger.info("HLS", metadata: ["key": "\(key)", "variant": "\(choice?.description ?? "the only one")",
                                           "result": "\(muxed.result)",
                                           "muxSeconds": "\(String(format: "%.3f", (ContinuousClock.now - began).inSeconds))"])
-            let tracks = hls.takeSubtitles(of: key)
-            if !tracks.isEmpty { subtitles.withLockedValue { $0[key] = tracks } }
             if case .completed = muxed.result {
-                syncer.submit(target.temporary) { unsynced in finish(target, muxed, unsynced) }
+                syncer.submit(target.temporary) { unsynced in finish(target, muxed, unsynced, tracks) }
             } else {
                 muxedOtherwise.withLockedValue { $0[key] = muxed }
             }
@@ -107,7 +103,7 @@ extension Delivery {
                     syncer.submit(path, renamedTo: path.hasSuffix(".part") ? String(path.dropLast(".part".count)) : nil)
                     return
                 }
-                syncer.submit(target.temporary) { unsynced in finish(target, outcome, unsynced) }
+                syncer.submit(target.temporary) { unsynced in finish(target, outcome, unsynced, []) }
             },
             checkpoint: { id, partial in
                 guard let target = targets[id], let ledger else { return }

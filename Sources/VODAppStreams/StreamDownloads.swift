@@ -12,8 +12,6 @@ package final class StreamDownloads: TransferFollowUp {
     private struct State {
         var items: [String: StreamItemDownload] = [:]
         var limits: HLSSegmentLimits
-        /// Each finished item's subtitles, until the delivery places them.
-        var subtitles: [String: [SubtitleTrack]] = [:]
         /// Items whose parts are in and whose subtitles are waited for, until a time.
         var waitingForSubtitles: Set<String> = []
         /// The run is over: what is left is finished by the delivery, not by a timer.
@@ -185,18 +183,16 @@ package final class StreamDownloads: TransferFollowUp {
     /// The outcome of the HLS item `key` once its last part is in or the run has ended, its file
     /// muxed into `temporaryPath`; nil when the item was not HLS or was finished already.
     package func finish(_ key: String, into temporaryPath: String, because cut: String?) -> TransferOutcome? {
+        finishWithSubtitles(key, into: temporaryPath, because: cut)?.outcome
+    }
+
+    /// `finish`, with the item's subtitles as it left them: files to place beside it, or why not.
+    package func finishWithSubtitles(_ key: String, into temporaryPath: String,
+                                     because cut: String?) -> (outcome: TransferOutcome, subtitles: [SubtitleTrack])? {
         // Taken out, so that muxing the file (reading, decrypting, writing) holds no lock.
         guard var download = state.withLockedValue({ $0.items.removeValue(forKey: key) }) else { return nil }
         let outcome = download.finish(into: temporaryPath, because: cut)
-        let tracks = download.subtitleTracks
-        if !tracks.isEmpty { state.withLockedValue { $0.subtitles[key] = tracks } }
-        return outcome
-    }
-
-    /// The subtitles of the item `key` as its `finish` left them, taken once: files to place
-    /// beside it, or why not.
-    package func takeSubtitles(of key: String) -> [SubtitleTrack] {
-        state.withLockedValue { $0.subtitles.removeValue(forKey: key) } ?? []
+        return (outcome, download.subtitleTracks)
     }
 
     /// What was chosen of the item's stream, for the log and the report; asked before `finish`.

@@ -55,29 +55,30 @@ struct SubtitleDownload {
     /// Whether the playlist or manifest came over https: then so must every subtitle.
     private let secure: Bool
 
-    /// The renditions of an HLS master playlist: their playlists are fetched first.
-    init(key: String, itemURL: MediaURL, workPath: String, secure: Bool, hls chosen: [HLSRendition], unmet: [SubtitleTrack] = []) {
-        self.secure = secure
-        self.unmet = unmet
+    private init(key: String, itemURL: MediaURL, workPath: String, secure: Bool, unmet: [SubtitleTrack],
+                 timesRestartAtDiscontinuities: Bool, renditions: [Rendition], playlistsToAsk: [Int]) {
         self.key = key
         self.itemURL = itemURL
         self.workPath = workPath
-        timesRestartAtDiscontinuities = false
-        renditions = chosen.map { Rendition(rendition: $0, language: SubtitleChoice.fileTag($0)) }
-        playlistsToAsk = Array(renditions.indices)
+        self.secure = secure
+        self.unmet = unmet
+        self.timesRestartAtDiscontinuities = timesRestartAtDiscontinuities
+        self.renditions = renditions
+        self.playlistsToAsk = playlistsToAsk
+    }
+
+    /// The renditions of an HLS master playlist: their playlists are fetched first.
+    init(key: String, itemURL: MediaURL, workPath: String, secure: Bool, hls chosen: [HLSRendition], unmet: [SubtitleTrack] = []) {
+        self.init(key: key, itemURL: itemURL, workPath: workPath, secure: secure, unmet: unmet, timesRestartAtDiscontinuities: false,
+                  renditions: chosen.map { Rendition(rendition: $0, language: SubtitleChoice.fileTag($0)) },
+                  playlistsToAsk: Array(chosen.indices))
     }
 
     /// The text sets of a DASH manifest, their segments listed already.
     init(key: String, itemURL: MediaURL, workPath: String, secure: Bool,
          dash chosen: [(HLSRendition, Result<HLSMediaPlaylist, DASHPresentation.Refusal>)], unmet: [SubtitleTrack] = [],
          limits: inout HLSSegmentLimits) {
-        self.secure = secure
-        self.unmet = unmet
-        self.key = key
-        self.itemURL = itemURL
-        self.workPath = workPath
-        timesRestartAtDiscontinuities = true
-        renditions = chosen.map { rendition, listed in
+        let renditions = chosen.map { rendition, listed in
             var made = Rendition(rendition: rendition, language: SubtitleChoice.fileTag(rendition))
             switch listed {
             case .success(let playlist):
@@ -88,11 +89,12 @@ struct SubtitleDownload {
             }
             return made
         }
-        playlistsToAsk = []
+        self.init(key: key, itemURL: itemURL, workPath: workPath, secure: secure, unmet: unmet, timesRestartAtDiscontinuities: true,
+                  renditions: renditions, playlistsToAsk: [])
         for index in renditions.indices {
             if let segments = renditions[index].segments, let refusal = take(segments.count, limits: &limits) {
-                renditions[index].failure = refusal
-                renditions[index].segments = nil
+                self.renditions[index].failure = refusal
+                self.renditions[index].segments = nil
             }
         }
     }

@@ -216,7 +216,7 @@ public enum WebVTTJoiner {
 
     /// Where an `X-TIMESTAMP-MAP=MPEGTS:m,LOCAL:l` header line puts a cue time of 0 on the
     /// media's clock, milliseconds: `m / 90 - l`. Nil for another line or a map that does not read.
-    static func timestampMap(_ line: ArraySlice<UInt8>) -> Int64? {
+    package static func timestampMap(_ line: ArraySlice<UInt8>) -> Int64? {
         guard line.starts(with: mapPrefix) else { return nil }
         var mpegts: Int64?
         var local: Int64?
@@ -232,10 +232,6 @@ public enum WebVTTJoiner {
         }
         guard let mpegts, let local else { return nil }
         return bounded(mpegts / 90 - local)
-    }
-
-    package static func timestampMap(_ line: Substring) -> Double? {
-        timestampMap(ArraySlice(Array(line.utf8))).map { Double($0) / 1000 }
     }
 
     /// `start --> end settings`, times in milliseconds: blanks around the arrow, settings after
@@ -261,7 +257,7 @@ public enum WebVTTJoiner {
     }
 
     /// A WebVTT timestamp, `[hh…:]mm:ss.ttt`, in milliseconds (hours of two to nine digits).
-    static func milliseconds(_ text: ArraySlice<UInt8>) -> Int64? {
+    package static func milliseconds(_ text: ArraySlice<UInt8>) -> Int64? {
         // Fields of digits, with what ends each: `:` or `:` then `.` at the end.
         var fields: (Int64, Int64, Int64, Int64) = (0, 0, 0, 0)
         var widths: (Int, Int, Int, Int) = (0, 0, 0, 0)
@@ -297,10 +293,6 @@ public enum WebVTTJoiner {
         guard count == 2 || count == 3, (2...9).contains(hoursWidth), minutesWidth == 2, secondsWidth == 2, thousandthsWidth == 3,
               minutes < 60, seconds < 60 else { return nil }
         return ((hours * 60 + minutes) * 60 + seconds) * 1000 + thousandths
-    }
-
-    package static func milliseconds(_ text: Substring) -> Int64? {
-        milliseconds(ArraySlice(Array(text.utf8)))
     }
 
     /// Seconds as milliseconds, within `timeBound` (NaN is 0).
@@ -344,13 +336,9 @@ public enum WebVTTJoiner {
 
     /// Milliseconds as `hh:mm:ss.ttt`.
     package static func timestamp(_ milliseconds: Int64) -> String {
-        let total = max(0, milliseconds)
-        let (hours, minutes, seconds, thousandths) = (total / 3_600_000, total / 60_000 % 60, total / 1000 % 60, total % 1000)
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(padded(hours, 2)):\(padded(minutes, 2)):\(padded(seconds, 2)).\(padded(thousandths, 3))"
+        var out: [UInt8] = []
+        write(milliseconds, to: &out)
+        return String(decoding: out, as: UTF8.self)
     }
 }
 
