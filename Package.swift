@@ -320,7 +320,7 @@ let package = Package(
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(
             name: "VODAppDeliveryTests",
-            dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "CommandSupport",
+            dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "CommandSupport",
                            "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // The router through HummingbirdTesting, and the queue and the datagram receiver in process.

@@ -14,6 +14,11 @@ public enum CommandLineTool {
         _ = ProcessClock.launch
         Curl.initialize()
         let name = command.configuration.commandName ?? "vodapp"
+        if let word = CommandLine.arguments.dropFirst().first, name == "vodapp", isURL(word) {
+            // Read as a payload file, it would be "No such file or directory".
+            FileHandle.standardError.write(Data("\(name): '\(redactingPasswords(word))' is a URL, not a payload file: 'vodapp get URL' fetches it (see 'vodapp get --help')\n".utf8))
+            command.exit(withError: ExitCode.validationFailure)
+        }
         if let word = CommandLine.arguments.dropFirst().first, let near = misspeltCommand(word, of: command) {
             // Read as a payload file, it would fail as one that is missing: say what it likely was.
             FileHandle.standardError.write(Data("\(name): '\(word)' is neither a command nor a payload file; did you mean '\(near)'? (see '\(name) --help')\n".utf8))
@@ -40,6 +45,12 @@ public enum CommandLineTool {
             }
             command.exit(withError: error)
         }
+    }
+
+    /// Whether `word`, given where a payload file goes, is a web URL and no file.
+    static func isURL(_ word: String) -> Bool {
+        let lowered = word.lowercased()
+        return (lowered.hasPrefix("http://") || lowered.hasPrefix("https://")) && !FileManager.default.fileExists(atPath: word)
     }
 
     /// The command `word` likely meant, when it is none, no file, and close to one.

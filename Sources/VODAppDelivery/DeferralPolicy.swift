@@ -46,7 +46,7 @@ public struct DeferralPolicy: Sendable, Equatable {
     }
 
     /// Whether any condition can defer a delivery, so that the device is worth asking.
-    var defersAnything: Bool { onMetered == .defer || onPowerSaver == .defer }
+    public var defersAnything: Bool { onMetered == .defer || onPowerSaver == .defer }
 
     /// Why a delivery under `conditions` defers its items; nil when it fetches them.
     func reason(under conditions: DeviceConditions) -> Reason? {

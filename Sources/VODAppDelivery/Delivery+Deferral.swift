@@ -19,8 +19,10 @@ extension Delivery {
             plan.locks?.release(target.item.key)
             if plan.known[target.item.key] == nil {
                 news.append(report)
-                records.append(StoredItem(key: target.item.key, title: target.item.title, url: target.item.urlString ?? "",
-                                          state: .deferred, error: reason.explanation, attempts: 0, vouched: options.vouched, updatedAt: Date()))
+                var record = StoredItem(key: target.item.key, title: target.item.title, url: target.item.urlString ?? "",
+                                        state: .deferred, error: reason.explanation, attempts: 0, vouched: options.vouched, updatedAt: Date())
+                record.subtitle = target.item.subtitle
+                records.append(record)
             }
         }
         plan.ledger?.record(records, until: Self.storeDeadline(budget))

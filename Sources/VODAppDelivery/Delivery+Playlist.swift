@@ -2,9 +2,23 @@ import Foundation
 import VODAppBase
 import VODAppMediaDirectory
 import VODAppPayload
+import VODAppStore
 
 /// `DIR/playlist.m3u8`, after the items are placed.
 extension Delivery {
+    /// Records the payload as the latest push (`StateStore.recordLatestPush`): its valid items,
+    /// in order. An empty one changes nothing: a server's glitch must not empty a screen.
+    func recordLatestPush(_ payload: Payload, plan: DeliveryPlan, budget: Budget) {
+        let items = payload.items.compactMap { item -> PlaylistItem? in item.isValid ? item : nil }
+        guard !items.isEmpty, let ledger = plan.ledger else { return }
+        let pushed = items.enumerated().map { position, item in
+            PushedItem(position: position, key: item.key, title: item.title ?? item.key, subtitle: item.subtitle, vouched: options.vouched)
+        }
+        if !ledger.recordLatestPush(pushed, vouched: options.vouched, until: Self.storeDeadline(budget)) {
+            logger.info("not the latest push: an unauthenticated push does not take the place of an authenticated one")
+        }
+    }
+
     /// Brings `DIR/playlist.m3u8` up to date with what this payload left in DIR. Deliveries that
     /// end together take turns, so that neither loses the other's entries.
     func updatePlaylist(_ plan: DeliveryPlan, with payload: Payload, reports: [String: ItemReport],
@@ -40,10 +54,30 @@ extension Delivery {
         // starts from what vodapp.m3u8 lists: the items already in DIR stay listed.
         let fallback = directory.path + "/" + MediaPlaylist.fallbackName
         let seed = current ?? (name == MediaFileName.playlist ? MediaPlaylist.text(at: fallback).flatMap { MediaPlaylist.isVodapps($0) ? $0 : nil } : nil)
-        let playlist = MediaPlaylist(parsing: seed ?? "", keepingOnly: directory.regularFiles()).merging(latest)
+        let earlier = MediaPlaylist(parsing: seed ?? "", keepingOnly: directory.regularFiles())
+        let playlist: MediaPlaylist
+        if options.playlistScope == .latest, let pushed = plan.ledger?.latestPush(until: deadline), !pushed.isEmpty {
+            playlist = Self.latest(pushed, entries: latest + earlier.entries)
+        } else {
+            playlist = options.playlistScope == .latest ? MediaPlaylist(entries: latest) : earlier.merging(latest)
+        }
         // Unchanged, it is not rewritten: most deliveries of a known playlist change nothing.
         if playlist.text != current, let failure = playlist.write(to: path, workPath: directory.workPath, onlyOverItsOwn: name == MediaFileName.playlist) {
             attention.warn("cannot write \(path): \(failure)")
         }
+    }
+
+    /// `--playlist latest`: the latest push's items, in its order, each with the entry of a file
+    /// of its key among `entries` (this delivery's first, then the playlist's), titled as the push
+    /// titles it. A retry, which is not a push, lists the push so too.
+    static func latest(_ pushed: [PushedItem], entries: [MediaPlaylist.Entry]) -> MediaPlaylist {
+        var byKey: [String: MediaPlaylist.Entry] = [:]
+        for entry in entries {
+            guard let key = MediaFileName.key(ofMediaName: entry.name), byKey[key] == nil else { continue }
+            byKey[key] = entry
+        }
+        return MediaPlaylist(entries: pushed.compactMap { item in
+            byKey[item.key].map { MediaPlaylist.entry(title: item.title, subtitle: item.subtitle, path: $0.name) }
+        })
     }
 }

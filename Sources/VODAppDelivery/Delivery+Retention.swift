@@ -195,7 +195,7 @@ extension Delivery {
                 }
                 removed.append(RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: reason))
                 removed += removeSubtitles(of: item, in: directory, root: root, reason: reason)
-                records.append(item.removed(because: "removed by retention: \(reason)"))
+                records.append(item.removed(because: "removed by retention: \(reason)", byVodapp: true))
             case .partial(let partial):
                 if let failure = directory.remove(partial) {
                     attention.warn("cannot remove the partial body of \(item.key) for retention: \(failure)")
@@ -214,7 +214,7 @@ extension Delivery {
     /// Removes the subtitle files placed beside `item`'s file, which retention just removed: each
     /// one the store records under a name vodapp gives the item's subtitles, and only while it is
     /// still the file placed there (`MediaDirectory.placedFile`), as the item's own file.
-    private func removeSubtitles(of item: StoredItem, in directory: MediaDirectory, root: Folder, reason: String) -> [RemovedFile] {
+    func removeSubtitles(of item: StoredItem, in directory: MediaDirectory, root: Folder, reason: String) -> [RemovedFile] {
         item.placedSubtitles.compactMap { subtitle in
             guard MediaFileName.isSubtitleName(subtitle.name, of: item.key),
                   let file = directory.placedFile(named: subtitle.name, in: root, bytes: subtitle.bytes, placedAt: item.updatedAt,

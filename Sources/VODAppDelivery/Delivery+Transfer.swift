@@ -51,7 +51,7 @@ extension Delivery {
             }
             // The new name is durable before the store says the file is there.
             if itemReport.status == .downloaded { directory.sync() }
-            ledger?.record([StoredItem(outcome: outcome, report: itemReport, known: known[key], vouched: options.vouched)], until: budget.end)
+            ledger?.record([StoredItem(outcome: outcome, report: itemReport, of: target.item, known: known[key], vouched: options.vouched)], until: budget.end)
             finished.withLockedValue { $0[key] = itemReport }
             locks.release(key)
         }
@@ -135,7 +135,7 @@ extension Delivery {
             var itemReport = place(outcome, target: target, directory: directory)
             itemReport.variant = choices.withLockedValue { $0[key] }
             reports[key] = itemReport
-            records.append(StoredItem(outcome: outcome, report: itemReport, known: known[key], vouched: options.vouched))
+            records.append(StoredItem(outcome: outcome, report: itemReport, of: target.item, known: known[key], vouched: options.vouched))
         }
         ledger?.record(records, until: budget.end)
         // The placed ones were let go as they were placed.

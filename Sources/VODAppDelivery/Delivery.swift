@@ -61,9 +61,13 @@ public struct Delivery: Sendable {
         if options.deferral.defersAnything { DeviceConditions.prepare() }
         let planned = try plan(payload, budget: budget)
         defer { planned.locks?.releaseAll() }
+        if source != .retry { recordLatestPush(payload, plan: planned, budget: budget) }
         // The alert is the server's word, shown as the phone showed it, deferred or not.
         let alert = await showAlert(of: payload, plan: planned, budget: budget)
         let plan = await deferring(planned, budget: budget)
+        // A delivery the process does not survive stays counted: a listener does not retry an
+        // item that killed it twice (`RetrySchedule.crashesTolerated`).
+        plan.ledger?.markStarted(plan.mine.filter { plan.known[$0.item.key] != nil }.map(\.item.key), until: Self.storeDeadline(budget))
 
         // Items another delivery is fetching are waited for while this one transfers, places and
         // records its own.
@@ -80,7 +84,11 @@ public struct Delivery: Sendable {
         }
         let items = payload.items.compactMap { reports[$0.key] }
         // Not when stopped: a signal asks for a quick exit, and the next delivery removes them.
-        let removed = stop?.reason == nil ? await applyRetention(plan, keeping: reports, until: budget.end) : []
+        var removed: [RemovedFile] = []
+        if stop?.reason == nil {
+            removed = await applySync(plan, startedAt: startedAt, until: budget.end)
+            removed += await applyRetention(plan, keeping: reports, until: budget.end)
+        }
         await updatePlaylist(plan, with: payload, reports: reports, until: budget.end)
         // Segment folders given up, by this delivery or an earlier one, go while there is time:
         // removing 20,000 segments takes seconds, which a budget's reserve has not.
@@ -160,12 +168,13 @@ public struct Delivery: Sendable {
         let early = Self.storeDeadline(budget)
         let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, attention: attention, until: early) : nil
         let known = ledger?.items(missing.map(\.item.key), until: early) ?? [:]
-        // What was removed from DIR is not fetched again; a removal by the user is noticed here.
+        // What the user removed from DIR is not fetched again (what vodapp removed, for retention
+        // or --sync, is, when a push names it); a removal by the user is noticed here.
         var noticed: [StoredItem] = []
         missing.removeAll { target in
             guard !options.retention.refetchRemoved, let record = known[target.item.key] else { return false }
             let found = record.asFound(in: directory)
-            guard found.state == .removed else { return false }
+            guard found.state == .removed, !found.removedByVodapp else { return false }
             settled[target.item.key] = removedReport(target, record: found, since: record.state == .removed ? record.updatedAt : nil)
             if record.state != .removed { noticed.append(found) }
             return true
@@ -183,15 +192,12 @@ public struct Delivery: Sendable {
                 return true
             }
         }
-        // An item of no declared length that passed the limit as it arrived costs the whole
-        // limit to find out again (20 MiB by default, on every push and poll): not asked again
-        // while the limit is no larger than the bytes it already sent.
+        // An item the store knows to be too large for this limit costs no request (`TooLargeMemory`).
+        let now = Date()
         missing.removeAll { target in
-            guard let record = known[target.item.key], record.state == .tooLarge, record.total == nil,
-                  record.url == target.item.urlString, let seen = record.bytes, seen > options.maximumSize else { return false }
-            settled[target.item.key] = target.report(.tooLarge, error: "larger than the \(options.maximumSize)-byte limit: it sent "
-                                                     + "\(seen) bytes with no declared length when last offered; not fetched again "
-                                                     + "unless --max-size is above that")
+            guard let reason = TooLargeMemory.settles(known[target.item.key], url: target.item.urlString, limit: options.maximumSize,
+                                                      now: now) else { return false }
+            settled[target.item.key] = target.report(.tooLarge, error: reason)
             return true
         }
         if locks == nil, hasWorkArea { locks = try ItemLocks.open(in: directory) }
@@ -275,7 +281,10 @@ public struct Delivery: Sendable {
         }
         notification.replacing = alert
         // Only new videos are worth opening the folder for.
-        if announcement != nil, options.offersOpenFolder { notification.folder = options.directory }
+        if announcement != nil {
+            notification.folder = options.directory
+            notification.folderAction = options.offersOpenFolder
+        }
         let report = await notifier.post(notification, deadline: budget.end)
         if let reason = report.reason {
             attention.warn("notification not shown: \(reason)")

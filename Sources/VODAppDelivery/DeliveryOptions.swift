@@ -49,8 +49,17 @@ public struct DeliveryOptions: Sendable, Equatable {
     public var deferral = DeferralPolicy()
     /// What is kept of vodapp's files, and whether removed items come back.
     public var retention = RetentionPolicy()
-    /// Whether the notification offers to open DIR, and so may keep its thread waiting for the
-    /// click until the budget ends: for a listener, or a run somebody watches on a terminal.
+    /// `--sync`: the latest push is the desired set. Once every item of it is in DIR (or can never
+    /// be: too large, a failure for good, removed by the user), vodapp's files it does not name
+    /// are removed (`Delivery.applySync`), and the playlist lists exactly it.
+    public var sync = false
+    /// `--playlist`: nil for the default, `latest` with `--sync` and `all` without.
+    public var playlist: PlaylistScope?
+    /// What the playlist lists, under these options.
+    public var playlistScope: PlaylistScope { playlist ?? (sync ? .latest : .all) }
+    /// Whether the notification may offer "Open folder" as an action, and so keep a thread
+    /// waiting for the click until the budget ends: for a listener, which stays. A one-shot run
+    /// links to DIR in the notification's body instead (`DesktopNotification.folderAction`).
     public var offersOpenFolder = false
     /// Whether the push comes from a source that vouches for it (a payload file or stdin,
     /// `poll`, a signed push). A delivery of one that does not (a UDP datagram, an unsigned HTTP

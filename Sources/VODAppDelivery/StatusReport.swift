@@ -11,6 +11,8 @@ public struct StatusReport: Sendable, Encodable {
     /// The partial items whose kept data are whole stream (HLS or DASH) segments: the next delivery fetches the
     /// rest, whatever validators the store has (none: segments are kept whole or not at all).
     public private(set) var keepsSegments: Set<String> = []
+    /// When the store was read: what "due now" is measured against.
+    public let readAt = Date()
 
     private enum CodingKeys: String, CodingKey {
         case directory, items, deliveries

@@ -9,19 +9,25 @@ extension StoredItem {
     static let removedByUser = "removed from DIR, not by vodapp"
 
     /// The record marked removed now, for `why`; its path and size stay, to say what was there.
-    func removed(because why: String) -> StoredItem {
+    /// - Parameter byVodapp: vodapp removed it (retention, `--sync`): a push naming it again
+    ///   fetches it again.
+    func removed(because why: String, byVodapp: Bool = false) -> StoredItem {
         var record = self
         record.state = .removed
+        record.removedByVodapp = byVodapp
         record.error = why
         record.updatedAt = Date()
         return record
     }
 
-    /// The record of an item whose kept partial body retention removed: nothing is kept, and the
-    /// next push naming it fetches it from the start.
+    /// The record of an item whose kept partial body retention removed: nothing is kept, nothing
+    /// retries it (a listener would fetch again what was removed to make room), and the next push
+    /// naming it fetches it from the start.
     func partialDiscarded(because why: String) -> StoredItem {
         var record = self
-        record.state = .failed
+        record.state = .removed
+        record.removedByVodapp = true
+        record.path = nil
         record.bytes = nil
         record.etag = nil
         record.lastModified = nil

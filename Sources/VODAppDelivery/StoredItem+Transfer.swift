@@ -21,6 +21,7 @@ extension StoredItem {
                   etag: partial.etag, lastModified: partial.lastModified, attempts: 0, nextAttemptAt: Date(),
                   total: partial.total, vouched: vouched, variantCeiling: known?.variantCeiling,
                   variantCeilingLimit: known?.variantCeilingLimit, updatedAt: Date())
+        subtitle = item.subtitle
     }
 
     /// Where an earlier delivery saw the item's variants pass the size limit, when that holds
@@ -36,10 +37,12 @@ extension StoredItem {
     /// - Parameter vouched: whether this delivery's push is vouched for (`DeliveryOptions`). A
     ///   file it placed is vouched for as the push was; anything else stays vouched for once a
     ///   vouched-for push has named it.
-    init(outcome: TransferOutcome, report: ItemReport, known: StoredItem?, vouched: Bool) {
+    /// - Parameter item: the payload's item, whose subtitle a retry without a push needs.
+    init(outcome: TransferOutcome, report: ItemReport, of item: PlaylistItem, known: StoredItem?, vouched: Bool) {
         self.init(key: report.key, title: report.title, url: report.url ?? "", state: .failed,
                   etag: outcome.etag, lastModified: outcome.lastModified, error: report.error,
                   attempts: 0, vouched: vouched || (report.status != .downloaded && known?.vouched == true), updatedAt: Date())
+        subtitle = item.subtitle
         // A stream's choice carries what it knows of its variants' sizes, an earlier delivery's
         // included; an item that offered none this time keeps the earlier record's.
         if let ceiling = report.variant?.ceiling {

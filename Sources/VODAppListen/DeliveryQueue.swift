@@ -39,6 +39,15 @@ public final class DeliveryQueue: Service, Sendable {
         var waiting = 0
         var running = 0
         var accepting = true
+        /// The keys of the pushes waiting and running, each counted once per push naming it.
+        var keys: [String: Int] = [:]
+
+        mutating func count(_ payload: Payload, by change: Int) {
+            for item in payload.items {
+                let count = keys[item.key, default: 0] + change
+                keys[item.key] = count > 0 ? count : nil
+            }
+        }
     }
 
     public let capacity: Int
@@ -71,6 +80,11 @@ public final class DeliveryQueue: Service, Sendable {
         state.withLockedValue { $0.waiting == 0 && $0.running < concurrency }
     }
 
+    /// The keys of the pushes that wait and run right now: a retry leaves them to those.
+    public var busyKeys: Set<String> {
+        state.withLockedValue { Set($0.keys.keys) }
+    }
+
     /// How many deliveries wait and run right now.
     public var load: (waiting: Int, running: Int) {
         state.withLockedValue { ($0.waiting, $0.running) }
@@ -85,6 +99,7 @@ public final class DeliveryQueue: Service, Sendable {
             guard state.accepting else { return .shuttingDown }
             guard state.waiting < capacity else { return .full(capacity: capacity) }
             state.waiting += 1
+            state.count(payload, by: 1)
             return nil
         }
         if let refusal { throw refusal }
@@ -137,7 +152,10 @@ public final class DeliveryQueue: Service, Sendable {
         } catch {
             outcome = .failure(error)
         }
-        state.withLockedValue { $0.running -= 1 }
+        state.withLockedValue {
+            $0.running -= 1
+            $0.count(job.payload, by: -1)
+        }
         ticket.finish(outcome)
         onCompletion(ticket, outcome)
     }

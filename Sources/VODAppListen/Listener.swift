@@ -101,9 +101,13 @@ public struct Listener: Sendable {
         let descriptors = OpenFileLimit.raiseToHard()
 
         let options = configuration.delivery
+        let retryWakes = RetryService.wakeUps()
         let queue = DeliveryQueue(
             capacity: configuration.queueCapacity, concurrency: configuration.concurrency,
-            logger: logger, onCompletion: onDelivery
+            logger: logger, onCompletion: { ticket, outcome in
+                retryWakes.continuation.yield(())
+                onDelivery(ticket, outcome)
+            }
         ) { [notifier, logger, attention] payload, ticket throws(MediaDirectoryError) in
             var logger = logger
             logger[metadataKey: "delivery"] = "\(ticket.id)"
@@ -120,7 +124,8 @@ public struct Listener: Sendable {
         var roster: ConnectionRoster?
         let expected = (configuration.udp == nil ? 0 : 1) + (configuration.http == nil ? 0 : 1) + (configuration.mqtt == nil ? 0 : 1)
         let readiness = Readiness(expected: expected, onReady: onReady)
-        var services: [any Service] = [queue]
+        // After the queue, so that it stops first: no retry is offered to a queue that drains.
+        var services: [any Service] = [queue, RetryService(options: options, queue: queue, wakes: retryWakes, logger: logger, attention: attention)]
         if let udp = configuration.udp {
             services.append(DatagramReceiver(address: udp, queue: queue, logger: logger, warnings: warnings) { local in
                 readiness.add(.udp(PushEndpoint.describe(local)))

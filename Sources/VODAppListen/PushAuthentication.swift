@@ -19,6 +19,8 @@ public enum PushAuthentication: Sendable, Equatable, CustomStringConvertible {
     case signed
     /// The answer of the `--poll` URL the person gave.
     case poll
+    /// The listener's own retry of items that such pushes named (`StoredItem.vouched`).
+    case retry
 
     /// Whether the push's requests carry the person's headers, cookies and User-Agent.
     public var carriesCredentials: Bool {
@@ -30,6 +32,7 @@ public enum PushAuthentication: Sendable, Equatable, CustomStringConvertible {
         case .unauthenticated: "unauthenticated"
         case .signed: "signed"
         case .poll: "polled"
+        case .retry: "a retry of vouched-for items"
         }
     }
 }

@@ -88,6 +88,13 @@ public struct MediaFileName: Sendable, Equatable {
     /// Whether `name` is one vodapp gives the item `key`: `Title [key].ext` or `key.ext`, where
     /// `.ext` is a media type's or none (`fileExtension(url:contentType:)` gives no other), so
     /// that a record naming `key.pdf` claims no user's file.
+    /// The key a media file's name gives, when it is a name vodapp gives media: `isName(name, of:)`
+    /// holds for that key alone.
+    package static func key(ofMediaName name: String) -> String? {
+        guard let shape = shape(of: name), shape.fileExtension.map(mediaExtensions.contains) ?? true else { return nil }
+        return shape.key
+    }
+
     package static func isName(_ name: String, of key: String) -> Bool {
         guard let shape = shape(of: name), shape.key == key else { return false }
         return shape.fileExtension.map(mediaExtensions.contains) ?? true

@@ -64,7 +64,7 @@ package struct MediaPlaylist: Equatable {
     package static func entry(title: String, subtitle: String?, path: String) -> Entry {
         var shown = title
         if let subtitle, !subtitle.isEmpty { shown += " — " + subtitle }
-        let name = String(path[path.index(after: path.lastIndex(of: "/") ?? path.startIndex)...])
+        let name = String(path[(path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex)...])
         return Entry(title: UntrustedText.sanitized(shown, limit: 500, replacingControlsWith: " "), name: name)
     }
 

@@ -20,9 +20,15 @@ public struct DesktopNotification: Sendable, Equatable {
     /// The id of a notification this one takes the place of (a push's alert, which the delivery's
     /// end replaces), so that the user sees one that changes, not two.
     public var replacing: UInt32?
-    /// A folder the notification offers to open ("Open folder", with xdg-open), when the server
-    /// supports actions and there is time to wait for the answer.
+    /// A folder the notification offers to open: as an action ("Open folder", with xdg-open) when
+    /// `folderAction` is set, the server supports actions and there is time to wait for the
+    /// answer; otherwise as a link in the body when the server reads links (`body-hyperlinks`),
+    /// which the server opens itself.
     public var folder: String?
+    /// Whether the folder may be offered as an action, which only a process that stays to hear
+    /// the click can honour: a listener. A one-shot run ends when its work is done, so it offers
+    /// the link, which needs nothing of it.
+    public var folderAction = false
     /// The label of that action.
     public static let openFolderLabel = "Open folder"
 
@@ -30,6 +36,14 @@ public struct DesktopNotification: Sendable, Equatable {
         self.summary = summary
         self.body = body
         self.isUrgent = isUrgent
+    }
+
+    /// The body's link to `folder`: a `file://` URL, percent-encoded and escaped for the markup.
+    package static func folderLink(_ folder: String) -> String {
+        let encoded = folder.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? folder
+        let href = encoded.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
+            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
+        return "<a href=\"file://\(href)\">\(openFolderLabel)</a>"
     }
 
     /// Text from the network for a notification's body: control characters are replaced, and

@@ -10,13 +10,12 @@ import VODAppBase
 /// deadline, or after `longestAnswerWait`. An abandoned thread holds nothing the process needs and
 /// ends with it.
 ///
-/// A notification with a `folder` offers "Open folder" when the server supports actions: its
-/// thread then stays to hear the answer until the deadline, the notification's closing or the
-/// click, whichever comes first. `post` does not wait for that; `settle` does, for a process that
-/// would otherwise exit under the user's pointer.
+/// A notification with a `folder` offers "Open folder" as an action when it may (a listener's)
+/// and the server supports actions: its thread then stays to hear the answer until the deadline,
+/// the notification's closing or the click, whichever comes first; `post` does not wait for that.
+/// Otherwise the folder is a link at the end of the body, when the server reads links: the server
+/// opens it, and the process that posted it may be gone.
 public struct LibNotifyNotifier: Notifier {
-    /// How many notifications still wait for an answer.
-    private let waiting = NIOLockedValueBox(0)
     /// Less time left than this, and no action is offered: nobody could read and click it.
     static let shortestActionWait: Duration = .seconds(2)
     /// The longest the run waits for the server to take a notification: a server answers in
@@ -34,13 +33,12 @@ public struct LibNotifyNotifier: Notifier {
         if Self.unanswered.withLockedValue({ $0 }) > 0 {
             return .notShown("the notification server has not answered an earlier notification")
         }
-        let waiting = self.waiting
         return await withCheckedContinuation { continuation in
             let answer = FirstAnswer(continuation)
             // A thread of its own, not a pool's: it may wait in GLib's main loop for a click
             // until the budget ends.
             let thread = Thread {
-                Self.show(notification, deadline: deadline, answer: answer, waiting: waiting)
+                Self.show(notification, deadline: deadline, answer: answer)
             }
             thread.name = "vodapp-notify"
             thread.start()
@@ -62,16 +60,8 @@ public struct LibNotifyNotifier: Notifier {
     /// the session's, so this is the process's.
     private static let unanswered = NIOLockedValueBox(0)
 
-    /// Returns when no notification of this notifier waits for an answer any more; each stops
-    /// waiting at the deadline it was posted with.
-    public func settle() async {
-        while waiting.withLockedValue({ $0 }) > 0 {
-            try? await Task.sleep(for: .milliseconds(50))
-        }
-    }
-
     private static func show(_ notification: DesktopNotification, deadline: ContinuousClock.Instant,
-                             answer: FirstAnswer<NotificationReport>, waiting: NIOLockedValueBox<Int>) {
+                             answer: FirstAnswer<NotificationReport>) {
         // An answer after the caller stopped waiting: the server was counted as not answering,
         // and now it has.
         func give(_ report: NotificationReport) {
@@ -80,7 +70,13 @@ public struct LibNotifyNotifier: Notifier {
         guard notify_is_initted() != 0 || notify_init(DesktopNotification.appName) != 0 else {
             return give(.notShown("libnotify could not be initialised"))
         }
-        guard let handle = notify_notification_new(notification.summary, notification.body, DesktopNotification.icon) else {
+        let offersAction = notification.folder != nil && notification.folderAction
+            && ContinuousClock.now.duration(to: deadline) > shortestActionWait && vod_server_has_capability("actions") != 0 && canOpenFolders
+        var body = notification.body
+        if let folder = notification.folder, !offersAction, vod_server_has_capability("body-hyperlinks") != 0 {
+            body += "\n" + DesktopNotification.folderLink(folder)
+        }
+        guard let handle = notify_notification_new(notification.summary, body, DesktopNotification.icon) else {
             return give(.notShown("libnotify could not create a notification"))
         }
         defer { vod_notification_unref(handle) }
@@ -92,8 +88,7 @@ public struct LibNotifyNotifier: Notifier {
         notify_notification_set_timeout(handle, NOTIFY_EXPIRES_DEFAULT)
 
         var action: UnsafeMutablePointer<VodFolderAction>?
-        if let folder = notification.folder, ContinuousClock.now.duration(to: deadline) > shortestActionWait,
-           vod_server_has_capability("actions") != 0, canOpenFolders {
+        if let folder = notification.folder, offersAction {
             action = vod_folder_action_add(handle, folder, DesktopNotification.openFolderLabel)
         }
 
@@ -106,12 +101,10 @@ public struct LibNotifyNotifier: Notifier {
         }
         let shown = NotificationReport.shown(id: vod_notification_id(handle))
         guard let action else { return give(shown) }
-        waiting.withLockedValue { $0 += 1 }
         give(shown)
         // Until the deadline, less a moment for the process to end within its budget.
         let wait = ContinuousClock.now.duration(to: deadline) - .milliseconds(100)
         _ = vod_folder_action_wait(handle, action, UInt32(clamping: max(0, wait.milliseconds)))
-        waiting.withLockedValue { $0 -= 1 }
     }
 
     /// Whether `xdg-open` is on PATH: without it the action could only fail.

@@ -7,8 +7,12 @@ public enum DeliverySource: Sendable, Equatable, CustomStringConvertible {
     case poll(url: String)
     /// A message on an MQTT subscription, by its topic.
     case mqtt(topic: String)
+    /// A listener trying unfinished items again on its own, when their next try was due: no push.
+    case retry
+    /// `vodapp get URL…`: URLs on the command line.
+    case commandLine
 
-    /// The kind, as the store keeps it: `file`, `stdin`, `udp`, `http`, `poll` or `mqtt`.
+    /// The kind, as the store keeps it: `file`, `stdin`, `udp`, `http`, `poll`, `mqtt`, `retry` or `get`.
     public var kind: String {
         switch self {
         case .file: "file"
@@ -17,6 +21,8 @@ public enum DeliverySource: Sendable, Equatable, CustomStringConvertible {
         case .http: "http"
         case .poll: "poll"
         case .mqtt: "mqtt"
+        case .retry: "retry"
+        case .commandLine: "get"
         }
     }
 
@@ -24,7 +30,7 @@ public enum DeliverySource: Sendable, Equatable, CustomStringConvertible {
     public var detail: String? {
         switch self {
         case .file(let path): path
-        case .standardInput: nil
+        case .standardInput, .retry, .commandLine: nil
         case .udp(let peer), .http(let peer): peer
         case .poll(let url): url
         case .mqtt(let topic): topic

@@ -32,6 +32,12 @@ public struct PlaylistItem: Sendable, Equatable {
         }
     }
 
+    /// The subtitle of a valid item, when the payload gave one.
+    public var subtitle: String? {
+        if case .valid(_, let subtitle, _) = validity { return subtitle }
+        return nil
+    }
+
     /// The URL as reports, logs and the store show it: a password in it is redacted.
     public var urlString: String? {
         switch validity {

@@ -63,6 +63,40 @@ package struct DeliveryLedger: Sendable {
         }
     }
 
+    /// Makes `items` the latest push (`StateStore.recordLatestPush`); false when it did not.
+    package func recordLatestPush(_ items: [PushedItem], vouched: Bool, until deadline: ContinuousClock.Instant? = nil) -> Bool {
+        writes.sync {
+            do {
+                return try store.recordLatestPush(items, vouched: vouched, until: deadline)
+            } catch {
+                warn("cannot record the latest push in the state store: \(StateStoreError.oneLine(error))")
+                return false
+            }
+        }
+    }
+
+    /// The latest push's items in order; nil when the store cannot be read.
+    package func latestPush(until deadline: ContinuousClock.Instant? = nil) -> [PushedItem]? {
+        do {
+            return try store.latestPush(until: deadline)
+        } catch {
+            warn("cannot read the state store: \(StateStoreError.oneLine(error))")
+            return nil
+        }
+    }
+
+    /// Counts this delivery taking `keys` (`StateStore.markStarted`), before any of their transfers.
+    package func markStarted(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) {
+        guard !keys.isEmpty else { return }
+        writes.sync {
+            do {
+                try store.markStarted(keys, until: deadline)
+            } catch {
+                warn("cannot record that \(keys.count) item(s) are being delivered: \(StateStoreError.oneLine(error))")
+            }
+        }
+    }
+
     /// Records, without waiting for it, that an item's transfer can be resumed from its file.
     package func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant) {
         writes.async { [store] in

@@ -214,6 +214,21 @@ public final class StateStore: Sendable {
                 table.add(column: "subtitles", .text)
             }
         }
+        migrator.registerMigration("v9: retries without a push, the latest push, removals by vodapp") { db in
+            try db.alter(table: "item") { table in
+                table.add(column: "subtitle", .text)
+                table.add(column: "unendedStarts", .integer).notNull().defaults(to: 0)
+                table.add(column: "removedByVodapp", .boolean).notNull().defaults(to: false)
+                table.add(column: "namedAt", .datetime)
+            }
+            try db.create(table: "latestPush") { table in
+                table.primaryKey("position", .integer)
+                table.column("key", .text).notNull()
+                table.column("title", .text).notNull()
+                table.column("subtitle", .text)
+                table.column("vouched", .boolean).notNull()
+            }
+        }
         return migrator
     }
 
@@ -232,6 +247,14 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// The records of items a listener may try again without a push: partial, failed or deferred.
+    public func unfinishedItems(until deadline: ContinuousClock.Instant? = nil) throws -> [StoredItem] {
+        try read(until: deadline) { db in
+            try StoredItem.filter([StoredItem.State.partial, .failed, .deferred].map(\.rawValue).contains(Column("state")))
+                .order(Column("key")).fetchAll(db)
+        }
+    }
+
     public func allItems() throws -> [StoredItem] {
         try read(until: nil) { db in try StoredItem.order(Column("key")).fetchAll(db) }
     }
@@ -243,23 +266,15 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// Saves `items` in one transaction. A failure counts the attempts since the last success and,
-    /// unless the server said when, waits a minute for the next one, doubling each time up to six
-    /// hours.
+    /// Saves `items` in one transaction, each failure or partial with its attempts counted and its
+    /// next attempt set (`RetryBackoff`).
     public func save(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) throws {
         guard !items.isEmpty else { return }
         try write(until: deadline) { db in
-            for var item in items {
-                if item.state == .failed || item.state == .partial {
-                    let previous = try StoredItem.attemptsRecorded(for: item.key, in: db)
-                    let earlier = previous.map { $0.state == .failed || $0.state == .partial ? $0.attempts : 0 } ?? 0
-                    item.attempts = earlier + 1
-                }
-                if item.state == .failed, !item.final, item.nextAttemptAt == nil {
-                    let wait = min(6 * 3600, 60 * pow(2, Double(min(item.attempts - 1, 20))))
-                    item.nextAttemptAt = Date(timeIntervalSinceNow: wait)
-                }
-                try item.upsert(db)
+            let now = Date()
+            for item in items {
+                let earlier = item.state == .failed || item.state == .partial ? try StoredItem.attemptsRecorded(for: item.key, in: db) : nil
+                try RetryBackoff.scheduled(item, after: earlier, now: now).upsert(db)
             }
         }
     }
@@ -270,8 +285,53 @@ public final class StateStore: Sendable {
     public func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant? = nil) throws {
         try write(until: deadline) { db in
             var item = item
-            item.attempts = try StoredItem.attemptsRecorded(for: item.key, in: db)?.attempts ?? 0
+            // The transfer has not ended: its start stays counted (`markStarted`, which counts
+            // only items with a record: this is the first of a new one).
+            let earlier = try StoredItem.attemptsRecorded(for: item.key, in: db)
+            item.attempts = earlier?.attempts ?? 0
+            item.unendedStarts = earlier?.unendedStarts ?? 1
             try item.upsert(db)
+        }
+    }
+
+    /// How long a record that holds no file (failed, too large, removed, deferred) is kept after
+    /// a push last named its item: the store of a box that runs for years stays small.
+    public static let forgetAfter: TimeInterval = 30 * 86_400
+
+    /// Records a push of `items`, in one transaction: each is named now (`StoredItem.namedAt`);
+    /// they become the latest push, unless they are not vouched for and the latest push is (a
+    /// push anyone could send does not take the place of the person's); and records that hold no
+    /// file and that no push has named for `forgetAfter` are forgotten. Returns whether the push
+    /// is now the latest.
+    @discardableResult
+    public func recordLatestPush(_ items: [PushedItem], vouched: Bool, now: Date = Date(),
+                                 until deadline: ContinuousClock.Instant? = nil) throws -> Bool {
+        try write(until: deadline) { db in
+            let named = try db.cachedStatement(sql: "UPDATE item SET namedAt = ? WHERE key = ?")
+            for item in items { try named.execute(arguments: [now, item.key]) }
+            try db.execute(sql: """
+                DELETE FROM item WHERE state IN ('failed', 'tooLarge', 'removed', 'deferred')
+                AND COALESCE(namedAt, updatedAt) < ?
+                """, arguments: [now.addingTimeInterval(-Self.forgetAfter)])
+            if !vouched, try PushedItem.filter(Column("vouched") == true).fetchCount(db) > 0 { return false }
+            try PushedItem.deleteAll(db)
+            for item in items { try item.insert(db) }
+            return true
+        }
+    }
+
+    /// The latest push's items, in its order; none before the first.
+    public func latestPush(until deadline: ContinuousClock.Instant? = nil) throws -> [PushedItem] {
+        try read(until: deadline) { db in try PushedItem.order(Column("position")).fetchAll(db) }
+    }
+
+    /// Counts a delivery taking each of `keys` that the store knows: the record of how it ends
+    /// sets the count back to 0, so what stays counted is a delivery the process did not survive.
+    public func markStarted(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) throws {
+        guard !keys.isEmpty else { return }
+        try write(until: deadline) { db in
+            let statement = try db.cachedStatement(sql: "UPDATE item SET unendedStarts = unendedStarts + 1 WHERE key = ?")
+            for key in keys { try statement.execute(arguments: [key]) }
         }
     }
 

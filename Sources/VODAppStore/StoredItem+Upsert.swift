@@ -9,7 +9,7 @@ import GRDB
 extension StoredItem {
     private static let columns = ["key", "title", "url", "state", "path", "bytes", "etag", "lastModified", "error", "attempts",
                                   "nextAttemptAt", "final", "total", "fileID", "fingerprint", "vouched",
-                                  "variantCeiling", "variantCeilingLimit", "subtitles", "updatedAt"]
+                                  "variantCeiling", "variantCeilingLimit", "subtitles", "subtitle", "unendedStarts", "removedByVodapp", "namedAt", "updatedAt"]
 
     private static let upsertSQL = """
         INSERT INTO item (\(columns.joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))
@@ -20,15 +20,17 @@ extension StoredItem {
     func upsert(_ db: Database) throws {
         let arguments: StatementArguments = [key, title, url, state.rawValue, path, bytes, etag, lastModified, error, attempts,
                                              nextAttemptAt, final, total, fileID, fingerprint, vouched,
-                                             variantCeiling, variantCeilingLimit, subtitles, updatedAt]
+                                             variantCeiling, variantCeilingLimit, subtitles, subtitle, unendedStarts, removedByVodapp, namedAt, updatedAt]
         try db.cachedStatement(sql: Self.upsertSQL).execute(arguments: arguments)
     }
 
-    /// The state and attempts recorded for `key`, if any: what counting the next attempt needs.
-    static func attemptsRecorded(for key: String, in db: Database) throws -> (state: State?, attempts: Int)? {
-        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT state, attempts FROM item WHERE key = ?"), arguments: [key]) else {
+    /// The state, attempts and bytes recorded for `key`, if any: what counting the next attempt needs.
+    static func attemptsRecorded(for key: String, in db: Database) throws -> RetryBackoff.Earlier? {
+        guard let row = try Row.fetchOne(db.cachedStatement(sql: "SELECT state, attempts, bytes, unendedStarts FROM item WHERE key = ?"),
+                                         arguments: [key]) else {
             return nil
         }
-        return (State(rawValue: row["state"] ?? ""), row["attempts"] ?? 0)
+        return RetryBackoff.Earlier(state: State(rawValue: row["state"] ?? ""), attempts: row["attempts"] ?? 0, bytes: row["bytes"],
+                                    unendedStarts: row["unendedStarts"] ?? 0)
     }
 }

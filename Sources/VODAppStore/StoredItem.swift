@@ -64,6 +64,19 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// For `fetched`: the subtitle files placed beside it (`PlacedSubtitle`, as JSON), which
     /// retention removes with it.
     public var subtitles: String? = nil
+    /// The payload's subtitle for the item, so that a listener's retry of it, which no payload
+    /// brings, lists it in the playlist as its push would have.
+    public var subtitle: String? = nil
+    /// Deliveries that took the item and never recorded how it ended: the process died (a crash,
+    /// SIGKILL, a power cut). From `RetrySchedule.crashesTolerated` on, a listener no longer tries
+    /// it on its own, so that an item that kills the process cannot make a loop of restarts.
+    public var unendedStarts: Int = 0
+    /// For `removed`: vodapp removed the file (retention, `--sync`), not the user, so a push
+    /// naming the item again fetches it again; what the user removed stays removed.
+    public var removedByVodapp: Bool = false
+    /// When a push last named the item (nil: not since the column came): a record that holds no
+    /// file and that no push has named for `StateStore.forgetAfter` is forgotten.
+    public var namedAt: Date? = nil
     public var updatedAt: Date
 
     /// The subtitle files placed beside the file.

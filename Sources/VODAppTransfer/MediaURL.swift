@@ -21,6 +21,8 @@ public struct MediaURL: Sendable, Equatable {
     public let host: String
     /// The URL with a password in it replaced by `***`: what reports, logs and the store show.
     public let redacted: String
+    /// Whether the URL carries a password, which `redacted` (and so the store) does not keep.
+    public let hasPassword: Bool
 
     /// Why a string is not a fetchable media URL.
     public enum Rejection: Error, Equatable, Sendable, CustomStringConvertible {
@@ -68,7 +70,8 @@ public struct MediaURL: Sendable, Equatable {
         guard port != "0" else { throw .malformed("has a port that is not a number from 1 to 65535") }
         self.host = host.lowercased()
         origin = scheme + "://" + self.host + ":" + port
-        if Self.part(handle, CURLUPART_PASSWORD) != nil, curl_url_set(handle, CURLUPART_PASSWORD, "***", 0) == CURLUE_OK,
+        hasPassword = Self.part(handle, CURLUPART_PASSWORD) != nil
+        if hasPassword, curl_url_set(handle, CURLUPART_PASSWORD, "***", 0) == CURLUE_OK,
            let shown = Self.part(handle, CURLUPART_URL) {
             redacted = shown
         } else {

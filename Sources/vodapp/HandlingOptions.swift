@@ -102,8 +102,15 @@ struct HandlingOptions: ParsableArguments {
             transform: OptionValue.wholeNumber(of: "lines", in: 1...100_000))
     var maxHeight: Int?
 
-    @Flag(help: "Fetch items again whose files were removed (by retention or by hand); without it they are reported as removed.")
+    @Flag(help: "Fetch items again whose files you removed by hand; without it they are reported as removed. (What vodapp removed, for retention or --sync, a push naming it fetches again.)")
     var refetchRemoved = false
+
+    @Flag(help: "The push is the desired set: once all its items are in DIR, vodapp's files it does not name are removed, and the playlist is exactly the push, in its order.")
+    var sync = false
+
+    @Option(help: ArgumentHelp("What DIR/playlist.m3u8 lists: every item in DIR, or only the latest push's, in its order. Default: all (latest with --sync).",
+                               valueName: "latest|all"))
+    var playlist: PlaylistScope?
 
     @Option(help: ArgumentHelp("On a metered connection (as NetworkManager says): fetch, or defer the items to a later delivery (exit 75).",
                                valueName: "fetch|defer"))
@@ -166,13 +173,11 @@ struct HandlingOptions: ParsableArguments {
 
     /// Delivers `payload` as a one-shot command (`handle`, `poll`) does, prints the report on
     /// stdout, and returns the exit status. Progress goes to a terminal only (never into a pipe,
-    /// a file or a webhook's answer), and "Open folder" is offered only when somebody at a
-    /// terminal may click it (a script or a webhook would only wait); the process then stays for
-    /// the click after the report is out, at most until the budget ends.
+    /// a file or a webhook's answer). The run ends when its work is done: its notification links
+    /// to DIR rather than offering an action only a process that stays could answer.
     func deliverOnce(_ payload: Payload, from source: DeliverySource, json: Bool, signals: SignalTrap,
                      logger: Logger) async throws -> Int32 {
-        var options = deliveryOptions
-        options.offersOpenFolder = isatty(STDIN_FILENO) == 1 || isatty(STDERR_FILENO) == 1
+        let options = deliveryOptions
         let notifier = LibNotifyNotifier()
         let progress = quiet ? nil : ProgressDisplay.forStandardError()
         let report = try await Delivery(options: options, notifier: notifier, logger: logger, attention: .logged(to: logger),
@@ -180,7 +185,6 @@ struct HandlingOptions: ParsableArguments {
             .run(payload, from: source, started: ProcessClock.launch, stop: signals.stop)
         print(json ? report.json : ReportRenderer.summary(report))
         fflush(nil)
-        await notifier.settle()
         return signals.exitCode ?? ExitStatus(report).rawValue
     }
 
@@ -253,11 +257,14 @@ struct HandlingOptions: ParsableArguments {
         options.maximumHeight = maxHeight
         options.deferral = DeferralPolicy(onMetered: onMetered, onPowerSaver: onPowerSaver)
         options.retention = RetentionPolicy(keepDays: keepDays, maximumTotal: maxTotal, minimumFree: minFree, refetchRemoved: refetchRemoved)
+        options.sync = sync
+        options.playlist = playlist
         return options
     }
 }
 
 extension MediaFileName.Style: ExpressibleByArgument {}
 extension DeferralPolicy.Choice: ExpressibleByArgument {}
+extension PlaylistScope: ExpressibleByArgument {}
 
 extension Logger.Level: @retroactive ExpressibleByArgument {}

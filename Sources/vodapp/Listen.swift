@@ -49,6 +49,12 @@ struct Listen: AsyncParsableCommand {
           VODAPP_WEBHOOK_SECRET=s3cret vodapp listen --no-udp --http 0.0.0.0:9931
           systemctl --user enable --now vodapp-listen   (the unit the Debian package installs)
 
+        What a delivery leaves unfinished is retried by the listener on its own, with no push: \
+        an item cut by the budget at once while each cut keeps more (a slow link finishes in \
+        several budgets), a failure when its backoff ends (Retry-After, else 1 min doubling to \
+        6 h), a deferred item once the connection is not metered or power saver is off. \
+        `vodapp status` says when each is due.
+
         Every delivery runs as `vodapp handle` would, with its own budget counted from the \
         push's arrival; deliveries share DIR and never fetch one item twice at the same time. \
         stdout gets one line when the receivers are up, then each delivery's report (one JSON \

@@ -18,7 +18,7 @@ struct VODAppCommand: AsyncParsableCommand {
           mpv ~/Videos/VODApp/playlist.m3u8
         """,
         version: ReleaseVersion.current,
-        subcommands: [Handle.self, Listen.self, Poll.self, Status.self, Forget.self],
+        subcommands: [Handle.self, Get.self, Listen.self, Poll.self, Status.self, Forget.self],
         defaultSubcommand: Handle.self
     )
 }

@@ -131,7 +131,8 @@ import VODAppSamples
                 (key: "good", title: "Good", url: url),
             ])
             let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
-            #expect(run.exitCode == 0)
+            // The valid item is fetched, and the run still says the payload has a bug.
+            #expect(run.exitCode == 65)
             #expect(run.items.count == 8)
             #expect(run.items.filter { $0["status"] as? String == "invalid" }.count == 7)
             #expect(run.item("good")?["status"] as? String == "downloaded")
@@ -142,6 +143,7 @@ import VODAppSamples
 
             // A person's summary names each invalid item's key, the thing to fix.
             let summary = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(summary.exitCode == 65)
             #expect(summary.stdout.contains("invalid         Up (key \"../x\"): key must be"), "\(summary.stdout)")
             #expect(summary.stdout.contains("invalid         FTP (key \"ftp\"): "), "\(summary.stdout)")
         }
@@ -332,5 +334,43 @@ import VODAppSamples
     @Test func shippedLocalSampleIsTheSampleServersPayload() throws {
         let shipped = try String(contentsOfFile: Self.samplePayloads + "/vodapp-sample-local.json", encoding: .utf8)
         #expect(shipped == SampleCatalogue.payload(baseURL: "http://127.0.0.1:\(SampleCatalogue.defaultPort)"))
+    }
+}
+
+/// `vodapp get URL…`: plain URLs fetched as one push of them would be.
+@Suite(.serialized) struct GetCommandTests {
+    let runner = VODAppRunner()
+
+    @Test func plainURLsAreFetchedOnceUnderTheirTitles() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let run = try await runner.run(["get", server.url("/bytes/1500.mp4"), server.url("/bytes/2500.mp4"), "--title", "First",
+                                            "--dir", dir, "--json", "--no-notify"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(run.items.map { $0["status"] as? String } == ["downloaded", "downloaded"])
+            #expect(run.items.map { $0["title"] as? String } == ["First", "2500"])
+            let key = try #require(run.items.first?["key"] as? String)
+            #expect(key.hasPrefix("1500-"), "\(key)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, key), count: 1500))
+
+            // The same URL again is the same item: nothing is fetched twice.
+            let again = try await runner.run(["get", server.url("/bytes/1500.mp4"), "--dir", dir, "--json", "--no-notify"])
+            #expect(again.items.first?["status"] as? String == "alreadyPresent")
+            #expect(server.requests.count == 2)
+
+            let bad = try await runner.run(["get", "ftp://example.com/a.mp4", server.url("/bytes/100.mp4"), "--dir", dir, "--json", "--no-notify"])
+            #expect(bad.exitCode == 65)
+            #expect(bad.items.map { $0["status"] as? String } == ["invalid", "downloaded"])
+        }
+    }
+
+    @Test func aURLWhereAPayloadFileGoesIsPointedAtGet() async throws {
+        let run = try await runner.run(["https://example.com/clip.mp4"])
+        #expect(run.exitCode == 64)
+        #expect(run.stderr == "vodapp: 'https://example.com/clip.mp4' is a URL, not a payload file: 'vodapp get URL' fetches it (see 'vodapp get --help')\n")
+        let titles = try await runner.run(["get", "https://example.com/a.mp4", "--title", "A", "--title", "B"])
+        #expect(titles.exitCode == 64)
+        #expect(titles.stderr.contains("2 --title for 1 URL: each --title names the URL in its place"), "\(titles.stderr)")
     }
 }

@@ -313,17 +313,51 @@ import VODAppSamples
         }
     }
 
-    @Test func aRunNobodyWatchesOffersNoActionAndDoesNotWait() async throws {
-        let notifications = try await NotificationServer(capabilities: ["body", "actions"])
+    /// A one-shot run on a terminal, the issue's case: its prompt came back 10 s after the report,
+    /// the process waiting for a click on "Open folder". Now it ends with its work, and its
+    /// notification links to DIR (`body-hyperlinks`), which the server opens without it.
+    @Test func aOneShotRunOnATerminalEndsWithItsWorkAndLinksToDIR() async throws {
+        let notifications = try await NotificationServer(capabilities: ["body", "actions", "body-hyperlinks"])
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("my & <media>")
+        try await withSampleServer { server in
+            let payload = scratch.child("payload.json")
+            _ = FileManager.default.createFile(atPath: payload, contents: PayloadBuilder.json([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))]))
+            let environment = VODAppRunner.environment(bus: notifications.busAddress)
+            let exports = ["DBUS_SESSION_BUS_ADDRESS", "PATH", "HOME"].compactMap { name in
+                environment[name].map { "\(name)='\($0)'" }
+            }.joined(separator: " ")
+            // stdin and stderr the terminal, as a person runs it; the time from start to exit.
+            let command = "cd \(scratch.path) && start=$(date +%s%N); env \(exports) \(VODAppRunner.executable) \(payload) --dir '\(dir)'"
+                + " --budget 30 > \(scratch.child("out.txt")); echo $? $(( ($(date +%s%N) - start) / 1000000 )) > \(scratch.child("done"))"
+            let terminal = try await TerminalSession(command, in: scratch)
+            try await waitUntil("the run on the terminal to end", timeout: .seconds(30)) {
+                FileManager.default.fileExists(atPath: scratch.child("done"))
+            }
+            _ = terminal
+            let done = try String(contentsOfFile: scratch.child("done"), encoding: .utf8).split(separator: " ")
+            #expect(done.first == "0", "\(done)")
+            // Far less than the 30 s budget the click was waited for until now.
+            #expect((Int(done.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .max) < 10_000, "\(done)")
+            let call = try #require(notifications.notifyCalls.first)
+            #expect(call.contains(#"" [] {"#), "no action: \(call)")
+            #expect(call.contains(#"<a href="file://"# + dir.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "&", with: "&amp;")
+                                  .replacingOccurrences(of: "<", with: "%3C").replacingOccurrences(of: ">", with: "%3E") + #"">Open folder</a>"#),
+                    "\(call)")
+        }
+    }
+
+    /// A server that reads no links gets none: the body is the titles, as before.
+    @Test func aServerWithoutLinksGetsNoMarkupItCannotRead() async throws {
+        let notifications = try await NotificationServer(capabilities: ["body"])
         let scratch = try ScratchDirectory()
         try await withSampleServer { server in
             let payload = PayloadBuilder.json([(key: "k", title: "T", url: server.url("/bytes/100.mp4"))])
-            // Through pipes, as a script or a webhook runs it: nobody could click.
             let run = try await runner.run(["-", "--dir", scratch.path, "--json"], stdin: payload,
                                            environment: VODAppRunner.environment(bus: notifications.busAddress))
             #expect(run.exitCode == 0)
-            #expect(run.wallSeconds < TimeBound.seconds(10), "the run took \(run.wallSeconds) s")
             let call = try #require(notifications.notifyCalls.first)
+            #expect(!call.contains("<a href"), "\(call)")
             #expect(call.contains(#"" [] {"#), "\(call)")
         }
     }

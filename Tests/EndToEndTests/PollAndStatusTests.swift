@@ -138,7 +138,7 @@ import TestSupport
 
             let human = try await runner.run(["status", "--dir", scratch.path])
             #expect(human.stdout.contains("In DIR (1):"))
-            #expect(human.stdout.contains("Partial, resumed by the next delivery (1):"))
+            #expect(human.stdout.contains("Partial, resumed by the next delivery (a listener retries on its own) (1):"))
             #expect(human.stdout.contains("Failed (2):"))
             #expect(human.stdout.contains("Broken: the server answered HTTP 404 (attempt 1, delivering again will not help)"), "\(human.stdout)")
             #expect(human.stdout.contains("Busy: the server answered HTTP 500 (attempt 1, next try after "), "\(human.stdout)")

@@ -44,7 +44,7 @@ import VODAppSamples
     }
 
     @Test(.enabled("mounting a tmpfs is not allowed here, so free space cannot be staged") { await TmpfsMount.isAllowed })
-    func theOldestOfItsOwnFilesGoByAgeTotalAndFreeSpaceAndStayGone() async throws {
+    func theOldestOfItsOwnFilesGoByAgeTotalAndFreeSpaceAndComeBackWhenPushedAgain() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("small-disk")
         try await withTmpfsMount(at: dir, size: "8m") { _ in
@@ -89,24 +89,23 @@ import VODAppSamples
                 #expect(freeBytes(dir) >= 3 * Int64(Self.mebibyte), "\(freeBytes(dir)) bytes free")
                 #expect(holdsSampleBytes(ScratchDirectory.media(dir, "e"), count: Int64(Self.mebibyte)))
 
-                // What retention removed stays removed: not requested, reported as such.
-                let requests = server.requests.count
-                let again = try await deliver(["a", "d", "e"], from: server, into: dir)
-                #expect(again.exitCode == 0)
-                #expect(again.items.map { $0["status"] as? String } == ["removed", "removed", "alreadyPresent"])
-                #expect((again.item("a")?["error"] as? String)?.hasPrefix("removed by retention: older than 7 days (--keep-days 7) on ") == true,
-                        "\(again.stdout)")
-                #expect(server.requests.count == requests)
-
                 let status = try await runner.run(["status", "--dir", dir])
-                #expect(status.stdout.contains("Removed, not fetched again until 'vodapp forget KEY' (4):"), "\(status.stdout)")
                 #expect(status.stdout.contains("A [a]: removed by retention: older than 7 days (--keep-days 7)"), "\(status.stdout)")
 
+                // What retention removed comes back when a push names it again: the server still
+                // wants it shown (issue 28: it used to stay removed, exit 0).
+                let requests = server.requests.count
+                let again = try await deliver(["a", "d", "e"], from: server, into: dir)
+                #expect(again.exitCode == 0, "\(again.stdout)")
+                #expect(again.items.map { $0["status"] as? String } == ["downloaded", "downloaded", "alreadyPresent"], "\(again.stdout)")
+                #expect(server.requests.count == requests + 2)
+                #expect(holdsSampleBytes(ScratchDirectory.media(dir, "a"), count: Int64(Self.mebibyte)))
+
                 // A file the user puts back is in DIR again, as status tells it.
-                try Data(count: 1000).write(to: URL(fileURLWithPath: dir + "/A [a].mp4"))
+                try Data(count: 1000).write(to: URL(fileURLWithPath: dir + "/B [b].mp4"))
                 let restored = try await runner.run(["status", "--dir", dir, "--json"])
                 let items = restored.report?["items"] as? [[String: Any]] ?? []
-                #expect(items.first { $0["key"] as? String == "a" }?["state"] as? String == "fetched", "\(restored.stdout)")
+                #expect(items.first { $0["key"] as? String == "b" }?["state"] as? String == "fetched", "\(restored.stdout)")
             }
         }
     }

@@ -1,0 +1,33 @@
+import Foundation
+import VODAppDevice
+import VODAppStore
+
+extension RetrySchedule {
+    /// Why DIR's unfinished items cannot be looked at: its store cannot be read.
+    public struct Unreadable: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// The schedule of DIR's unfinished items now, under `options`: read from the store, with the
+    /// device's conditions asked only when something could be deferred. A DIR without a store
+    /// has nothing unfinished. With `--sync`, only the latest push's items are wanted, so only
+    /// they are retried.
+    public static func now(for options: DeliveryOptions, busy: Set<String>, retried: [String: Date]) async throws(Unreadable) -> RetrySchedule {
+        var records: [StoredItem]
+        do {
+            guard try StateStore.exists(in: options.directory) else {
+                return RetrySchedule(items: [], now: Date(), conditions: DeviceConditions(), deferral: options.deferral)
+            }
+            let store = try StateStore.shared(directory: options.directory)
+            records = try store.unfinishedItems()
+            if options.sync, !records.isEmpty {
+                let wanted = Set(try store.latestPush().map(\.key))
+                if !wanted.isEmpty { records.removeAll { !wanted.contains($0.key) } }
+            }
+        } catch {
+            throw Unreadable(description: StateStoreError.oneLine(error))
+        }
+        let conditions = options.deferral.defersAnything && !records.isEmpty ? await DeviceConditions.current() : DeviceConditions()
+        return RetrySchedule(items: records, now: Date(), busy: busy, retried: retried, conditions: conditions, deferral: options.deferral)
+    }
+}

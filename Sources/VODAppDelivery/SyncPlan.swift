@@ -1,0 +1,48 @@
+import Foundation
+import VODAppStore
+
+/// What `--sync` removes after a delivery: a pure function of the latest push, the store's
+/// records and when the delivery began.
+///
+/// - Nothing is removed while an item of the push may still arrive: not recorded yet, partial,
+///   deferred, failing for now, or removed by vodapp and not fetched again yet. An item that can
+///   never arrive (too large, a failure for good, removed by the user) does not hold the rest.
+/// - Then vodapp's files of items the push does not name go, and so do the records (and kept
+///   bytes) of such items not in DIR, so that nothing retries them. A push naming one again
+///   fetches it again (`StoredItem.removedByVodapp`).
+/// - Never what was recorded after the delivery began: another delivery, running beside it,
+///   placed it, and the push after this one decides.
+/// - A push anyone could send removes only what such pushes brought (`StoredItem.vouched`), as
+///   retention does.
+struct SyncPlan: Equatable {
+    /// The keys of the push that may still arrive, in its order.
+    let pending: [String]
+    /// Records of files in DIR that the push does not name, to remove.
+    let files: [StoredItem]
+    /// Records of items the push does not name that hold no file in DIR: partial, failed,
+    /// deferred, to be recorded as removed (their kept bytes discarded).
+    let unwanted: [StoredItem]
+
+    /// - Parameters:
+    ///   - found: the records of the push's keys, as DIR stands (`StoredItem.asFound`).
+    ///   - others: the records of every other key.
+    init(pushed: [PushedItem], found: [String: StoredItem], others: [StoredItem], startedAt: Date, vouched: Bool) {
+        pending = pushed.map(\.key).filter { key in
+            guard let record = found[key] else { return true }
+            switch record.state {
+            case .fetched, .tooLarge: return false
+            case .removed: return record.removedByVodapp
+            case .failed: return !record.final
+            case .partial, .deferred: return true
+            }
+        }
+        let named = Set(pushed.map(\.key))
+        let removable = others.filter { !named.contains($0.key) && $0.updatedAt < startedAt && (vouched || !$0.vouched) }
+        guard pending.isEmpty, !pushed.isEmpty else {
+            (files, unwanted) = ([], [])
+            return
+        }
+        files = removable.filter { $0.state == .fetched }.sorted { ($0.updatedAt, $0.key) < ($1.updatedAt, $1.key) }
+        unwanted = removable.filter { [.partial, .failed, .deferred].contains($0.state) }.sorted { $0.key < $1.key }
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VODAppStore
+
+/// The latest push, as the store keeps it for `--sync` and `--playlist latest`: replaced by each
+/// push, in order, but never by one nothing vouches for while the latest is vouched for.
+@Suite struct LatestPushTests {
+    private func items(_ keys: [String], vouched: Bool) -> [PushedItem] {
+        keys.enumerated().map { PushedItem(position: $0, key: $1, title: "T \($1)", subtitle: $0 == 0 ? "first" : nil, vouched: vouched) }
+    }
+
+    @Test func eachPushTakesThePlaceOfTheLastInItsOrder() throws {
+        let scratch = try ScratchDirectory()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
+        let store = try StateStore(directory: scratch.path)
+        #expect(try store.latestPush().isEmpty)
+        #expect(try store.recordLatestPush(items(["zz", "aa", "mm"], vouched: false), vouched: false))
+        #expect(try store.latestPush().map(\.key) == ["zz", "aa", "mm"])
+        #expect(try store.latestPush().first?.subtitle == "first")
+        #expect(try store.recordLatestPush(items(["b"], vouched: true), vouched: true))
+        #expect(try store.latestPush().map(\.key) == ["b"])
+    }
+
+    @Test func anUnauthenticatedPushDoesNotTakeThePlaceOfAnAuthenticatedOne() throws {
+        let scratch = try ScratchDirectory()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
+        let store = try StateStore(directory: scratch.path)
+        try store.recordLatestPush(items(["mine", "also-mine"], vouched: true), vouched: true)
+        #expect(try !store.recordLatestPush(items(["theirs"], vouched: false), vouched: false))
+        #expect(try store.latestPush().map(\.key) == ["mine", "also-mine"])
+    }
+
+    @Test func recordsThatHoldNoFileAndNoPushNamedForThirtyDaysAreForgotten() throws {
+        let scratch = try ScratchDirectory()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
+        let store = try StateStore(directory: scratch.path)
+        let now = Date()
+        let old = now.addingTimeInterval(-StateStore.forgetAfter - 60)
+        func record(_ key: String, _ state: StoredItem.State) -> StoredItem {
+            StoredItem(key: key, title: key, url: "https://example.com/\(key).mp4", state: state, attempts: 0, final: true, updatedAt: old)
+        }
+        try store.save([record("failing", .failed), record("big", .tooLarge), record("gone", .removed), record("later", .deferred),
+                        record("here", .fetched), record("cut", .partial), record("named", .failed)])
+        try store.recordLatestPush(items(["named"], vouched: true), vouched: true, now: now)
+        #expect(try store.allItems().map(\.key) == ["cut", "here", "named"])
+        #expect(try store.items(["named"])["named"]?.namedAt != nil)
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import VODAppStore
+
+/// A delivery the process does not survive stays counted in the store; one that records how it
+/// ended sets the count back. On a real SQLite store in a scratch DIR.
+@Suite struct UnendedStartsTests {
+    private func store() throws -> (ScratchDirectory, StateStore) {
+        let scratch = try ScratchDirectory()
+        try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
+        return (scratch, try StateStore(directory: scratch.path))
+    }
+
+    private func partial(_ key: String, bytes: Int64) -> StoredItem {
+        StoredItem(key: key, title: "T", url: "https://example.com/\(key).mp4", state: .partial, bytes: bytes, attempts: 0,
+                   nextAttemptAt: Date(), updatedAt: Date())
+    }
+
+    @Test func startsCountUntilAnEndIsRecorded() throws {
+        let (scratch, store) = try store()
+        _ = scratch
+        // A new item's first record is its checkpoint, made by the delivery that took it.
+        try store.checkpoint(partial("a", bytes: 0))
+        #expect(try store.items(["a"])["a"]?.unendedStarts == 1)
+        // The process died; the next delivery takes it, and its checkpoint keeps the count.
+        try store.markStarted(["a", "unknown"])
+        try store.checkpoint(partial("a", bytes: 100))
+        #expect(try store.items(["a"])["a"]?.unendedStarts == 2)
+        #expect(try store.items(["unknown"]).isEmpty)
+        // A delivery that ends, however it ends, records it: the count is back to 0.
+        try store.save([partial("a", bytes: 200)])
+        let saved = try #require(try store.items(["a"])["a"])
+        #expect(saved.unendedStarts == 0)
+        #expect(saved.attempts == 1)
+    }
+}
