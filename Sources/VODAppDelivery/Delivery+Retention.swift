@@ -71,23 +71,7 @@ extension Delivery {
         defer { locks.release(".retention") }
         let directory = plan.directory
         directory.restoreSetAside()
-        // Every file is found, checked and removed through DIR's own descriptor.
-        let root: Folder
-        do {
-            root = try directory.folder()
-        } catch {
-            attention.warn("no file was removed for retention: \(error)")
-            return []
-        }
-        // A way to DIR that another user can change could have led this run to a folder the user
-        // never named, whose files it would remove (`DirectoryPath`). Asked after DIR is held
-        // open: when nobody else can change the way, the folder held is the one it names, and a
-        // swap after this check cannot move what is held.
-        if let refusal = DirectoryPath.refusal(to: directory.path) {
-            attention.warn("no file was removed for retention: \(refusal), so another user could point \(directory.path) "
-                           + "at a folder of yours elsewhere; keep DIR on a path only you (and root) can change")
-            return []
-        }
+        guard let root = removalRoot(of: directory, for: "retention") else { return [] }
         let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
         let files: [Candidate] = ledger.items(in: .fetched, until: deadline).compactMap { item in
             // A name vodapp gives this key (`Title [key].ext`, `key.ext`): a record naming another
@@ -209,6 +193,28 @@ extension Delivery {
         }
         ledger.record(records, until: deadline)
         return removed
+    }
+
+    /// DIR held open, through which every file is found, checked and removed; nil, with a
+    /// warning that nothing was removed `for` what, when it cannot be opened or its way is not safe.
+    func removalRoot(of directory: MediaDirectory, for purpose: String) -> Folder? {
+        let root: Folder
+        do {
+            root = try directory.folder()
+        } catch {
+            attention.warn("no file was removed for \(purpose): \(error)")
+            return nil
+        }
+        // A way to DIR that another user can change could have led this run to a folder the user
+        // never named, whose files it would remove (`DirectoryPath`). Asked after DIR is held
+        // open: when nobody else can change the way, the folder held is the one it names, and a
+        // swap after this check cannot move what is held.
+        if let refusal = DirectoryPath.refusal(to: directory.path) {
+            attention.warn("no file was removed for \(purpose): \(refusal), so another user could point \(directory.path) "
+                           + "at a folder of yours elsewhere; keep DIR on a path only you (and root) can change")
+            return nil
+        }
+        return root
     }
 
     /// Removes the subtitle files placed beside `item`'s file, which retention just removed: each

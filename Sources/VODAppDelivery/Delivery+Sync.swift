@@ -32,18 +32,7 @@ extension Delivery {
             return []
         }
         guard !sync.files.isEmpty || !sync.unwanted.isEmpty else { return [] }
-        let root: Folder
-        do {
-            root = try directory.folder()
-        } catch {
-            attention.warn("nothing was removed for --sync: \(error)")
-            return []
-        }
-        if let refusal = DirectoryPath.refusal(to: directory.path) {
-            attention.warn("nothing was removed for --sync: \(refusal), so another user could point \(directory.path) "
-                           + "at a folder of yours elsewhere; keep DIR on a path only you (and root) can change")
-            return []
-        }
+        guard let root = removalRoot(of: directory, for: "--sync") else { return [] }
         let reason = "the latest push (\(pushed.count) item\(pushed.count == 1 ? "" : "s")) does not name it (--sync)"
         var removed: [RemovedFile] = []
         var records: [StoredItem] = []

@@ -67,7 +67,7 @@ public struct Delivery: Sendable {
         let plan = await deferring(planned, budget: budget)
         // A delivery the process does not survive stays counted: a listener does not retry an
         // item that killed it twice (`RetrySchedule.crashesTolerated`).
-        plan.ledger?.markStarted(plan.mine.filter { plan.known[$0.item.key] != nil }.map(\.item.key), until: Self.storeDeadline(budget))
+        plan.ledger?.markStarted(plan.mine.map { StoredItem(started: $0.item, vouched: options.vouched) }, until: Self.storeDeadline(budget))
 
         // Items another delivery is fetching are waited for while this one transfers, places and
         // records its own.

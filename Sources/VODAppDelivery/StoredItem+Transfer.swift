@@ -24,6 +24,16 @@ extension StoredItem {
         subtitle = item.subtitle
     }
 
+    /// The record of a new item a delivery has taken, before any transfer: should the process
+    /// die, it is a failure to try again in a minute, with the start counted (`unendedStarts`).
+    init(started item: PlaylistItem, vouched: Bool) {
+        self.init(key: item.key, title: item.title, url: item.urlString ?? "", state: .failed,
+                  error: "a delivery took it and did not record how it ended (the process died, unless it is still running)",
+                  attempts: 0, nextAttemptAt: Date(timeIntervalSinceNow: RetryBackoff.firstWait), vouched: vouched, updatedAt: Date())
+        subtitle = item.subtitle
+        unendedStarts = 1
+    }
+
     /// Where an earlier delivery saw the item's variants pass the size limit, when that holds
     /// under `limit` (`VariantCeiling.applies(under:)`).
     func knownCeiling(under limit: Int64) -> VariantCeiling? {

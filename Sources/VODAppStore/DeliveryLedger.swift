@@ -85,14 +85,14 @@ package struct DeliveryLedger: Sendable {
         }
     }
 
-    /// Counts this delivery taking `keys` (`StateStore.markStarted`), before any of their transfers.
-    package func markStarted(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) {
-        guard !keys.isEmpty else { return }
+    /// Counts this delivery taking `items` (`StateStore.markStarted`), before any of their transfers.
+    package func markStarted(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) {
+        guard !items.isEmpty else { return }
         writes.sync {
             do {
-                try store.markStarted(keys, until: deadline)
+                try store.markStarted(items, until: deadline)
             } catch {
-                warn("cannot record that \(keys.count) item(s) are being delivered: \(StateStoreError.oneLine(error))")
+                warn("cannot record that \(items.count) item(s) are being delivered: \(StateStoreError.oneLine(error))")
             }
         }
     }

@@ -285,8 +285,7 @@ public final class StateStore: Sendable {
     public func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant? = nil) throws {
         try write(until: deadline) { db in
             var item = item
-            // The transfer has not ended: its start stays counted (`markStarted`, which counts
-            // only items with a record: this is the first of a new one).
+            // The transfer has not ended: its start stays counted (`markStarted`).
             let earlier = try StoredItem.attemptsRecorded(for: item.key, in: db)
             item.attempts = earlier?.attempts ?? 0
             item.unendedStarts = earlier?.unendedStarts ?? 1
@@ -325,13 +324,14 @@ public final class StateStore: Sendable {
         try read(until: deadline) { db in try PushedItem.order(Column("position")).fetchAll(db) }
     }
 
-    /// Counts a delivery taking each of `keys` that the store knows: the record of how it ends
-    /// sets the count back to 0, so what stays counted is a delivery the process did not survive.
-    public func markStarted(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) throws {
-        guard !keys.isEmpty else { return }
+    /// Counts a delivery taking each of `items`: a known key's start is counted, a new one is
+    /// recorded as given (`StoredItem(started:)`, with one start). The record of how the delivery
+    /// ends sets the count back to 0, so what stays counted is a delivery the process did not
+    /// survive, however early it died.
+    public func markStarted(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) throws {
+        guard !items.isEmpty else { return }
         try write(until: deadline) { db in
-            let statement = try db.cachedStatement(sql: "UPDATE item SET unendedStarts = unendedStarts + 1 WHERE key = ?")
-            for key in keys { try statement.execute(arguments: [key]) }
+            for item in items { try item.insertStarted(db) }
         }
     }
 

@@ -17,16 +17,22 @@ import VODAppSamples
         items(delivery).first { $0["key"] as? String == key }?["status"] as? String
     }
 
-    /// 1.2 MB at 150 kB/s is 8 s; with a 3 s budget one push cannot finish it, the listener's
-    /// retries resume it until it is whole.
-    @Test func aListenerOnASlowLinkFinishesAnItemWithNoSecondPush() async throws {
+    /// nginx serving `count` bytes as `/slow/NAME` at 150 kB/s.
+    private func slowServer(serving name: String, count: Int) async throws -> (NginxServer, bytes: [UInt8]) {
         let nginx = try await NginxServer(serverDirectives: """
             location /slow/ { limit_rate 150k; }
             """)
-        defer { nginx.stop() }
-        let bytes = (0..<1_200_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
+        let bytes = (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
         try FileManager.default.createDirectory(atPath: nginx.root + "/slow", withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: nginx.root + "/slow/movie.mp4"))
+        try Data(bytes).write(to: URL(fileURLWithPath: nginx.root + "/slow/" + name))
+        return (nginx, bytes)
+    }
+
+    /// 1.2 MB at 150 kB/s is 8 s; with a 3 s budget one push cannot finish it, the listener's
+    /// retries resume it until it is whole.
+    @Test func aListenerOnASlowLinkFinishesAnItemWithNoSecondPush() async throws {
+        let (nginx, bytes) = try await slowServer(serving: "movie.mp4", count: 1_200_000)
+        defer { nginx.stop() }
         let scratch = try ScratchDirectory()
         let listener = try await ListenerUnderTest(dir: scratch.path, arguments: ["--budget", "3"])
         let answer = await listener.post(PayloadBuilder.json([(key: "movie", title: "Movie", url: nginx.url("slow/movie.mp4"))]))
@@ -102,13 +108,8 @@ import VODAppSamples
     /// What a push brought that is not done when the listener starts (cut by an earlier run's
     /// budget) is resumed by the listener at its start.
     @Test func aListenerStartingOnACutItemResumesIt() async throws {
-        let nginx = try await NginxServer(serverDirectives: """
-            location /slow/ { limit_rate 150k; }
-            """)
+        let (nginx, bytes) = try await slowServer(serving: "clip.mp4", count: 600_000)
         defer { nginx.stop() }
-        let bytes = (0..<600_000).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) }
-        try FileManager.default.createDirectory(atPath: nginx.root + "/slow", withIntermediateDirectories: true)
-        try Data(bytes).write(to: URL(fileURLWithPath: nginx.root + "/slow/clip.mp4"))
         let scratch = try ScratchDirectory()
         let cut = try await VODAppRunner().run(["-", "--dir", scratch.path, "--json", "--no-notify", "--budget", "2"],
                                                stdin: PayloadBuilder.json([(key: "clip", title: "Clip", url: nginx.url("slow/clip.mp4"))]))

@@ -20,14 +20,18 @@ import TestSupport
     @Test func startsCountUntilAnEndIsRecorded() throws {
         let (scratch, store) = try store()
         _ = scratch
-        // A new item's first record is its checkpoint, made by the delivery that took it.
-        try store.checkpoint(partial("a", bytes: 0))
+        // A new item is recorded as the delivery takes it, before any transfer.
+        var started = partial("a", bytes: 0)
+        started.state = .failed
+        started.unendedStarts = 1
+        try store.markStarted([started])
         #expect(try store.items(["a"])["a"]?.unendedStarts == 1)
         // The process died; the next delivery takes it, and its checkpoint keeps the count.
-        try store.markStarted(["a", "unknown"])
+        try store.markStarted([started])
         try store.checkpoint(partial("a", bytes: 100))
-        #expect(try store.items(["a"])["a"]?.unendedStarts == 2)
-        #expect(try store.items(["unknown"]).isEmpty)
+        let checkpointed = try #require(try store.items(["a"])["a"])
+        #expect(checkpointed.unendedStarts == 2)
+        #expect(checkpointed.state == .partial)
         // A delivery that ends, however it ends, records it: the count is back to 0.
         try store.save([partial("a", bytes: 200)])
         let saved = try #require(try store.items(["a"])["a"])
