@@ -6,19 +6,6 @@ import VODAppStore
 
 /// `DIR/playlist.m3u8`, after the items are placed.
 extension Delivery {
-    /// Records the payload as the latest push (`StateStore.recordLatestPush`): its valid items,
-    /// in order. An empty one changes nothing: a server's glitch must not empty a screen.
-    func recordLatestPush(_ payload: Payload, plan: DeliveryPlan, budget: Budget) {
-        let items = payload.items.compactMap { item -> PlaylistItem? in item.isValid ? item : nil }
-        guard !items.isEmpty, let ledger = plan.ledger else { return }
-        let pushed = items.enumerated().map { position, item in
-            PushedItem(position: position, key: item.key, title: item.title ?? item.key, subtitle: item.subtitle, vouched: options.vouched)
-        }
-        if !ledger.recordLatestPush(pushed, vouched: options.vouched, until: Self.storeDeadline(budget)) {
-            logger.info("not the latest push: an unauthenticated push does not take the place of an authenticated one")
-        }
-    }
-
     /// Brings `DIR/playlist.m3u8` up to date with what this payload left in DIR. Deliveries that
     /// end together take turns, so that neither loses the other's entries.
     func updatePlaylist(_ plan: DeliveryPlan, with payload: Payload, reports: [String: ItemReport],

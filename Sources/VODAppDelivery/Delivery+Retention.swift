@@ -3,7 +3,7 @@ import VODAppBase
 import VODAppMediaDirectory
 import VODAppStore
 
-/// The retention phase: after the transfers, vodapp's older files go until the limits hold.
+/// Retention, in the removal phase (`applyRemovals`): vodapp's older files go until the limits hold.
 extension Delivery {
     /// What retention may remove: a file an earlier delivery placed, or the partial body (or
     /// HLS segments) an earlier delivery kept for resuming.
@@ -57,31 +57,16 @@ extension Delivery {
     /// What pushes anyone could send brought (`StoredItem.vouched`) goes before anything a
     /// source that vouches for its pushes named; and a delivery of such a push removes nothing
     /// else, so that it cannot make room by removing the user's media (seventh trial, F6).
+    /// - Parameter records: the store's records of fetched and partial items (and maybe others).
     /// - Returns: what was removed, for the report.
-    func applyRetention(_ plan: DeliveryPlan, keeping reports: [String: ItemReport],
-                        until deadline: ContinuousClock.Instant) async -> [RemovedFile] {
+    func retention(_ plan: DeliveryPlan, records: [StoredItem], root: Folder, keeping reports: [String: ItemReport],
+                   until deadline: ContinuousClock.Instant) -> [RemovedFile] {
         let policy = options.retention
-        guard policy.removesFiles, let ledger = plan.ledger, let locks = plan.locks else { return [] }
-        // One delivery at a time decides what goes, so that two do not count the same bytes.
-        // Not an item key (those have no dot), so no item's lock.
-        guard await locks.wait(for: ".retention", until: deadline, stop: nil) else {
-            attention.warn("no file was removed for retention: another delivery held it until the budget ran out")
-            return []
-        }
-        defer { locks.release(".retention") }
+        guard let ledger = plan.ledger, let locks = plan.locks else { return [] }
         let directory = plan.directory
-        directory.restoreSetAside()
-        guard let root = removalRoot(of: directory, for: "retention") else { return [] }
         let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
-        let files: [Candidate] = ledger.items(in: .fetched, until: deadline).compactMap { item in
-            // A name vodapp gives this key (`Title [key].ext`, `key.ext`): a record naming another
-            // file of DIR's (a forged row) claims nothing.
-            guard let path = item.path, let bytes = item.bytes,
-                  MediaFileName.isName((path as NSString).lastPathComponent, of: item.key),
-                  let file = directory.placedFile(named: (path as NSString).lastPathComponent, in: root, bytes: bytes,
-                                                 placedAt: item.updatedAt, fileID: item.fileID,
-                                                 fingerprint: item.fingerprint)
-            else { return nil }
+        let files: [Candidate] = records.compactMap { item in
+            guard item.state == .fetched, let file = placedFile(of: item, in: directory, root: root) else { return nil }
             // What the subtitles take in DIR, as found (not as a record says), under their names.
             let subtitleBytes = item.placedSubtitles.reduce(Int64(0)) { total, subtitle in
                 guard MediaFileName.isSubtitleName(subtitle.name, of: item.key),
@@ -96,8 +81,8 @@ extension Delivery {
         // Every kept partial counts, as every placed file does; only those of earlier deliveries,
         // not written lately, may go.
         var partialBytes: Int64 = 0
-        let partials: [Candidate] = ledger.items(in: .partial, until: deadline).compactMap { item in
-            guard let partial = directory.keptPartial(key: item.key) else { return nil }
+        let partials: [Candidate] = records.compactMap { item in
+            guard item.state == .partial, let partial = directory.keptPartial(key: item.key) else { return nil }
             partialBytes += partial.bytes
             guard reports[item.key] == nil, item.updatedAt < recent, partial.modified < recent,
                   locks.takeUnheld(item.key) else { return nil }
@@ -160,83 +145,24 @@ extension Delivery {
         var removed: [RemovedFile] = []
         // An item that only unvouched pushes had named is the user's from the moment a vouched-for
         // push names it too.
-        var records: [StoredItem] = vouched ? files.filter { !$0.item.vouched && reports[$0.item.key]?.status == .alreadyPresent }
+        var changes: [StoredItem] = vouched ? files.filter { !$0.item.vouched && reports[$0.item.key]?.status == .alreadyPresent }
             .map { var item = $0.item; item.vouched = true; return item } : []
         for (candidate, reason) in chosen {
             let item = candidate.item
             switch candidate.kind {
             case .file(let file):
-                switch directory.remove(file, in: root) {
-                case .removed:
-                    break
-                case .kept(let why):
-                    // The user's now, whatever its name: kept, and no longer counted as vodapp's.
-                    attention.warn("kept \(file.path), which retention would have removed: \(why)")
-                    continue
-                case .failed(let failure):
-                    attention.warn("cannot remove \(file.path) for retention: \(failure)")
-                    continue
-                }
-                removed.append(RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes, reason: reason))
-                removed += removeSubtitles(of: item, in: directory, root: root, reason: reason)
-                records.append(item.removed(because: "removed by retention: \(reason)", byVodapp: true))
+                guard let gone = remove(file, of: item, in: directory, root: root, reason: reason, for: "retention") else { continue }
+                removed += gone
+                changes.append(item.removed(because: "removed by retention: \(reason)", byVodapp: true))
             case .partial(let partial):
-                if let failure = directory.remove(partial) {
-                    attention.warn("cannot remove the partial body of \(item.key) for retention: \(failure)")
-                    continue
-                }
-                removed.append(RemovedFile(key: item.key, title: item.title, path: candidate.path, bytes: partial.bytes,
-                                           reason: "a partial body, \(reason)", partial: true))
-                records.append(item.partialDiscarded(because: "its partial body was removed by retention: \(reason)"))
+                guard let gone = remove(partial, of: item, in: directory, reason: reason, for: "retention") else { continue }
+                removed.append(gone)
+                changes.append(item.discarded(because: "its partial body was removed by retention: \(reason)"))
             }
             logger.info("removed for retention", metadata: ["key": "\(item.key)", "bytes": "\(candidate.bytes)", "reason": "\(reason)"])
         }
-        ledger.record(records, until: deadline)
+        ledger.record(changes, until: deadline)
         return removed
-    }
-
-    /// DIR held open, through which every file is found, checked and removed; nil, with a
-    /// warning that nothing was removed `for` what, when it cannot be opened or its way is not safe.
-    func removalRoot(of directory: MediaDirectory, for purpose: String) -> Folder? {
-        let root: Folder
-        do {
-            root = try directory.folder()
-        } catch {
-            attention.warn("no file was removed for \(purpose): \(error)")
-            return nil
-        }
-        // A way to DIR that another user can change could have led this run to a folder the user
-        // never named, whose files it would remove (`DirectoryPath`). Asked after DIR is held
-        // open: when nobody else can change the way, the folder held is the one it names, and a
-        // swap after this check cannot move what is held.
-        if let refusal = DirectoryPath.refusal(to: directory.path) {
-            attention.warn("no file was removed for \(purpose): \(refusal), so another user could point \(directory.path) "
-                           + "at a folder of yours elsewhere; keep DIR on a path only you (and root) can change")
-            return nil
-        }
-        return root
-    }
-
-    /// Removes the subtitle files placed beside `item`'s file, which retention just removed: each
-    /// one the store records under a name vodapp gives the item's subtitles, and only while it is
-    /// still the file placed there (`MediaDirectory.placedFile`), as the item's own file.
-    func removeSubtitles(of item: StoredItem, in directory: MediaDirectory, root: Folder, reason: String) -> [RemovedFile] {
-        item.placedSubtitles.compactMap { subtitle in
-            guard MediaFileName.isSubtitleName(subtitle.name, of: item.key),
-                  let file = directory.placedFile(named: subtitle.name, in: root, bytes: subtitle.bytes, placedAt: item.updatedAt,
-                                                  fileID: subtitle.fileID, fingerprint: subtitle.fingerprint) else { return nil }
-            switch directory.remove(file, in: root) {
-            case .removed:
-                let language = (subtitle.name as NSString).deletingPathExtension.split(separator: ".").last.map(String.init) ?? "und"
-                return RemovedFile(key: item.key, title: item.title, path: file.path, bytes: file.bytes,
-                                   reason: "its video's \(language) subtitles, \(reason)")
-            case .kept(let why):
-                attention.warn("kept \(file.path), which retention would have removed with its video: \(why)")
-            case .failed(let failure):
-                attention.warn("cannot remove \(file.path) for retention: \(failure)")
-            }
-            return nil
-        }
     }
 
     /// Why the files a limit could not remove stay, in words, each only when it applied: the

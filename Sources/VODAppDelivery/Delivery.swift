@@ -61,13 +61,10 @@ public struct Delivery: Sendable {
         if options.deferral.defersAnything { DeviceConditions.prepare() }
         let planned = try plan(payload, budget: budget)
         defer { planned.locks?.releaseAll() }
-        if source != .retry { recordLatestPush(payload, plan: planned, budget: budget) }
         // The alert is the server's word, shown as the phone showed it, deferred or not.
         let alert = await showAlert(of: payload, plan: planned, budget: budget)
         let plan = await deferring(planned, budget: budget)
-        // A delivery the process does not survive stays counted: a listener does not retry an
-        // item that killed it twice (`RetrySchedule.crashesTolerated`).
-        plan.ledger?.markStarted(plan.mine.map { StoredItem(started: $0.item, vouched: options.vouched) }, until: Self.storeDeadline(budget))
+        recordStart(of: payload, from: source, plan: plan, budget: budget)
 
         // Items another delivery is fetching are waited for while this one transfers, places and
         // records its own.
@@ -84,11 +81,7 @@ public struct Delivery: Sendable {
         }
         let items = payload.items.compactMap { reports[$0.key] }
         // Not when stopped: a signal asks for a quick exit, and the next delivery removes them.
-        var removed: [RemovedFile] = []
-        if stop?.reason == nil {
-            removed = await applySync(plan, startedAt: startedAt, until: budget.end)
-            removed += await applyRetention(plan, keeping: reports, until: budget.end)
-        }
+        let removed = stop?.reason == nil ? await applyRemovals(plan, startedAt: startedAt, keeping: reports, until: budget.end) : []
         await updatePlaylist(plan, with: payload, reports: reports, until: budget.end)
         // Segment folders given up, by this delivery or an earlier one, go while there is time:
         // removing 20,000 segments takes seconds, which a budget's reserve has not.
@@ -241,6 +234,24 @@ public struct Delivery: Sendable {
         }
         return DeliveryPlan(directory: directory, settled: settled, mine: mine, othersFetching: othersFetching,
                             known: known, ledger: ledger, locks: locks, room: room)
+    }
+
+    /// Records, in one write, what the delivery takes and the push it is (`StateStore.recordStart`):
+    /// a delivery the process does not survive stays counted, so a listener does not retry an
+    /// item that killed it twice (`RetrySchedule.crashesTolerated`); and the push's valid items,
+    /// in order, become the latest push, for `--sync` and `--playlist latest`. A listener's retry
+    /// is no push, and an empty push changes nothing: a server's glitch must not empty a screen.
+    private func recordStart(of payload: Payload, from source: DeliverySource, plan: DeliveryPlan, budget: Budget) {
+        guard let ledger = plan.ledger else { return }
+        let push = source == .retry ? [] : payload.items.filter(\.isValid).enumerated().map { position, item in
+            PushedItem(position: position, key: item.key, title: item.title ?? item.key, subtitle: item.subtitle, vouched: options.vouched)
+        }
+        let latest = ledger.recordStart(push: push, vouched: options.vouched,
+                                        taking: plan.mine.map { StoredItem(started: $0.item, vouched: options.vouched) },
+                                        until: Self.storeDeadline(budget))
+        if !push.isEmpty, !latest {
+            logger.info("not the latest push: an unauthenticated push does not take the place of an authenticated one")
+        }
     }
 
     /// How long the store may hold up the transfers: at most a quarter of the budget (a busy

@@ -51,7 +51,7 @@ public struct DeliveryOptions: Sendable, Equatable {
     public var retention = RetentionPolicy()
     /// `--sync`: the latest push is the desired set. Once every item of it is in DIR (or can never
     /// be: too large, a failure for good, removed by the user), vodapp's files it does not name
-    /// are removed (`Delivery.applySync`), and the playlist lists exactly it.
+    /// are removed (`Delivery.sync`), and the playlist lists exactly it.
     public var sync = false
     /// `--playlist`: nil for the default, `latest` with `--sync` and `all` without.
     public var playlist: PlaylistScope?

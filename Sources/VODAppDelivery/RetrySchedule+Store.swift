@@ -19,7 +19,7 @@ extension RetrySchedule {
                 return RetrySchedule(items: [], now: Date(), conditions: DeviceConditions(), deferral: options.deferral)
             }
             let store = try StateStore.shared(directory: options.directory)
-            records = try store.unfinishedItems()
+            records = try store.items(in: [.partial, .failed, .deferred])
             if options.sync, !records.isEmpty {
                 let wanted = Set(try store.latestPush().map(\.key))
                 if !wanted.isEmpty { records.removeAll { !wanted.contains($0.key) } }

@@ -34,22 +34,24 @@ public struct RetrySchedule: Sendable, Equatable {
     public let nextLook: Date?
     /// Every key the records named, due or not: what a listener's memory of its retries keeps.
     public let unfinished: Set<String>
+    /// The due items as at most two deliveries: those vouched for, then the others.
+    public let retries: [Retry]
 
     /// - Parameters:
-    ///   - items: the store's unfinished records (`StateStore.unfinishedItems`).
+    ///   - items: the store's unfinished records: partial, failed, deferred (others are never due).
     ///   - busy: keys a delivery is working on now: not due, however late.
     ///   - retried: when this listener last took each key into a retry.
     ///   - conditions: the device's conditions now.
     public init(items: [StoredItem], now: Date, busy: Set<String> = [], retried: [String: Date] = [:],
                 conditions: DeviceConditions, deferral: DeferralPolicy) {
-        var due: [(at: Date, item: StoredItem)] = []
+        var due: [(at: Date, item: StoredItem, url: MediaURL)] = []
         var nextLook: Date?
         func look(at date: Date) {
             nextLook = min(nextLook ?? date, date)
         }
         let deferring = deferral.reason(under: conditions) != nil
         for item in items where !busy.contains(item.key) {
-            guard item.unendedStarts < Self.crashesTolerated, let url = try? MediaURL(item.url), !url.hasPassword else { continue }
+            guard item.unendedStarts < Self.crashesTolerated else { continue }
             let at: Date
             switch item.state {
             case .partial, .failed:
@@ -68,7 +70,13 @@ public struct RetrySchedule: Sendable, Equatable {
                 look(at: max(at, last.addingTimeInterval(RetryBackoff.firstWait)))
                 continue
             }
-            if at <= now { due.append((at, item)) } else { look(at: at) }
+            guard at <= now else {
+                look(at: at)
+                continue
+            }
+            // Parsed once it is due, and kept for its payload.
+            guard let url = try? MediaURL(item.url), !url.hasPassword else { continue }
+            due.append((at, item, url))
         }
         due.sort { ($0.at, $0.item.key) < ($1.at, $1.item.key) }
         if due.count > Self.itemsPerDelivery {
@@ -78,6 +86,13 @@ public struct RetrySchedule: Sendable, Equatable {
         self.due = due.map(\.item)
         self.nextLook = nextLook
         unfinished = Set(items.map(\.key))
+        retries = [true, false].compactMap { vouched in
+            let items = due.filter { $0.item.vouched == vouched }.map { entry in
+                PlaylistItem(key: entry.item.key, validity: .valid(title: entry.item.title ?? entry.item.key, subtitle: entry.item.subtitle,
+                                                                   url: entry.url))
+            }
+            return items.isEmpty ? nil : Retry(payload: Payload(items: items), vouched: vouched)
+        }
     }
 
     /// One delivery of due items, as a push of them would be.
@@ -88,14 +103,4 @@ public struct RetrySchedule: Sendable, Equatable {
         public let vouched: Bool
     }
 
-    /// The due items as at most two payloads: those vouched for, then the others.
-    public var retries: [Retry] {
-        [true, false].compactMap { vouched in
-            let items = due.filter { $0.vouched == vouched }.compactMap { record -> PlaylistItem? in
-                guard let url = try? MediaURL(record.url) else { return nil }
-                return PlaylistItem(key: record.key, validity: .valid(title: record.title ?? record.key, subtitle: record.subtitle, url: url))
-            }
-            return items.isEmpty ? nil : Retry(payload: Payload(items: items), vouched: vouched)
-        }
-    }
 }

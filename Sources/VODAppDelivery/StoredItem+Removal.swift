@@ -20,10 +20,11 @@ extension StoredItem {
         return record
     }
 
-    /// The record of an item whose kept partial body retention removed: nothing is kept, nothing
-    /// retries it (a listener would fetch again what was removed to make room), and the next push
-    /// naming it fetches it from the start.
-    func partialDiscarded(because why: String) -> StoredItem {
+    /// The record of an item vodapp gave up holding no file for (its kept partial body removed by
+    /// retention, or an item `--sync` no longer wants): nothing is kept, nothing retries it (a
+    /// listener would fetch again what was removed to make room), and the next push naming it
+    /// fetches it from the start.
+    func discarded(because why: String) -> StoredItem {
         var record = self
         record.state = .removed
         record.removedByVodapp = true

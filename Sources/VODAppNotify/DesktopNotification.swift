@@ -38,12 +38,11 @@ public struct DesktopNotification: Sendable, Equatable {
         self.isUrgent = isUrgent
     }
 
-    /// The body's link to `folder`: a `file://` URL, percent-encoded and escaped for the markup.
+    /// The body's link to `folder`: a `file://` URL, percent-encoded and escaped for the markup
+    /// (percent-encoding leaves `&` alone, and takes `"`, `<` and `>`).
     package static func folderLink(_ folder: String) -> String {
         let encoded = folder.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? folder
-        let href = encoded.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "\"", with: "&quot;")
-            .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-        return "<a href=\"file://\(href)\">\(openFolderLabel)</a>"
+        return "<a href=\"file://\(encoded.replacingOccurrences(of: "&", with: "&amp;"))\">\(openFolderLabel)</a>"
     }
 
     /// Text from the network for a notification's body: control characters are replaced, and

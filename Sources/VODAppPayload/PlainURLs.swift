@@ -27,10 +27,11 @@ public enum PlainURLs {
 
     /// The key `url` is fetched under: `stem-hash`, or `url-hash` when the stem leaves nothing.
     public static func key(for url: MediaURL) -> String {
-        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
-        var stem = String(stemOf(url).map { allowed.contains($0) ? $0 : "-" }.prefix(100))
-        while stem.contains("--") { stem = stem.replacingOccurrences(of: "--", with: "-") }
-        stem = String(stem.drop { $0 == "-" }.reversed().drop { $0 == "-" }.reversed())
+        // Runs of anything else than a key's characters (and of hyphens) become one hyphen.
+        let allowed = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+        let words = stemOf(url).split { !allowed.contains($0) }
+        var stem = String(words.joined(separator: "-").prefix(100))
+        while stem.hasSuffix("-") { stem.removeLast() }
         let hash = String(FNV1a.hash(url.resource) & 0xFFFF_FFFF, radix: 16)
         let digits = String(repeating: "0", count: 8 - hash.count) + hash
         return (stem.isEmpty ? "url" : stem) + "-" + digits

@@ -41,10 +41,10 @@ package struct DeliveryLedger: Sendable {
         }
     }
 
-    /// The records of every item in `state`; none when the store cannot be read.
-    package func items(in state: StoredItem.State, until deadline: ContinuousClock.Instant? = nil) -> [StoredItem] {
+    /// The records of every item in one of `states`; none when the store cannot be read.
+    package func items(in states: Set<StoredItem.State>, until deadline: ContinuousClock.Instant? = nil) -> [StoredItem] {
         do {
-            return try store.items(in: state, until: deadline)
+            return try store.items(in: states, until: deadline)
         } catch {
             warn("cannot read the state store: \(StateStoreError.oneLine(error))")
             return []
@@ -63,13 +63,16 @@ package struct DeliveryLedger: Sendable {
         }
     }
 
-    /// Makes `items` the latest push (`StateStore.recordLatestPush`); false when it did not.
-    package func recordLatestPush(_ items: [PushedItem], vouched: Bool, until deadline: ContinuousClock.Instant? = nil) -> Bool {
-        writes.sync {
+    /// Records the delivery's start (`StateStore.recordStart`); false when its push is not the
+    /// latest, or the store cannot be written.
+    package func recordStart(push: [PushedItem], vouched: Bool, taking started: [StoredItem],
+                             until deadline: ContinuousClock.Instant? = nil) -> Bool {
+        guard !push.isEmpty || !started.isEmpty else { return false }
+        return writes.sync {
             do {
-                return try store.recordLatestPush(items, vouched: vouched, until: deadline)
+                return try store.recordStart(push: push, vouched: vouched, taking: started, until: deadline)
             } catch {
-                warn("cannot record the latest push in the state store: \(StateStoreError.oneLine(error))")
+                warn("cannot record the delivery's start in the state store: \(StateStoreError.oneLine(error))")
                 return false
             }
         }
@@ -82,18 +85,6 @@ package struct DeliveryLedger: Sendable {
         } catch {
             warn("cannot read the state store: \(StateStoreError.oneLine(error))")
             return nil
-        }
-    }
-
-    /// Counts this delivery taking `items` (`StateStore.markStarted`), before any of their transfers.
-    package func markStarted(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) {
-        guard !items.isEmpty else { return }
-        writes.sync {
-            do {
-                try store.markStarted(items, until: deadline)
-            } catch {
-                warn("cannot record that \(items.count) item(s) are being delivered: \(StateStoreError.oneLine(error))")
-            }
         }
     }
 

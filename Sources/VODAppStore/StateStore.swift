@@ -240,18 +240,10 @@ public final class StateStore: Sendable {
         }
     }
 
-    /// The records of every item in `state`.
-    public func items(in state: StoredItem.State, until deadline: ContinuousClock.Instant? = nil) throws -> [StoredItem] {
+    /// The records of every item in one of `states`, by key.
+    public func items(in states: Set<StoredItem.State>, until deadline: ContinuousClock.Instant? = nil) throws -> [StoredItem] {
         try read(until: deadline) { db in
-            try StoredItem.filter(Column("state") == state.rawValue).order(Column("key")).fetchAll(db)
-        }
-    }
-
-    /// The records of items a listener may try again without a push: partial, failed or deferred.
-    public func unfinishedItems(until deadline: ContinuousClock.Instant? = nil) throws -> [StoredItem] {
-        try read(until: deadline) { db in
-            try StoredItem.filter([StoredItem.State.partial, .failed, .deferred].map(\.rawValue).contains(Column("state")))
-                .order(Column("key")).fetchAll(db)
+            try StoredItem.filter(states.map(\.rawValue).contains(Column("state"))).order(Column("key")).fetchAll(db)
         }
     }
 
@@ -297,24 +289,32 @@ public final class StateStore: Sendable {
     /// a push last named its item: the store of a box that runs for years stays small.
     public static let forgetAfter: TimeInterval = 30 * 86_400
 
-    /// Records a push of `items`, in one transaction: each is named now (`StoredItem.namedAt`);
-    /// they become the latest push, unless they are not vouched for and the latest push is (a
-    /// push anyone could send does not take the place of the person's); and records that hold no
-    /// file and that no push has named for `forgetAfter` are forgotten. Returns whether the push
-    /// is now the latest.
+    /// What a delivery records as it begins, in one transaction, and returns whether its push is
+    /// now the latest:
+    /// - each item it takes (`started`): a known key's start counted, a new key recorded as given
+    ///   (`StoredItem(started:)`, one start). The record of how the delivery ends sets the count
+    ///   back to 0, so what stays counted is a delivery the process did not survive, however
+    ///   early it died;
+    /// - its push's items (`push`; none for a listener's retry): each named now
+    ///   (`StoredItem.namedAt`); the latest push, unless they are not vouched for and the latest
+    ///   push is (a push anyone could send does not take the place of the person's);
+    /// - and records that hold no file and that no push has named for `forgetAfter` forgotten.
     @discardableResult
-    public func recordLatestPush(_ items: [PushedItem], vouched: Bool, now: Date = Date(),
-                                 until deadline: ContinuousClock.Instant? = nil) throws -> Bool {
-        try write(until: deadline) { db in
+    public func recordStart(push: [PushedItem], vouched: Bool, taking started: [StoredItem], now: Date = Date(),
+                            until deadline: ContinuousClock.Instant? = nil) throws -> Bool {
+        guard !push.isEmpty || !started.isEmpty else { return false }
+        return try write(until: deadline) { db in
+            for item in started { try item.insertStarted(db) }
+            guard !push.isEmpty else { return false }
             let named = try db.cachedStatement(sql: "UPDATE item SET namedAt = ? WHERE key = ?")
-            for item in items { try named.execute(arguments: [now, item.key]) }
+            for item in push { try named.execute(arguments: [now, item.key]) }
             try db.execute(sql: """
                 DELETE FROM item WHERE state IN ('failed', 'tooLarge', 'removed', 'deferred')
                 AND COALESCE(namedAt, updatedAt) < ?
                 """, arguments: [now.addingTimeInterval(-Self.forgetAfter)])
             if !vouched, try PushedItem.filter(Column("vouched") == true).fetchCount(db) > 0 { return false }
             try PushedItem.deleteAll(db)
-            for item in items { try item.insert(db) }
+            for item in push { try item.insert(db) }
             return true
         }
     }
@@ -322,17 +322,6 @@ public final class StateStore: Sendable {
     /// The latest push's items, in its order; none before the first.
     public func latestPush(until deadline: ContinuousClock.Instant? = nil) throws -> [PushedItem] {
         try read(until: deadline) { db in try PushedItem.order(Column("position")).fetchAll(db) }
-    }
-
-    /// Counts a delivery taking each of `items`: a known key's start is counted, a new one is
-    /// recorded as given (`StoredItem(started:)`, with one start). The record of how the delivery
-    /// ends sets the count back to 0, so what stays counted is a delivery the process did not
-    /// survive, however early it died.
-    public func markStarted(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) throws {
-        guard !items.isEmpty else { return }
-        try write(until: deadline) { db in
-            for item in items { try item.insertStarted(db) }
-        }
     }
 
     public func log(_ entry: DeliveryLogEntry, until deadline: ContinuousClock.Instant? = nil) throws {

@@ -3,7 +3,7 @@ import GRDB
 
 /// What the store knows of one playlist key in DIR.
 public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, PersistableRecord {
-    public enum State: String, Codable, Sendable {
+    public enum State: String, Codable, Sendable, CaseIterable {
         /// The file is in DIR.
         case fetched
         /// Part of the body is kept out of sight, with validators to resume it.

@@ -47,11 +47,17 @@ import VODAppSamples
         // Every later delivery is the listener's own.
         #expect(deliveries.dropFirst().allSatisfy { $0["from"] as? String == "retry" }, "\(deliveries)")
         #expect(ScratchDirectory.contents(ScratchDirectory.media(scratch.path, "movie")) == bytes)
-        // Each retry resumed where the last stopped: no byte came twice.
+        // Each retry resumed past where the last began, and the last one asked only for the rest.
+        // (What nginx logs as sent includes what was in flight when a budget cut the transfer,
+        // more on a busy machine: the sum is no measure of what vodapp kept.)
         let requests = nginx.requests.filter { $0.uri == "/slow/movie.mp4" }
         #expect(requests.count >= 2)
         #expect(requests.dropFirst().allSatisfy { $0.range != nil && $0.status == 206 }, "\(requests)")
-        #expect(requests.reduce(0) { $0 + $1.bodyBytes } == bytes.count, "\(requests)")
+        let starts = requests.map { request in
+            request.range.flatMap { Int($0.dropFirst("bytes=".count).prefix { $0.isNumber }) } ?? 0
+        }
+        #expect(zip(starts, starts.dropFirst()).allSatisfy { $0 < $1 }, "\(requests)")
+        #expect(requests.last.map { $0.bodyBytes == bytes.count - (starts.last ?? 0) } == true, "\(requests)")
 
         let shown = try await VODAppRunner().run(["status", "--dir", scratch.path, "--json"])
         let states = (shown.report?["items"] as? [[String: Any]])?.map { $0["state"] as? String }

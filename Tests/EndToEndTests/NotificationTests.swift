@@ -329,16 +329,17 @@ import VODAppSamples
             }.joined(separator: " ")
             // stdin and stderr the terminal, as a person runs it; the time from start to exit.
             let command = "cd \(scratch.path) && start=$(date +%s%N); env \(exports) \(VODAppRunner.executable) \(payload) --dir '\(dir)'"
-                + " --budget 30 > \(scratch.child("out.txt")); echo $? $(( ($(date +%s%N) - start) / 1000000 )) > \(scratch.child("done"))"
+                + " --budget 120 > \(scratch.child("out.txt")); echo $? $(( ($(date +%s%N) - start) / 1000000 )) > \(scratch.child("done"))"
             let terminal = try await TerminalSession(command, in: scratch)
-            try await waitUntil("the run on the terminal to end", timeout: .seconds(30)) {
+            try await waitUntil("the run on the terminal to end", timeout: .seconds(110)) {
                 FileManager.default.fileExists(atPath: scratch.child("done"))
             }
             _ = terminal
             let done = try String(contentsOfFile: scratch.child("done"), encoding: .utf8).split(separator: " ")
             #expect(done.first == "0", "\(done)")
-            // Far less than the 30 s budget the click was waited for until now.
-            #expect((Int(done.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .max) < 10_000, "\(done)")
+            // The click was waited for until the budget's end: a run that ends in half of it did
+            // not wait (a margin no busy machine eats up for a 100-byte item).
+            #expect((Int(done.last?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "") ?? .max) < 60_000, "\(done)")
             let call = try #require(notifications.notifyCalls.first)
             #expect(call.contains(#"" [] {"#), "no action: \(call)")
             #expect(call.contains(#"<a href="file://"# + dir.replacingOccurrences(of: " ", with: "%20").replacingOccurrences(of: "&", with: "&amp;")

@@ -15,10 +15,10 @@ import TestSupport
         try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
         let store = try StateStore(directory: scratch.path)
         #expect(try store.latestPush().isEmpty)
-        #expect(try store.recordLatestPush(items(["zz", "aa", "mm"], vouched: false), vouched: false))
+        #expect(try store.recordStart(push: items(["zz", "aa", "mm"], vouched: false), vouched: false, taking: []))
         #expect(try store.latestPush().map(\.key) == ["zz", "aa", "mm"])
         #expect(try store.latestPush().first?.subtitle == "first")
-        #expect(try store.recordLatestPush(items(["b"], vouched: true), vouched: true))
+        #expect(try store.recordStart(push: items(["b"], vouched: true), vouched: true, taking: []))
         #expect(try store.latestPush().map(\.key) == ["b"])
     }
 
@@ -26,8 +26,8 @@ import TestSupport
         let scratch = try ScratchDirectory()
         try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
         let store = try StateStore(directory: scratch.path)
-        try store.recordLatestPush(items(["mine", "also-mine"], vouched: true), vouched: true)
-        #expect(try !store.recordLatestPush(items(["theirs"], vouched: false), vouched: false))
+        try store.recordStart(push: items(["mine", "also-mine"], vouched: true), vouched: true, taking: [])
+        #expect(try !store.recordStart(push: items(["theirs"], vouched: false), vouched: false, taking: []))
         #expect(try store.latestPush().map(\.key) == ["mine", "also-mine"])
     }
 
@@ -42,7 +42,7 @@ import TestSupport
         }
         try store.save([record("failing", .failed), record("big", .tooLarge), record("gone", .removed), record("later", .deferred),
                         record("here", .fetched), record("cut", .partial), record("named", .failed)])
-        try store.recordLatestPush(items(["named"], vouched: true), vouched: true, now: now)
+        try store.recordStart(push: items(["named"], vouched: true), vouched: true, taking: [], now: now)
         #expect(try store.allItems().map(\.key) == ["cut", "here", "named"])
         #expect(try store.items(["named"])["named"]?.namedAt != nil)
     }

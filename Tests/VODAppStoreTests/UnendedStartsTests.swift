@@ -24,10 +24,10 @@ import TestSupport
         var started = partial("a", bytes: 0)
         started.state = .failed
         started.unendedStarts = 1
-        try store.markStarted([started])
+        try store.recordStart(push: [], vouched: true, taking: [started])
         #expect(try store.items(["a"])["a"]?.unendedStarts == 1)
         // The process died; the next delivery takes it, and its checkpoint keeps the count.
-        try store.markStarted([started])
+        try store.recordStart(push: [], vouched: true, taking: [started])
         try store.checkpoint(partial("a", bytes: 100))
         let checkpointed = try #require(try store.items(["a"])["a"])
         #expect(checkpointed.unendedStarts == 2)
