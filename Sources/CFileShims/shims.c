@@ -10,6 +10,14 @@ int vod_start_writeback(int fd, int64_t offset, int64_t length) {
     return sync_file_range(fd, (off64_t)offset, (off64_t)length, SYNC_FILE_RANGE_WRITE);
 }
 
+int vod_reserve(int fd, int64_t offset, int64_t length) {
+    return fallocate(fd, FALLOC_FL_KEEP_SIZE, (off64_t)offset, (off64_t)length);
+}
+
+int vod_release_reserved(int fd, int64_t offset, int64_t length) {
+    return fallocate(fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off64_t)offset, (off64_t)length);
+}
+
 int vod_rename_noreplace(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
 }

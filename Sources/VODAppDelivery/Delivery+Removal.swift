@@ -22,18 +22,24 @@ extension Delivery {
             return []
         }
         defer { locks.release(".retention") }
+        // What deliveries running beside this one recorded since they began is theirs: their
+        // reports and playlists name it. Asked under the hold, as no delivery ends its removals
+        // meanwhile; one that begins now records nothing this phase reads as old.
+        let othersSince = locks.othersRunningSince()
         plan.directory.restoreSetAside()
         guard let root = removalRoot(of: plan.directory, for: purpose) else { return [] }
         // One read of the store for both: --sync needs the push's records in any state.
         var records = ledger.items(in: options.sync ? Set(StoredItem.State.allCases) : [.fetched, .partial], until: deadline)
         var removed: [RemovedFile] = []
         if options.sync {
-            let synced = sync(plan, records: records, root: root, startedAt: startedAt, until: deadline)
+            let synced = sync(plan, records: records, root: root, runningSince: min(startedAt, othersSince ?? startedAt),
+                              until: deadline)
             removed += synced.removed
             records.removeAll { synced.settled.contains($0.key) }
         }
         if retains {
-            removed += retention(plan, records: records, root: root, keeping: reports, until: deadline)
+            removed += retention(plan, records: records, root: root, keeping: reports, othersRunningSince: othersSince,
+                                 until: deadline)
         }
         return removed
     }

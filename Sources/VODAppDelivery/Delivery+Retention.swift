@@ -49,22 +49,24 @@ extension Delivery {
     /// Removes what earlier deliveries left, oldest first, until `--keep-days`, `--max-total`
     /// and `--min-free` hold, and records it as removed. Kept partial bodies count and go first
     /// (a push naming their items fetches them again from the start); then files. Never
-    /// removed: the files and partials of this delivery's items; what was written within
-    /// `recentlyPlaced`, which a delivery still running may have just placed or be resuming;
-    /// the partial of an item another delivery holds; and any file the store does not say
-    /// vodapp placed, as it is.
+    /// removed: the files and partials of this delivery's items; what deliveries running beside
+    /// it recorded since they began (their locks say which run, and since when: a delivery
+    /// that ended is no reason to keep anything); the partial of an item another delivery
+    /// holds; and any file the store does not say vodapp placed, as it is.
     ///
     /// What pushes anyone could send brought (`StoredItem.vouched`) goes before anything a
     /// source that vouches for its pushes named; and a delivery of such a push removes nothing
     /// else, so that it cannot make room by removing the user's media (seventh trial, F6).
-    /// - Parameter records: the store's records of fetched and partial items (and maybe others).
+    /// - Parameters:
+    ///   - records: the store's records of fetched and partial items (and maybe others).
+    ///   - othersRunningSince: when the oldest delivery running beside this one began, if any.
     /// - Returns: what was removed, for the report.
     func retention(_ plan: DeliveryPlan, records: [StoredItem], root: Folder, keeping reports: [String: ItemReport],
-                   until deadline: ContinuousClock.Instant) -> [RemovedFile] {
+                   othersRunningSince: Date?, until deadline: ContinuousClock.Instant) -> [RemovedFile] {
         let policy = options.retention
         guard let ledger = plan.ledger, let locks = plan.locks else { return [] }
         let directory = plan.directory
-        let recent = Date(timeIntervalSinceNow: -max(options.budget.inSeconds, Self.recentlyPlaced.inSeconds))
+        func running(_ item: StoredItem) -> Bool { othersRunningSince.map { item.updatedAt >= $0 } ?? false }
         let files: [Candidate] = records.compactMap { item in
             guard item.state == .fetched, let file = placedFile(of: item, in: directory, root: root) else { return nil }
             // What the subtitles take in DIR, as found (not as a record says), under their names.
@@ -78,30 +80,28 @@ extension Delivery {
         // A partial is touched only under its item's lock, which no delivery may hold meanwhile.
         var held: [String] = []
         defer { held.forEach(locks.release) }
-        // Every kept partial counts, as every placed file does; only those of earlier deliveries,
-        // not written lately, may go.
+        // Every kept partial counts, as every placed file does; only those of deliveries that
+        // ended may go.
         var partialBytes: Int64 = 0
         let partials: [Candidate] = records.compactMap { item in
             guard item.state == .partial, let partial = directory.keptPartial(key: item.key) else { return nil }
             partialBytes += partial.bytes
-            guard reports[item.key] == nil, item.updatedAt < recent, partial.modified < recent,
-                  locks.takeUnheld(item.key) else { return nil }
+            guard reports[item.key] == nil, !running(item), locks.takeUnheld(item.key) else { return nil }
             held.append(item.key)
             return Candidate(item: item, kind: .partial(partial))
         }
         // This delivery's files are named in its report (in the same DIR, so by the same path);
-        // and placed recently by the store's record, which no touch of the file can move.
+        // a running delivery's, by the store's record, which no touch of the file can move.
         let kept = Set(reports.values.compactMap(\.path))
         let vouched = options.vouched
         let eligible = partials.sorted { $0.modified < $1.modified }
-            + files.filter { !kept.contains($0.path) && $0.item.updatedAt < recent }.sorted { $0.modified < $1.modified }
+            + files.filter { !kept.contains($0.path) && !running($0.item) }.sorted { $0.modified < $1.modified }
         var candidates = eligible.filter { vouched || !$0.item.vouched }
         // What a limit not met is left to, for its warning: each reason only when it applied.
         let keptFiles = files.filter { kept.contains($0.path) }
         let keptReasons = Self.keptReasons(
             thisDelivery: keptFiles.count,
-            recent: files.count { !kept.contains($0.path) && $0.item.updatedAt >= recent },
-            window: max(options.budget, Self.recentlyPlaced),
+            running: files.count { !kept.contains($0.path) && running($0.item) },
             vouchedFor: eligible.count(where: \.item.vouched) - candidates.count(where: \.item.vouched))
         // A stable partition: what only unvouched pushes named first, each part in the order above.
         candidates = candidates.filter { !$0.item.vouched } + candidates.filter(\.item.vouched)
@@ -166,15 +166,13 @@ extension Delivery {
     }
 
     /// Why the files a limit could not remove stay, in words, each only when it applied: the
-    /// delivery's own, those placed lately, and those a push anyone could send may not remove.
-    static func keptReasons(thisDelivery: Int, recent: Int, window: Duration, vouchedFor: Int) -> String {
+    /// delivery's own, those of deliveries still running, and those a push anyone could send may
+    /// not remove.
+    static func keptReasons(thisDelivery: Int, running: Int, vouchedFor: Int) -> String {
         func files(_ count: Int) -> String { count == 1 ? "1 file" : "\(count) files" }
         var reasons: [String] = []
         if thisDelivery > 0 { reasons.append("\(files(thisDelivery)) of this delivery") }
-        if recent > 0 {
-            let minutes = Int((window.inSeconds / 60).rounded(.up))
-            reasons.append("\(files(recent)) placed in the last \(minutes) minute\(minutes == 1 ? "" : "s"), which a delivery still running may report")
-        }
+        if running > 0 { reasons.append("\(files(running)) of deliveries still running") }
         if vouchedFor > 0 {
             reasons.append("\(files(vouchedFor)) that a payload file, a poll or a signed push named, which an unauthenticated "
                            + "push such as this one may not make room by removing")
@@ -182,11 +180,6 @@ extension Delivery {
         guard let last = reasons.popLast() else { return "no file of vodapp's" }
         return reasons.isEmpty ? last : reasons.joined(separator: ", ") + " and " + last
     }
-
-    /// How long a placed file is kept whatever the limits, at least: a delivery that placed it
-    /// may still be running (for its budget, which may be another process's), and its report
-    /// and playlist name it.
-    static let recentlyPlaced: Duration = .seconds(300)
 
     /// The report of an item not fetched again because its file was removed (`record`, marked
     /// so), by an earlier delivery or the user `since` that day, or noticed only now.

@@ -11,9 +11,10 @@ extension Delivery {
     /// their kept bytes discarded. An item another delivery holds is left to it.
     /// - Parameters:
     ///   - records: the store's records, in every state.
-    ///   - startedAt: when this delivery began: what was recorded after it is another's.
+    ///   - runningSince: when this delivery, or the oldest running beside it, began: what was
+    ///     recorded since is a running delivery's.
     /// - Returns: what was removed, for the report, and the keys whose records it changed.
-    func sync(_ plan: DeliveryPlan, records: [StoredItem], root: Folder, startedAt: Date,
+    func sync(_ plan: DeliveryPlan, records: [StoredItem], root: Folder, runningSince: Date,
               until deadline: ContinuousClock.Instant) -> (removed: [RemovedFile], settled: Set<String>) {
         guard let ledger = plan.ledger, let locks = plan.locks,
               let pushed = ledger.latestPush(until: deadline), !pushed.isEmpty else { return ([], []) }
@@ -22,7 +23,7 @@ extension Delivery {
         var found: [String: StoredItem] = [:]
         for record in records where named.contains(record.key) { found[record.key] = record.asFound(in: directory) }
         let sync = SyncPlan(pushed: pushed, found: found, others: records.filter { !named.contains($0.key) },
-                            startedAt: startedAt, vouched: options.vouched)
+                            runningSince: runningSince, vouched: options.vouched)
         guard sync.pending.isEmpty else {
             logger.info("--sync waits for the push's items", metadata: ["pending": "\(sync.pending.count)"])
             return ([], [])

@@ -59,7 +59,7 @@ public struct Delivery: Sendable {
         let late = lateStart(of: budget)
 
         if options.deferral.defersAnything { DeviceConditions.prepare() }
-        let planned = try plan(payload, budget: budget)
+        let planned = try plan(payload, budget: budget, startedAt: startedAt)
         defer { planned.locks?.releaseAll() }
         // The alert is the server's word, shown as the phone showed it, deferred or not.
         let alert = await showAlert(of: payload, plan: planned, budget: budget)
@@ -106,7 +106,9 @@ public struct Delivery: Sendable {
 
     /// What this delivery does with each item: what DIR already has and what is invalid (settled
     /// now), what it fetches under its own locks, and what another delivery is fetching.
-    func plan(_ payload: Payload, budget: Budget) throws(MediaDirectoryError) -> DeliveryPlan {
+    /// - Parameter startedAt: when the delivery began, which its locks say while it runs
+    ///   (`ItemLocks.markRunning`): removals spare what it records.
+    func plan(_ payload: Payload, budget: Budget, startedAt: Date) throws(MediaDirectoryError) -> DeliveryPlan {
         let directory = MediaDirectory(path: options.directory)
         var settled: [String: ItemReport] = [:]
         var missing: [DeliveryTarget] = []
@@ -127,6 +129,7 @@ public struct Delivery: Sendable {
         }
         // One descriptor for every lock this delivery takes, however long the playlist.
         var locks = hasWorkArea ? try ItemLocks.open(in: directory) : nil
+        locks?.markRunning(since: startedAt)
         // A file a crashed retention set aside is back under its name before DIR is looked at,
         // whatever this run's options: until then it reads as removed by the user, and is neither
         // fetched nor listed. A retention running now (which holds the lock) does its own.
@@ -193,7 +196,10 @@ public struct Delivery: Sendable {
             settled[target.item.key] = target.report(.tooLarge, error: reason)
             return true
         }
-        if locks == nil, hasWorkArea { locks = try ItemLocks.open(in: directory) }
+        if locks == nil, hasWorkArea {
+            locks = try ItemLocks.open(in: directory)
+            locks?.markRunning(since: startedAt)
+        }
 
         var othersFetching: [DeliveryTarget] = []
         var locked: [DeliveryTarget] = []
@@ -220,7 +226,7 @@ public struct Delivery: Sendable {
         var room: TransferRequest.Room?
         if let minimum = options.retention.minimumFree, !mine.isEmpty, let free = directory.freeBytes() {
             if free > minimum {
-                room = TransferRequest.Room(bytes: ByteAllowance(free - minimum),
+                room = TransferRequest.Room(bytes: ByteAllowance(free - minimum), floor: minimum,
                                             refusal: "not fetched: it would leave less than --min-free \(ByteSize.format(minimum)) free in \(directory.path)")
             } else {
                 let (shownFree, shownMinimum) = ByteSize.format(free, against: minimum)

@@ -2,7 +2,7 @@ import Foundation
 import VODAppStore
 
 /// What `--sync` removes after a delivery: a pure function of the latest push, the store's
-/// records and when the delivery began.
+/// records and when the oldest running delivery began.
 ///
 /// - Nothing is removed while an item of the push may still arrive: not recorded yet, partial,
 ///   deferred, failing for now, or removed by vodapp and not fetched again yet. An item that can
@@ -10,8 +10,8 @@ import VODAppStore
 /// - Then vodapp's files of items the push does not name go, and so do the records (and kept
 ///   bytes) of such items not in DIR, so that nothing retries them. A push naming one again
 ///   fetches it again (`StoredItem.removedByVodapp`).
-/// - Never what was recorded after the delivery began: another delivery, running beside it,
-///   placed it, and the push after this one decides.
+/// - Never what was recorded since this delivery, or the oldest delivery running beside it,
+///   began: a running delivery placed it, and the push after this one decides.
 /// - A push anyone could send removes only what such pushes brought (`StoredItem.vouched`), as
 ///   retention does.
 struct SyncPlan: Equatable {
@@ -26,7 +26,8 @@ struct SyncPlan: Equatable {
     /// - Parameters:
     ///   - found: the records of the push's keys, as DIR stands (`StoredItem.asFound`).
     ///   - others: the records of every other key.
-    init(pushed: [PushedItem], found: [String: StoredItem], others: [StoredItem], startedAt: Date, vouched: Bool) {
+    ///   - runningSince: when this delivery, or the oldest running beside it, began.
+    init(pushed: [PushedItem], found: [String: StoredItem], others: [StoredItem], runningSince: Date, vouched: Bool) {
         pending = pushed.map(\.key).filter { key in
             guard let record = found[key] else { return true }
             switch record.state {
@@ -37,7 +38,7 @@ struct SyncPlan: Equatable {
             }
         }
         let named = Set(pushed.map(\.key))
-        let removable = others.filter { !named.contains($0.key) && $0.updatedAt < startedAt && (vouched || !$0.vouched) }
+        let removable = others.filter { !named.contains($0.key) && $0.updatedAt < runningSince && (vouched || !$0.vouched) }
         guard pending.isEmpty, !pushed.isEmpty else {
             (files, unwanted) = ([], [])
             return

@@ -139,7 +139,7 @@ final class BrokerReceiver: Service, Sendable {
                 if let poll {
                     attention.warn(lost + "; polling \(poll.url.absoluteString) for them")
                 } else {
-                    attention.warn(lost + "; --poll URL catches them (see the README's \"Behind NAT\"), and mosquitto's "
+                    attention.warn(lost + "; --poll URL catches them (see docs/LISTEN.md, \"Behind NAT\"), and mosquitto's "
                                    + "autosave_on_changes keeps them across a crash")
                 }
             }

@@ -11,9 +11,17 @@ import VODAppBase
 /// process (SIGKILL) never leaves an item claimed. One descriptor for all of a delivery's keys
 /// keeps a playlist of thousands of items within the default limit of 1,024 open files; one lock
 /// file for all keys spares DIR an inode per item.
+///
+/// The same file says which deliveries are running, and since when (`markRunning`,
+/// `othersRunningSince`): a shared lock on a byte above every key's, at an offset that is the
+/// delivery's start in milliseconds. The kernel drops it with its holder, so a crashed delivery
+/// never reads as running, and no clock guesses how long a delivery may still take.
 package final class ItemLocks: Sendable {
-    // Linux's value, the same on every architecture; Glibc's module does not export it.
+    // Linux's values, the same on every architecture; Glibc's module does not export them.
+    private static let getLock: Int32 = 36 // F_OFD_GETLK
     private static let setLock: Int32 = 37 // F_OFD_SETLK
+    /// Where the start marks begin: every key's byte is below (`offset(of:)` < 2^62).
+    private static let runningBase = 1 << 62
 
     private struct State {
         package var descriptor: Int32
@@ -81,6 +89,47 @@ package final class ItemLocks: Sendable {
         }
     }
 
+    /// Marks this delivery as running since `start` until its locks go (`releaseAll`, or the
+    /// process's end). A shared lock, so two deliveries that began in the same millisecond both
+    /// hold it.
+    package func markRunning(since start: Date) {
+        let offset = Self.runningOffset(start)
+        state.withLockedValue { state in
+            guard state.descriptor >= 0 else { return }
+            _ = Self.lock(state.descriptor, at: offset, type: F_RDLCK)
+        }
+    }
+
+    /// When the oldest delivery running beside this one (in this process or another) began; nil
+    /// when none is. This descriptor's own mark never conflicts with its own query, so it is not
+    /// seen: the kernel answers one conflicting lock per question, and each question asks only
+    /// below the earliest found so far.
+    package func othersRunningSince() -> Date? {
+        state.withLockedValue { state in
+            guard state.descriptor >= 0 else { return nil }
+            var earliest: Int?
+            // Asks for [runningBase, earliest) until nothing conflicts (length 0: to the end).
+            while earliest.map({ $0 > Self.runningBase }) ?? true {
+                var query = flock()
+                query.l_type = Int16(F_WRLCK)
+                query.l_whence = Int16(SEEK_SET)
+                query.l_start = Self.runningBase
+                query.l_len = earliest.map { $0 - Self.runningBase } ?? 0
+                guard fcntl(state.descriptor, Self.getLock, &query) == 0, query.l_type != Int16(F_UNLCK) else { break }
+                let found = max(Self.runningBase, query.l_start)
+                if let earliest, found >= earliest { break }
+                earliest = found
+            }
+            return earliest.map { Date(timeIntervalSince1970: Double($0 - Self.runningBase) / 1000) }
+        }
+    }
+
+    /// The byte that marks a delivery begun at `start`: its milliseconds since 1970, rounded
+    /// down, so that the mark is never later than anything the delivery recorded.
+    static func runningOffset(_ start: Date) -> Int {
+        runningBase + Int(max(0, (start.timeIntervalSince1970 * 1000).rounded(.down)))
+    }
+
     /// Lets the next delivery have the item.
     package func release(_ key: String) {
         let offset = Self.offset(of: key)
@@ -113,7 +162,8 @@ package final class ItemLocks: Sendable {
                 }
             }
             if state.held.isEmpty, !unlocked.isEmpty {
-                _ = Self.lock(state.descriptor, at: 0, length: 0, type: F_UNLCK)
+                // Every key's byte, not the start mark above them: the delivery still runs.
+                _ = Self.lock(state.descriptor, at: 0, length: Self.runningBase, type: F_UNLCK)
             } else {
                 for offset in unlocked { _ = Self.lock(state.descriptor, at: offset, type: F_UNLCK) }
             }

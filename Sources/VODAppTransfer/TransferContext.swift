@@ -20,6 +20,9 @@ final class TransferContext {
         case rejected(String, final: Bool)
         /// Writing it would leave less disk space than the delivery may use (`room`).
         case noRoom
+        /// Its declared length does not fit on the disk (`needed` bytes; `free` as the disk
+        /// stood), found when reserving it before its body.
+        case noSpace(needed: Int64, free: Int64?)
     }
 
     /// Where this response's body goes.
@@ -42,6 +45,10 @@ final class TransferContext {
     private var claimed: Int64 = 0
     /// Bytes taken from `request.room` by this response.
     private var roomClaimed: Int64 = 0
+    /// Where the blocks reserved for this response's body end (`reserve`), 0 when none were.
+    private var reservedEnd: Int64 = 0
+    /// `fileBytes` when the disk's free space was last compared with the room's floor.
+    private var floorCheckedAt: Int64 = 0
     /// Whether the resumed-from bytes were given back to the allowance (the file started over).
     private var baseReleased = false
     /// Bytes the file already held when this response's body began: the resume offset on a 206.
@@ -370,6 +377,15 @@ final class TransferContext {
                 return 0
             }
             roomClaimed += Int64(bytes.count)
+            // A body with no reservation (no length, or a file system that cannot reserve) is
+            // held to the floor as the disk stands, every mebibyte: other deliveries write too.
+            if fd >= 0, reservedEnd == 0, fileBytes - floorCheckedAt >= Self.floorCheckInterval {
+                floorCheckedAt = fileBytes
+                if let free = freeBytes(), free - Int64(bytes.count) < room.floor {
+                    abort = .noRoom
+                    return 0
+                }
+            }
         }
         if let allowance = request.allowance {
             // The item's whole is limited too, across the requests it is fetched in.
@@ -488,7 +504,46 @@ final class TransferContext {
             abort = .fileError(error.description)
             return false
         }
+        floorCheckedAt = baseOffset
+        return reserve()
+    }
+
+    /// Reserves the blocks of the body's declared length before a byte of it lands, so that a
+    /// body that cannot fit fails at once rather than filling the disk under the transfers
+    /// beside it (on a 4 MiB disk, a 6 MiB item made a 1 KB one fail too). With a room
+    /// (`--min-free`), the floor is then checked as the disk stands with every reservation made,
+    /// this process's and other deliveries': they share one room rather than each spending all
+    /// of it. A file system that cannot reserve (EOPNOTSUPP) is written as before.
+    private func reserve() -> Bool {
+        guard !encoded, let length = declaredLength, length > 0 else { return true }
+        guard vod_reserve(fd, baseOffset, length) == 0 else {
+            guard errno == ENOSPC else { return true }
+            abort = .noSpace(needed: length, free: freeBytes())
+            return false
+        }
+        reservedEnd = baseOffset + length
+        if let room = request.room, let free = freeBytes(), free < room.floor {
+            abort = .noRoom
+            return false
+        }
         return true
+    }
+
+    /// The free space of the disk the body is written to, as an unprivileged user may use it.
+    private func freeBytes() -> Int64? {
+        var info = statvfs()
+        guard fd >= 0, fstatvfs(fd, &info) == 0 else { return nil }
+        return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// Gives back the reserved blocks past what the file holds: a partial kept for resuming
+    /// must take only its bytes (the resume reserves the rest again).
+    private func releaseReservation() {
+        guard reservedEnd > 0 else { return }
+        defer { reservedEnd = 0 }
+        var info = stat()
+        guard fstat(fd, &info) == 0, Int64(info.st_size) < reservedEnd else { return }
+        _ = vod_release_reserved(fd, Int64(info.st_size), reservedEnd - Int64(info.st_size))
     }
 
     /// What a resume could start from, as the file stands: its bytes, a validator and the whole
@@ -576,6 +631,7 @@ final class TransferContext {
 
     private func closeFile() {
         if fd >= 0 {
+            releaseReservation()
             close(fd)
             fd = -1
         }
@@ -594,6 +650,9 @@ final class TransferContext {
         formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
         return formatter.date(from: value).map { min(max(0, $0.timeIntervalSinceNow), longestRetryAfter) }
     }
+
+    /// How many bytes an unreserved body writes between two looks at the disk's free space.
+    static let floorCheckInterval: Int64 = 1 << 20
 
     /// A day: past any budget, and as far as the store's next-attempt hint needs to look.
     static let longestRetryAfter: Double = 86_400

@@ -842,6 +842,10 @@ extension TransferEngine {
         case .noRoom:
             // Its bytes go, to give the room back; freeing space makes a later delivery succeed.
             return Classification(result: .failed(reason: context.request.room?.refusal ?? "no room left on the disk"), keep: false)
+        case .noSpace(let needed, let free):
+            let room = free.map { ", which has \(ByteSize.format($0)) free" } ?? ""
+            return Classification(result: .failed(reason: "not fetched: its \(ByteSize.format(needed)) do not fit on the disk\(room)"),
+                                  keep: false)
         case .rejected(let text, let isFinal):
             // Judged before a byte of it reached the file: bytes an earlier response kept (a login
             // page answering the resume of a cut video) are still the video's, and stay.

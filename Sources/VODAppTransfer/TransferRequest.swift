@@ -97,10 +97,14 @@ public struct TransferRequest: Sendable, Equatable {
     /// caller knows which limit it is.
     public struct Room: Sendable, Equatable {
         public let bytes: ByteAllowance
+        /// The free space the disk must keep whoever writes: checked as the disk stands, so
+        /// that deliveries running at once share the room above it.
+        public let floor: Int64
         public let refusal: String
 
-        public init(bytes: ByteAllowance, refusal: String) {
+        public init(bytes: ByteAllowance, floor: Int64, refusal: String) {
             self.bytes = bytes
+            self.floor = floor
             self.refusal = refusal
         }
     }

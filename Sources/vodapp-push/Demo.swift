@@ -23,6 +23,8 @@ struct Demo: AsyncParsableCommand {
           vodapp-push demo
           vodapp-push demo --via http --dir /tmp/videos
           vodapp-push demo --via mqtt
+
+        More: docs/PUSH.md (installed under /usr/share/doc/vodapp/).
         """
     )
 

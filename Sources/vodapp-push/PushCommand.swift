@@ -12,6 +12,8 @@ struct PushCommand: AsyncParsableCommand {
 
         Example:
           vodapp-push demo
+
+        More: docs/PUSH.md (installed under /usr/share/doc/vodapp/).
         """,
         version: ReleaseVersion.current,
         subcommands: [Send.self, Serve.self, Demo.self]

@@ -34,8 +34,13 @@ struct Send: AsyncParsableCommand {
 
         Examples:
           vodapp-push send SamplePayloads/vodapp-sample-local.json
-          vodapp-push send payload.json --to 'http://127.0.0.1:9931/push?wait=1' --secret s3cret
-          VODAPP_MQTT_PASSWORD=s3cret vodapp-push send payload.json --to mqtts://publisher@broker.example.com/vodapp/kiosks/7
+          vodapp-push send payload.json --secret s3cret \\
+            --to 'http://127.0.0.1:9931/push?wait=1'
+          VODAPP_MQTT_PASSWORD=s3cret vodapp-push send payload.json \\
+            --to mqtts://publisher@broker.example.com/vodapp/kiosks/7
+
+        More: docs/PUSH.md, and docs/LISTEN.md for what the receiver checks (installed under \
+        /usr/share/doc/vodapp/).
         """
     )
 

@@ -7,10 +7,11 @@ struct Forget: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Forget that items were removed, so that the next push naming them fetches them again.",
         discussion: """
-        A file removed from DIR, by retention (--keep-days, --max-total, --min-free) or by hand, \
-        is remembered, and pushes naming its key report it as removed instead of fetching it \
-        again. This forgets that, for each KEY given. `vodapp status` lists what was removed, \
-        with the keys.
+        A file you removed from DIR by hand is remembered, and pushes naming its key report it \
+        as removed instead of fetching it again. This forgets that, for each KEY given, so \
+        that the next push naming it fetches it again; --refetch-removed does the same for one \
+        delivery. (What vodapp removed, for retention or --sync, a push naming it fetches \
+        again anyway.) `vodapp status` lists what was removed, with the keys.
 
         Exit status: 0, even for a key that was not removed (it is said so on stderr); 64 for a \
         key that cannot be an item's; 66 when DIR's store cannot be read; 73 when DIR/.vodapp is not \
@@ -19,6 +20,8 @@ struct Forget: ParsableCommand {
         Examples:
           vodapp forget f3058e6662927f1fcd17840469cfd5f3
           vodapp forget --dir /tmp/videos a b c
+
+        More: docs/DIRECTORY.md, "vodapp forget" (installed under /usr/share/doc/vodapp/).
         """
     )
 

@@ -16,7 +16,10 @@ struct Get: AsyncParsableCommand {
 
         Examples:
           vodapp get https://example.com/media/tulips.mp4 --title Tulips
-          vodapp get https://example.com/a.mp4 https://example.com/live/index.m3u8 --budget 60
+          vodapp get https://example.com/a.mp4 https://example.com/live/index.m3u8 \\
+            --budget 60
+
+        More: docs/PAYLOAD.md (installed under /usr/share/doc/vodapp/).
         """
     )
 

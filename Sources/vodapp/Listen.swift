@@ -9,6 +9,31 @@ struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Receive pushes over UDP (the simulator protocol), HTTP or MQTT, and deliver each one.",
         discussion: """
+        Every push is delivered as `vodapp handle` would deliver it, with the same options and \
+        its own notification; its budget counts from the push's arrival. Up to --parallel \
+        deliveries run at once and --queue wait; deliveries share DIR and never fetch one item \
+        twice.
+
+        UDP (--udp, default 127.0.0.1:9930; --no-udp): one datagram carries one payload, as \
+        the SimulatorRemoteNotifications library expected, so this works:
+          echo -n '{"aps":{"content-available":1},"playlist":{...}}' |
+            nc -4u -w1 localhost 9930
+
+        HTTP (--http, default 127.0.0.1:9931; --no-http): POST /push with the payload as the \
+        body answers 202 {"delivery": "<id>"}; POST /push?wait=1 answers 200 with the report \
+        once the delivery ends; an invalid payload 400, a bad or missing signature (with a \
+        secret) 401, a signature already accepted 409, a body over 1 MiB 413, a full queue \
+        429, too many bodies at once 503; GET /health answers 200.
+
+        With --secret, or VODAPP_WEBHOOK_SECRET (better: it stays out of ps), every HTTP push \
+        must carry X-VODApp-Timestamp: <Unix seconds> and X-VODApp-Signature: v1=<hex \
+        HMAC-SHA256 of "<timestamp>.<body>"> (vodapp-push send --secret signs so). A push \
+        signed more than 5 minutes before (or after) it arrives is refused (401), and so is a \
+        signature already accepted (409). The body-only X-Hub-Signature-256 is not enough: it \
+        is for the adnanh/webhook route. Every MQTT message must then be a signed envelope \
+        (see docs/LISTEN.md, "Signed messages"), and UDP, which cannot be signed, is off \
+        unless --udp is given.
+
         MQTT, for a machine behind NAT that nothing can reach: --mqtt subscribes to a topic \
         filter on a broker at QoS 1 with a persistent session (clean session off, a client id \
         made from /etc/machine-id and DIR, or --mqtt-client-id), so pushes published while the \
@@ -22,32 +47,9 @@ struct Listen: AsyncParsableCommand {
         broker did not keep. Refused credentials end the listener with exit 77; an untrusted \
         certificate or a refused client id or topic with 69.
 
-        UDP: one datagram carries one payload, as the SimulatorRemoteNotifications library \
-        expected, so this works:
-          echo -n '{"aps":{"content-available":1},"playlist":{...}}' | nc -4u -w1 localhost 9930
-
-        HTTP: POST /push with the payload as the body answers 202 {"delivery": "<id>"}; \
-        POST /push?wait=1 answers 200 with the report once the delivery ends; an invalid payload \
-        400, a bad or missing signature (with --secret) 401, a body over 1 MiB 413, a full queue \
-        429, too many bodies at once 503; GET /health answers 200.
-
-        With --secret, or VODAPP_WEBHOOK_SECRET (better: it stays out of ps), every HTTP push \
-        must carry X-VODApp-Timestamp: <Unix seconds> and X-VODApp-Signature: v1=<hex \
-        HMAC-SHA256 of "<timestamp>.<body>"> (vodapp-push send --secret signs so). A push \
-        signed more than 5 minutes before (or after) it arrives is refused (401), and so is a \
-        signature already accepted (409). The body-only X-Hub-Signature-256 is not enough: it \
-        is for the adnanh/webhook route. Every MQTT message must then be a signed envelope \
-        (see the README), and UDP, which cannot be signed, is off unless --udp is given.
-
         --header, --cookies and --user-agent go only with authenticated pushes: signed ones \
         (HTTP or MQTT, with --secret) and --poll's. The items of other pushes are fetched \
         without them; a broker's login does not count, since it cannot tell who published.
-
-        Examples:
-          VODAPP_MQTT_PASSWORD=s3cret vodapp listen --no-udp --no-http --mqtt mqtts://kiosk7@broker.example.com/vodapp/kiosks/7
-          vodapp listen --dir ~/Videos/VODApp
-          VODAPP_WEBHOOK_SECRET=s3cret vodapp listen --no-udp --http 0.0.0.0:9931
-          systemctl --user enable --now vodapp-listen   (the unit the Debian package installs)
 
         What a delivery leaves unfinished is retried by the listener on its own, with no push: \
         an item cut by the budget at once while each cut keeps more (a slow link finishes in \
@@ -55,8 +57,6 @@ struct Listen: AsyncParsableCommand {
         6 h), a deferred item once the connection is not metered or power saver is off. \
         `vodapp status` says when each is due.
 
-        Every delivery runs as `vodapp handle` would, with its own budget counted from the \
-        push's arrival; deliveries share DIR and never fetch one item twice at the same time. \
         stdout gets one line when the receivers are up, then each delivery's report (one JSON \
         object per line with --json). SIGINT or SIGTERM stops receiving and cuts every \
         delivery at once, as it would stop `vodapp handle`: what was cut is kept and resumed by \
@@ -71,6 +71,16 @@ struct Listen: AsyncParsableCommand {
         Exit codes: 130/143 stopped by SIGINT/SIGTERM; 64 bad command line; 69 a receiver could \
         not bind, or the broker refused the client id, the topic or its certificate was not \
         trusted; 73 DIR unusable; 77 the broker refused the credentials.
+
+        Examples:
+          vodapp listen --dir ~/Videos/VODApp
+          VODAPP_WEBHOOK_SECRET=s3cret vodapp listen --no-udp --http 0.0.0.0:9931
+          export VODAPP_MQTT_PASSWORD=s3cret
+          vodapp listen --no-udp --no-http \\
+            --mqtt mqtts://kiosk7@broker.example.com/vodapp/kiosks/7
+          systemctl --user enable --now vodapp-listen   (the Debian package's unit)
+
+        More: docs/LISTEN.md (installed under /usr/share/doc/vodapp/).
         """
     )
 

@@ -9,15 +9,26 @@ struct Poll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "GET a payload from URL and deliver it: the fallback for a missed push.",
         discussion: """
-        The payload has the same format as a push. --token, or VODAPP_TOKEN (better: it stays \
-        out of ps), is sent as Authorization: Bearer to URL's host only, never across a redirect \
-        to another host. The budget counts from the start, the GET included.
+        The payload has the same format as a push (at most 1 MiB, after at most 5 redirects) \
+        and is delivered as `vodapp handle` would, with the same options; the budget counts \
+        from the start, the GET included. --token, or VODAPP_TOKEN (better: it stays out of \
+        ps), is sent as Authorization: Bearer to URL's host and port only, never across a \
+        redirect to another host. --header, --cookies and --user-agent go with the media, \
+        not with this GET.
 
-        Exit codes: as `vodapp handle`, and 77 when the endpoint rejected the token (401 or 403); \
-        75 when it could not be reached or answered with another error.
+        The fallback for pushes that never arrived (a laptop asleep, the listener down): the \
+        Debian package's vodapp-poll.timer polls every 30 minutes. Given the listener's DIR, a \
+        poll after a push fetches nothing twice.
+
+        Exit codes: as `vodapp handle`, and 77 when the endpoint rejected the token (401 or \
+        403); 75 when it could not be reached, answered another error, or answered a web page \
+        instead of a payload (a login page or a captive portal): poll again; 65 for a payload \
+        that is there and invalid.
 
         Example:
           VODAPP_TOKEN=s3cret vodapp poll https://example.com/vodapp/payload.json
+
+        More: docs/LISTEN.md, "Polling" (installed under /usr/share/doc/vodapp/).
         """
     )
 

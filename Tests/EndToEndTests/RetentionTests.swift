@@ -69,17 +69,15 @@ import VODAppSamples
                 let playlist = try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8)
                 #expect(!playlist.contains("[a]") && playlist.contains("[b]") && playlist.contains("[d]"), "\(playlist)")
 
-                // By total: vodapp's files (b, c, d, e: 4 MiB) to 2 MiB, oldest first. d, placed
-                // moments ago, could be another delivery's still running: it is not a candidate.
+                // By total: vodapp's files (b, c, d, e: 4 MiB) to 2 MiB, oldest first: b and c.
                 let byTotal = try await deliver(["e"], from: server, into: dir, ["--max-total", "2M"])
                 #expect(removed(byTotal) == ["b", "c"], "\(byTotal.stdout)")
                 #expect(ScratchDirectory.visibleMedia(dir) == ["D [d].mp4", "E [e].mp4", "holiday.mp4"])
 
-                // By free space: something else filled the disk (2.5 MiB of the user's). Below
-                // --min-free, f is not started, and the oldest of vodapp's files go until the
-                // limit holds again: d is enough.
-                try await placedEarlier("d", in: dir, days: 0.1)
-                try await placedEarlier("e", in: dir, days: 0.05)
+                // By free space, right after those deliveries: something else filled the disk
+                // (2.5 MiB of the user's). Below --min-free, f is not started, and the oldest of
+                // vodapp's files go until the limit holds again: d is enough, though it was
+                // placed moments ago (its delivery ended; no time window keeps it).
                 try Data(count: 5 * Self.mebibyte / 2).write(to: URL(fileURLWithPath: dir + "/big.bin"))
                 let byFreeSpace = try await deliver(["f"], from: server, into: dir, ["--min-free", "3M"])
                 #expect(byFreeSpace.exitCode == 75)
@@ -106,6 +104,115 @@ import VODAppSamples
                 let restored = try await runner.run(["status", "--dir", dir, "--json"])
                 let items = restored.report?["items"] as? [[String: Any]] ?? []
                 #expect(items.first { $0["key"] as? String == "b" }?["state"] as? String == "fetched", "\(restored.stdout)")
+            }
+        }
+    }
+
+    /// Two deliveries at once: the one that ends first keeps the other's new file, which its
+    /// locks say is still being delivered, and says so; once that delivery has ended, the next
+    /// one holds the limit with it. No time window decides (issue 28: a file placed in the
+    /// last 5 minutes was never a candidate, so a box pushed to often outgrew --max-total).
+    @Test func aDeliveryStillRunningKeepsItsNewFilesAndTheLimitHoldsOnceItEnds() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("videos")
+        try await withSampleServer { server in
+            let old = try await deliver(["o"], from: server, into: dir)
+            #expect(old.exitCode == 0, "\(old.stderr)")
+            try await placedEarlier("o", in: dir, days: 2)
+
+            // x1 lands at once; x2's body stalls halfway, so the delivery runs until stopped.
+            let payload = scratch.child("running.json")
+            try PayloadBuilder.json([
+                (key: "x1", title: "X1", url: server.url("/bytes/\(Self.mebibyte).mp4?x1")),
+                (key: "x2", title: "X2", url: server.url("/stall-body/\(Self.mebibyte)")),
+            ]).write(to: URL(fileURLWithPath: payload))
+            let running = try await RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify",
+                                                                           "--budget", "120", "--max-total", "1M"],
+                                                   environment: VODAppRunner.environment())
+            try await running.wait(for: "x1 placed") { ScratchDirectory.visibleMedia(dir).contains("X1 [x1].mp4") }
+
+            let beside = try await deliver(["y1"], from: server, into: dir, ["--max-total", "1M"])
+            #expect(beside.exitCode == 0, "\(beside.stderr)")
+            #expect(removed(beside) == ["o"], "\(beside.stdout)")
+            #expect(ScratchDirectory.visibleMedia(dir) == ["X1 [x1].mp4", "Y1 [y1].mp4"])
+            #expect(beside.stderr.contains("over --max-total 1.0 MiB, and none is left that retention may remove: "
+                                           + "kept are 1 file of this delivery and 1 file of deliveries still running"), "\(beside.stderr)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "x1"), count: Int64(Self.mebibyte)))
+
+            // Stopped, it removes nothing (a signal asks for a quick exit) and is running no more.
+            running.signal(SIGTERM)
+            _ = try await running.exitStatus()
+            let after = try await deliver(["y1"], from: server, into: dir, ["--max-total", "1M"])
+            #expect(after.exitCode == 0, "\(after.stderr)")
+            #expect(removed(after) == ["x1"], "\(after.stdout)")
+            #expect(ScratchDirectory.visibleMedia(dir) == ["Y1 [y1].mp4"])
+            #expect(!after.stderr.contains("--max-total"), "\(after.stderr)")
+        }
+    }
+
+    /// Without --min-free: an item whose declared length cannot fit fails at once, before a
+    /// byte of it lands, and the small item beside it arrives (on a 4 MiB disk, a 6 MiB item
+    /// used to fill it, and sometimes a 1 KB item failed with it, ENOSPC).
+    @Test(.enabled("mounting a tmpfs is not allowed here, so free space cannot be staged") { await TmpfsMount.isAllowed })
+    func anItemThatCannotFitFailsAtOnceAndLeavesTheDiskToTheOthers() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("tiny-disk")
+        try await withTmpfsMount(at: dir, size: "4m") { _ in
+            try await withSampleServer { server in
+                let payload = PayloadBuilder.json([
+                    (key: "big", title: "Big", url: server.url("/bytes/\(6 * Self.mebibyte).mp4")),
+                    (key: "small", title: "Small", url: server.url("/bytes/1000.mp4")),
+                ])
+                let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: payload)
+                #expect(run.exitCode == 75, "\(run.stdout) \(run.stderr)")
+                #expect(run.item("small")?["status"] as? String == "downloaded", "\(run.stdout)")
+                #expect(holdsSampleBytes(ScratchDirectory.media(dir, "small"), count: 1000))
+                #expect(run.item("big")?["status"] as? String == "failed")
+                let error = run.item("big")?["error"] as? String ?? ""
+                #expect(error.hasPrefix("not fetched: its 6.0 MiB do not fit on the disk, which has "), "\(error)")
+                #expect(run.item("big")?["bytes"] as? Int ?? 0 == 0, "\(run.stdout)")
+                #expect(ScratchDirectory.allEntries(dir + "/.vodapp/partial").isEmpty)
+                #expect(ScratchDirectory.visibleMedia(dir) == ["Small [small].mp4"])
+            }
+        }
+    }
+
+    /// Two deliveries at once share one --min-free room: the bytes a running delivery has
+    /// reserved for its body count against the other's, as the disk stands (each used to spend
+    /// all the room on its own). A delivery cut short keeps only the bytes it wrote, not its
+    /// reservation.
+    @Test(.enabled("mounting a tmpfs is not allowed here, so free space cannot be staged") { await TmpfsMount.isAllowed })
+    func deliveriesAtOnceShareOneMinFreeRoom() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("small-disk")
+        try await withTmpfsMount(at: dir, size: "8m") { _ in
+            try await withSampleServer { server in
+                // 3 MiB declared, half of it sent, then silence: it runs until stopped.
+                let payload = scratch.child("stalled.json")
+                try PayloadBuilder.json([(key: "stalled", title: "Stalled", url: server.url("/stall-body/\(3 * Self.mebibyte)"))])
+                    .write(to: URL(fileURLWithPath: payload))
+                let running = try await RunningProcess(VODAppRunner.executable, [payload, "--dir", dir, "--json", "--no-notify",
+                                                                               "--budget", "120", "--min-free", "3M"],
+                                                       environment: VODAppRunner.environment())
+                try await running.wait(for: "half of the stalled body") {
+                    ScratchDirectory.allEntries(dir + "/.vodapp/partial").contains { entry in
+                        (try? FileManager.default.attributesOfItem(atPath: dir + "/.vodapp/partial/" + entry)[.size] as? Int)
+                            == 3 * Self.mebibyte / 2
+                    }
+                }
+                // About 8 MiB less the stalled 3 MiB: 5 MiB free, 2 MiB above the floor. The
+                // 3 MiB fitted the 3.5 MiB the disk showed unwritten; now it is not started.
+                #expect(freeBytes(dir) < 5 * Int64(Self.mebibyte) + Int64(Self.mebibyte) / 4, "\(freeBytes(dir)) bytes free")
+                let other = PayloadBuilder.json([(key: "beside", title: "Beside", url: server.url("/bytes/\(3 * Self.mebibyte).mp4"))])
+                let beside = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--min-free", "3M"], stdin: other)
+                #expect(beside.exitCode == 75, "\(beside.stdout) \(beside.stderr)")
+                #expect((beside.item("beside")?["error"] as? String)?.contains("less than --min-free 3.0 MiB free") == true, "\(beside.stdout)")
+                #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
+
+                running.signal(SIGTERM)
+                _ = try await running.exitStatus()
+                // The kept half takes its 1.5 MiB, no more: about 6.5 MiB free again.
+                #expect(freeBytes(dir) > 6 * Int64(Self.mebibyte), "\(freeBytes(dir)) bytes free")
             }
         }
     }
@@ -161,8 +268,8 @@ import VODAppSamples
             #expect(first.exitCode == 0)
             // All five were placed a month ago. Since: a was edited (another size); b's name now
             // holds a link to a file outside DIR; r was replaced by a file of the same size (a new
-            // file, written now); n was placed moments ago by another delivery, which may still
-            // be running; c is as vodapp placed it.
+            // file, written now); c is as vodapp placed it, and so is n, placed moments ago by a
+            // delivery that has ended, which keeps nothing from --keep-days 0.
             for key in ["a", "b", "c", "r"] { try await placedEarlier(key, in: dir, days: 30) }
             let outside = scratch.child("elsewhere.mp4")
             try Data(count: Self.mebibyte).write(to: URL(fileURLWithPath: outside))
@@ -178,8 +285,8 @@ import VODAppSamples
 
             let run = try await deliver(["d"], from: server, into: dir, ["--keep-days", "0"])
             #expect(run.exitCode == 0, "\(run.stderr)")
-            #expect(removed(run) == ["c"], "\(run.stdout)")
-            #expect(ScratchDirectory.visibleMedia(dir) == ["A [a].mp4", "B [b].mp4", "D [d].mp4", "N [n].mp4", "R [r].mp4"])
+            #expect(removed(run) == ["c", "n"], "\(run.stdout)")
+            #expect(ScratchDirectory.visibleMedia(dir) == ["A [a].mp4", "B [b].mp4", "D [d].mp4", "R [r].mp4"])
             #expect(FileManager.default.fileExists(atPath: outside))
             #expect(ScratchDirectory.contents(r) == [UInt8](mine))
         }

@@ -25,7 +25,7 @@ import VODAppStore
         let plan = SyncPlan(pushed: pushed("a", "b"), found: ["a": record("a", .fetched), "b": record("b", .fetched)],
                             others: [record("old", .fetched, age: 10), record("older", .fetched, age: 20), record("cut", .partial),
                                      record("down", .failed), record("later", .deferred), record("big", .tooLarge), record("gone", .removed)],
-                            startedAt: started, vouched: true)
+                            runningSince: started, vouched: true)
         #expect(plan.pending.isEmpty)
         #expect(plan.files.map(\.key) == ["older", "old"])
         #expect(plan.unwanted.map(\.key) == ["cut", "down", "later"])
@@ -36,18 +36,18 @@ import VODAppStore
         for (state, final, byVodapp) in [(StoredItem.State.partial, false, false), (.failed, false, false), (.deferred, false, false),
                                          (.removed, false, true)] {
             let plan = SyncPlan(pushed: pushed("a", "b"), found: ["a": record("a", .fetched), "b": record("b", state, final: final, byVodapp: byVodapp)],
-                                others: others, startedAt: started, vouched: true)
+                                others: others, runningSince: started, vouched: true)
             #expect(plan.pending == ["b"], "\(state)")
             #expect(plan.files.isEmpty && plan.unwanted.isEmpty, "\(state)")
         }
         // Not recorded at all: it has not arrived.
-        #expect(SyncPlan(pushed: pushed("a"), found: [:], others: others, startedAt: started, vouched: true).pending == ["a"])
+        #expect(SyncPlan(pushed: pushed("a"), found: [:], others: others, runningSince: started, vouched: true).pending == ["a"])
     }
 
     @Test func whatCanNeverArriveDoesNotHoldTheRest() {
         for item in [record("b", .tooLarge), record("b", .failed, final: true), record("b", .removed)] {
             let plan = SyncPlan(pushed: pushed("a", "b"), found: ["a": record("a", .fetched), "b": item],
-                                others: [record("old", .fetched)], startedAt: started, vouched: true)
+                                others: [record("old", .fetched)], runningSince: started, vouched: true)
             #expect(plan.pending.isEmpty, "\(item.state)")
             #expect(plan.files.map(\.key) == ["old"], "\(item.state)")
         }
@@ -55,19 +55,19 @@ import VODAppStore
 
     @Test func whatAnotherDeliveryRecordedSinceThisOneBeganStays() {
         let plan = SyncPlan(pushed: pushed("a"), found: ["a": record("a", .fetched)],
-                            others: [record("theirs", .fetched, age: -1), record("old", .fetched)], startedAt: started, vouched: true)
+                            others: [record("theirs", .fetched, age: -1), record("old", .fetched)], runningSince: started, vouched: true)
         #expect(plan.files.map(\.key) == ["old"])
     }
 
     @Test func anUnauthenticatedPushRemovesOnlyWhatSuchPushesBrought() {
         let plan = SyncPlan(pushed: pushed("a"), found: ["a": record("a", .fetched)],
                             others: [record("users", .fetched, vouched: true), record("strangers", .fetched, vouched: false)],
-                            startedAt: started, vouched: false)
+                            runningSince: started, vouched: false)
         #expect(plan.files.map(\.key) == ["strangers"])
     }
 
     @Test func anEmptyPushRemovesNothing() {
-        let plan = SyncPlan(pushed: [], found: [:], others: [record("old", .fetched)], startedAt: started, vouched: true)
+        let plan = SyncPlan(pushed: [], found: [:], others: [record("old", .fetched)], runningSince: started, vouched: true)
         #expect(plan.files.isEmpty && plan.unwanted.isEmpty)
     }
 }

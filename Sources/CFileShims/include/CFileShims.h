@@ -11,6 +11,15 @@
    SYNC_FILE_RANGE_WRITE). Returns 0, or -1 with errno set. */
 int vod_start_writeback(int fd, int64_t offset, int64_t length);
 
+/* Reserves the disk blocks of length bytes from offset without changing the file's size
+   (fallocate with FALLOC_FL_KEEP_SIZE). Returns 0, or -1 with errno set: ENOSPC when they do not
+   fit, EOPNOTSUPP where the file system cannot reserve. */
+int vod_reserve(int fd, int64_t offset, int64_t length);
+
+/* Gives back the blocks of length bytes from offset (fallocate with FALLOC_FL_PUNCH_HOLE and
+   FALLOC_FL_KEEP_SIZE): a reservation past what was written. Returns 0, or -1 with errno set. */
+int vod_release_reserved(int fd, int64_t offset, int64_t length);
+
 /* Renames from to to unless to exists (renameat2 with RENAME_NOREPLACE). Returns 0, or -1 with
    errno set: EEXIST when to exists; EINVAL or ENOSYS where the file system cannot promise it. */
 int vod_rename_noreplace(const char *from, const char *to);
