@@ -164,38 +164,17 @@ public struct Delivery: Sendable {
         let early = Self.storeDeadline(budget)
         let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, attention: attention, until: early) : nil
         let known = ledger?.items(missing.map(\.item.key), until: early) ?? [:]
-        // What the user removed from DIR is not fetched again (what vodapp removed, for retention
-        // or --sync, is, when a push names it); a removal by the user is noticed here.
+        // What the store's records settle costs no request (`settledByRecord`); a removal by the
+        // user is noticed here.
         var noticed: [StoredItem] = []
+        let now = Date()
         missing.removeAll { target in
-            guard !options.retention.refetchRemoved, let record = known[target.item.key] else { return false }
-            let found = record.asFound(in: directory)
-            guard found.state == .removed, !found.removedByVodapp else { return false }
-            settled[target.item.key] = removedReport(target, record: found, since: record.state == .removed ? record.updatedAt : nil)
-            if record.state != .removed { noticed.append(found) }
+            guard let (report, record) = settledByRecord(target, record: known[target.item.key], in: directory, now: now) else { return false }
+            settled[target.item.key] = report
+            if let record { noticed.append(record) }
             return true
         }
         ledger?.record(noticed, until: early)
-        // A key a source that vouches for its pushes named with its URL is not another URL's
-        // for a push anyone could send: the eighth attacker trial's UDP push of the key of the
-        // user's cut download, naming its own server, had vodapp drop the user's kept bytes and
-        // place the sender's file under the user's title.
-        if !options.vouched {
-            missing.removeAll { target in
-                guard let record = known[target.item.key], record.vouched, record.url != target.item.urlString ?? "" else { return false }
-                settled[target.item.key] = target.report(.failed, error: "not fetched: a payload file, a poll or a signed push named this "
-                                                         + "key with another URL, which an unauthenticated push may not change", final: true)
-                return true
-            }
-        }
-        // An item the store knows to be too large for this limit costs no request (`TooLargeMemory`).
-        let now = Date()
-        missing.removeAll { target in
-            guard let reason = TooLargeMemory.settles(known[target.item.key], url: target.item.urlString, limit: options.maximumSize,
-                                                      now: now) else { return false }
-            settled[target.item.key] = target.report(.tooLarge, error: reason)
-            return true
-        }
         if locks == nil, hasWorkArea {
             locks = try ItemLocks.open(in: directory)
             locks?.markRunning(since: startedAt)
@@ -240,6 +219,34 @@ public struct Delivery: Sendable {
         }
         return DeliveryPlan(directory: directory, settled: settled, mine: mine, othersFetching: othersFetching,
                             known: known, ledger: ledger, locks: locks, room: room)
+    }
+
+    /// The report of an item its store record settles without a request, if it does: what the
+    /// user removed from DIR is not fetched again (what vodapp removed, for retention or
+    /// --sync, is, when a push names it); a key a source that vouches for its pushes named with
+    /// its URL is not another URL's for a push anyone could send (the eighth attacker trial's
+    /// UDP push of the key of the user's cut download, naming its own server, had vodapp drop
+    /// the user's kept bytes and place the sender's file under the user's title); and an item
+    /// the store knows to be too large for this limit is not asked for (`TooLargeMemory`).
+    /// - Returns: the report, and the record to save when a removal by the user is noticed now.
+    func settledByRecord(_ target: DeliveryTarget, record: StoredItem?, in directory: MediaDirectory,
+                         now: Date) -> (ItemReport, noticed: StoredItem?)? {
+        guard let record else { return nil }
+        if !options.retention.refetchRemoved {
+            let found = record.asFound(in: directory)
+            if found.state == .removed, !found.removedByVodapp {
+                return (removedReport(target, record: found, since: record.state == .removed ? record.updatedAt : nil),
+                        record.state != .removed ? found : nil)
+            }
+        }
+        if !options.vouched, record.vouched, record.url != target.item.urlString ?? "" {
+            return (target.report(.failed, error: "not fetched: a payload file, a poll or a signed push named this key with another "
+                                  + "URL, which an unauthenticated push may not change", final: true), nil)
+        }
+        if let reason = TooLargeMemory.settles(record, url: target.item.urlString, limit: options.maximumSize, now: now) {
+            return (target.report(.tooLarge, error: reason), nil)
+        }
+        return nil
     }
 
     /// Records, in one write, what the delivery takes and the push it is (`StateStore.recordStart`):

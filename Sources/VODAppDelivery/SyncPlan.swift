@@ -19,6 +19,9 @@ struct SyncPlan: Equatable {
     let pending: [String]
     /// Records of files in DIR that the push does not name, to remove.
     let files: [StoredItem]
+    /// Those files whether or not an item is pending: what goes once the push is complete
+    /// (`--dry-run` shows them).
+    let unnamedFiles: [StoredItem]
     /// Records of items the push does not name that hold no file in DIR: partial, failed,
     /// deferred, to be recorded as removed (their kept bytes discarded).
     let unwanted: [StoredItem]
@@ -39,11 +42,12 @@ struct SyncPlan: Equatable {
         }
         let named = Set(pushed.map(\.key))
         let removable = others.filter { !named.contains($0.key) && $0.updatedAt < runningSince && (vouched || !$0.vouched) }
+        unnamedFiles = pushed.isEmpty ? [] : removable.filter { $0.state == .fetched }.sorted { ($0.updatedAt, $0.key) < ($1.updatedAt, $1.key) }
         guard pending.isEmpty, !pushed.isEmpty else {
             (files, unwanted) = ([], [])
             return
         }
-        files = removable.filter { $0.state == .fetched }.sorted { ($0.updatedAt, $0.key) < ($1.updatedAt, $1.key) }
+        files = unnamedFiles
         unwanted = removable.filter { [.partial, .failed, .deferred].contains($0.state) }.sorted { $0.key < $1.key }
     }
 }

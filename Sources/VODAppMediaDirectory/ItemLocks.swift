@@ -38,6 +38,16 @@ package final class ItemLocks: Sendable {
         state = NIOLockedValueBox(State(descriptor: try SafeFile.open(path, O_RDWR | O_CREAT)))
     }
 
+    private init(descriptor: Int32) {
+        state = NIOLockedValueBox(State(descriptor: descriptor))
+    }
+
+    /// The lock file at `path` opened only to look (`othersRunningSince`): nil when there is
+    /// none. A dry run creates nothing and takes no lock.
+    package static func observing(path: String) -> ItemLocks? {
+        (try? SafeFile.open(path, O_RDONLY)).map(ItemLocks.init(descriptor:))
+    }
+
     /// The locks of `directory`, whose work area exists.
     package static func open(in directory: MediaDirectory) throws(MediaDirectoryError) -> ItemLocks {
         do {

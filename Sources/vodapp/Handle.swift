@@ -45,6 +45,7 @@ struct Handle: AsyncParsableCommand {
         Examples:
           vodapp handle SamplePayloads/vodapp-sample-local.json --dir /tmp/videos
           vodapp - --json < payload.json | jq .result
+          vodapp payload.json --dry-run --sync   # what it would fetch and remove
 
         More: docs/PAYLOAD.md, docs/DIRECTORY.md and docs/OUTPUT.md (installed under \
         /usr/share/doc/vodapp/).

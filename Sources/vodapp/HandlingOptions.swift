@@ -64,7 +64,7 @@ struct HandlingOptions: ParsableArguments {
     var userAgent: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("After each delivery, remove vodapp's files older than this many days (by when vodapp wrote them; 0 keeps only those of the last minutes).",
+            help: ArgumentHelp("After each delivery, remove vodapp's files older than this many days (by when vodapp wrote them; 0 keeps only those of this delivery and of deliveries still running).",
                                valueName: "n"),
             transform: OptionValue.wholeNumber(of: "days", in: 0...36_500))
     var keepDays: Int?
@@ -111,6 +111,9 @@ struct HandlingOptions: ParsableArguments {
     @Option(help: ArgumentHelp("What DIR/playlist.m3u8 lists: every item in DIR, or only the latest push's, in its order. Default: all (latest with --sync).",
                                valueName: "latest|all"))
     var playlist: PlaylistScope?
+
+    @Flag(help: "Say what would be fetched, resumed, skipped and removed, and why; request nothing, write nothing. Exit 65 when an item is invalid, else 0.")
+    var dryRun = false
 
     @Option(help: ArgumentHelp("On a metered connection (as NetworkManager says): fetch, or defer the items to a later delivery (exit 75).",
                                valueName: "fetch|defer"))
@@ -178,6 +181,12 @@ struct HandlingOptions: ParsableArguments {
     func deliverOnce(_ payload: Payload, from source: DeliverySource, json: Bool, signals: SignalTrap,
                      logger: Logger) async throws -> Int32 {
         let options = deliveryOptions
+        if dryRun {
+            let preview = try Delivery(options: options, logger: logger, attention: .logged(to: logger)).preview(payload)
+            print(json ? preview.json : PreviewRenderer.summary(preview))
+            fflush(nil)
+            return preview.hasInvalidItems ? ExitStatus.invalidPayload.rawValue : ExitStatus.success.rawValue
+        }
         let notifier = LibNotifyNotifier()
         let progress = quiet ? nil : ProgressDisplay.forStandardError()
         let report = try await Delivery(options: options, notifier: notifier, logger: logger, attention: .logged(to: logger),

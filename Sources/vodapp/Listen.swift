@@ -144,6 +144,9 @@ struct Listen: AsyncParsableCommand {
     var json = false
 
     func validate() throws {
+        if handling.dryRun {
+            throw ValidationError("--dry-run is for one delivery: use it with handle, get or poll")
+        }
         let secretSet = secret != nil || Environment.value("VODAPP_WEBHOOK_SECRET") != nil
         guard !((noUdp || (secretSet && udp == nil)) && noHttp && mqtt == nil) else {
             if !noUdp {

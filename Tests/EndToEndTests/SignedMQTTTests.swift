@@ -79,15 +79,15 @@ import VODAppSamples
         }
     }
 
-    /// The README's recipe, run as written by bash with openssl, jq and mosquitto_pub, its first
-    /// line (where the broker is) set to the test's broker.
-    @Test func theReadmesShellRecipeMakesASignedMessage() async throws {
-        let readme = try String(contentsOfFile: Self.root + "/README.md", encoding: .utf8)
+    /// The recipe of docs/LISTEN.md ("Signed messages"), run as written by bash with openssl, jq
+    /// and mosquitto_pub, its first line (where the broker is) set to the test's broker.
+    @Test func theDocsShellRecipeMakesASignedMessage() async throws {
+        let page = try String(contentsOfFile: Self.root + "/docs/LISTEN.md", encoding: .utf8)
         // The shell blocks, fences and all indented alike (the recipe sits in a list item).
         var blocks: [[String]] = []
         var current: [String]?
         var indent = 0
-        for line in readme.components(separatedBy: "\n") {
+        for line in page.components(separatedBy: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if current == nil, trimmed == "```sh" {
                 current = []
@@ -100,7 +100,7 @@ import VODAppSamples
             }
         }
         var lines = try #require(blocks.first { $0.contains { $0.contains("mosquitto_pub") } && $0.contains { $0.contains("vodapp-signature") } },
-                                 "the README has no MQTT signing recipe")
+                                 "docs/LISTEN.md has no MQTT signing recipe")
         #expect(lines.first?.hasPrefix("broker=") == true, "\(lines)")
 
         let scratch = try ScratchDirectory()

@@ -39,6 +39,8 @@ import VODAppStore
                                 others: others, runningSince: started, vouched: true)
             #expect(plan.pending == ["b"], "\(state)")
             #expect(plan.files.isEmpty && plan.unwanted.isEmpty, "\(state)")
+            // What goes once the push is complete, for a dry run to show.
+            #expect(plan.unnamedFiles.map(\.key) == ["old"], "\(state)")
         }
         // Not recorded at all: it has not arrived.
         #expect(SyncPlan(pushed: pushed("a"), found: [:], others: others, runningSince: started, vouched: true).pending == ["a"])

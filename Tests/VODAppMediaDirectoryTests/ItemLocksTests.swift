@@ -49,6 +49,9 @@ import VODAppMediaDirectory
 
         early.markRunning(since: base - 60)
         #expect(Self.sameMillisecond(late.othersRunningSince(), base - 60))
+        // One who only looks (a dry run) sees it too.
+        #expect(Self.sameMillisecond(ItemLocks.observing(path: path)?.othersRunningSince(), base - 60))
+        #expect(ItemLocks.observing(path: path + "-absent") == nil)
         #expect(Self.sameMillisecond(early.othersRunningSince(), base))
 
         // Keys taken and all let go at once: the whole-file unlock spares the mark.
