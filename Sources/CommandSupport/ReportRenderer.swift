@@ -41,7 +41,8 @@ public enum ReportRenderer {
         }
         if !report.removed.isEmpty {
             let bytes = report.removed.reduce(Int64(0)) { $0 + $1.bytes }
-            lines.append("  retention removed \(report.removed.count) older file\(report.removed.count == 1 ? "" : "s") (\(ByteSize.format(bytes))):")
+            // Retention's and --sync's alike: each line says which asked.
+            lines.append("  removed \(report.removed.count) file\(report.removed.count == 1 ? "" : "s") of earlier deliveries (\(ByteSize.format(bytes))):")
             lines += report.removed.map { "    \(printable($0.title ?? $0.key)): \(printable($0.reason))" }
         }
         let totals = counts.isEmpty ? "empty playlist" : counts.joined(separator: ", ")

@@ -44,7 +44,7 @@ extension Delivery {
         let earlier = MediaPlaylist(parsing: seed ?? "", keepingOnly: directory.regularFiles())
         let playlist: MediaPlaylist
         if options.playlistScope == .latest, let pushed = plan.ledger?.latestPush(until: deadline), !pushed.isEmpty {
-            playlist = Self.latest(pushed, entries: latest + earlier.entries)
+            playlist = Self.latest(pushed, entries: latest + earlier.entries, keepingTheRestUntilComplete: options.sync)
         } else {
             playlist = options.playlistScope == .latest ? MediaPlaylist(entries: latest) : earlier.merging(latest)
         }
@@ -57,14 +57,26 @@ extension Delivery {
     /// `--playlist latest`: the latest push's items, in its order, each with the entry of a file
     /// of its key among `entries` (this delivery's first, then the playlist's), titled as the push
     /// titles it. A retry, which is not a push, lists the push so too.
-    static func latest(_ pushed: [PushedItem], entries: [MediaPlaylist.Entry]) -> MediaPlaylist {
+    /// - Parameter keepingTheRestUntilComplete: with `--sync`, while an item of the push is not
+    ///   in DIR yet, the entries of the set before it follow, as long as their files are there:
+    ///   the screen keeps what it has until the new set is complete (it used to drop to the
+    ///   new items that had arrived, one clip of a campaign on a small disk).
+    static func latest(_ pushed: [PushedItem], entries: [MediaPlaylist.Entry], keepingTheRestUntilComplete: Bool = false) -> MediaPlaylist {
         var byKey: [String: MediaPlaylist.Entry] = [:]
         for entry in entries {
             guard let key = MediaFileName.key(ofMediaName: entry.name), byKey[key] == nil else { continue }
             byKey[key] = entry
         }
-        return MediaPlaylist(entries: pushed.compactMap { item in
+        let listed = pushed.compactMap { item in
             byKey[item.key].map { MediaPlaylist.entry(title: item.title, subtitle: item.subtitle, path: $0.name) }
-        })
+        }
+        guard keepingTheRestUntilComplete, listed.count < pushed.count else { return MediaPlaylist(entries: listed) }
+        let named = Set(pushed.map(\.key))
+        var seen = Set<String>()
+        let rest = entries.filter { entry in
+            guard let key = MediaFileName.key(ofMediaName: entry.name), !named.contains(key) else { return false }
+            return seen.insert(key).inserted
+        }
+        return MediaPlaylist(entries: listed + rest)
     }
 }

@@ -68,7 +68,7 @@ extension Delivery {
             let sync = SyncPlan(pushed: pushed, found: found, others: records.filter { !named.contains($0.key) },
                                 runningSince: min(now, othersSince ?? now), vouched: options.vouched)
             syncWaitsFor = sync.pending
-            let reason = "the push (\(pushed.count) item\(pushed.count == 1 ? "" : "s")) does not name it (--sync)"
+            let reason = Self.syncReason(pushed: pushed.count, makingRoom: false)
             syncRemovals = sync.unnamedFiles.compactMap { item in
                 placedFile(of: item, in: directory, root: root).map {
                     RemovedFile(key: item.key, title: item.title, path: $0.path, bytes: $0.bytes, reason: reason)

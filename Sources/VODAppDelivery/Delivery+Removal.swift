@@ -33,7 +33,7 @@ extension Delivery {
         var removed: [RemovedFile] = []
         if options.sync {
             let synced = sync(plan, records: records, root: root, runningSince: min(startedAt, othersSince ?? startedAt),
-                              until: deadline)
+                              needsRoom: reports.values.contains(where: \.lackedRoom), until: deadline)
             removed += synced.removed
             records.removeAll { synced.settled.contains($0.key) }
         }

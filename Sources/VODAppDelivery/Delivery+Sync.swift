@@ -13,8 +13,10 @@ extension Delivery {
     ///   - records: the store's records, in every state.
     ///   - runningSince: when this delivery, or the oldest running beside it, began: what was
     ///     recorded since is a running delivery's.
+    ///   - needsRoom: whether items of the push failed for want of room, which the files the
+    ///     push does not name then give at once.
     /// - Returns: what was removed, for the report, and the keys whose records it changed.
-    func sync(_ plan: DeliveryPlan, records: [StoredItem], root: Folder, runningSince: Date,
+    func sync(_ plan: DeliveryPlan, records: [StoredItem], root: Folder, runningSince: Date, needsRoom: Bool,
               until deadline: ContinuousClock.Instant) -> (removed: [RemovedFile], settled: Set<String>) {
         guard let ledger = plan.ledger, let locks = plan.locks,
               let pushed = ledger.latestPush(until: deadline), !pushed.isEmpty else { return ([], []) }
@@ -23,12 +25,13 @@ extension Delivery {
         var found: [String: StoredItem] = [:]
         for record in records where named.contains(record.key) { found[record.key] = record.asFound(in: directory) }
         let sync = SyncPlan(pushed: pushed, found: found, others: records.filter { !named.contains($0.key) },
-                            runningSince: runningSince, vouched: options.vouched)
-        guard sync.pending.isEmpty else {
+                            runningSince: runningSince, vouched: options.vouched,
+                            needsRoom: needsRoom)
+        guard sync.pending.isEmpty || !sync.files.isEmpty else {
             logger.info("--sync waits for the push's items", metadata: ["pending": "\(sync.pending.count)"])
             return ([], [])
         }
-        let reason = "the latest push (\(pushed.count) item\(pushed.count == 1 ? "" : "s")) does not name it (--sync)"
+        let reason = Self.syncReason(pushed: pushed.count, makingRoom: !sync.pending.isEmpty)
         var removed: [RemovedFile] = []
         var changes: [StoredItem] = []
         for item in sync.files + sync.unwanted {
@@ -49,5 +52,11 @@ extension Delivery {
         }
         ledger.record(changes, until: deadline)
         return (removed, Set(changes.map(\.key)))
+    }
+
+    /// Why `--sync` removes a file, in words: the dry run says the same.
+    static func syncReason(pushed: Int, makingRoom: Bool) -> String {
+        "the latest push (\(pushed) item\(pushed == 1 ? "" : "s")) does not name it"
+            + (makingRoom ? ", and its items need the room" : "") + " (--sync)"
     }
 }

@@ -41,6 +41,17 @@ public struct ItemReport: Sendable, Equatable, Encodable {
         case key, title, url, status, bytes, path, httpStatus, error, final, variant, subtitles
     }
 
+    /// Whether it failed for want of disk space that removing files could give: under
+    /// `--min-free` (not started, or refused from its length), or a declared length the disk
+    /// could hold but had no room for. `--sync` makes room with what the push does not name.
+    public var lackedRoom: Bool {
+        guard status == .failed, final != true, let error else { return false }
+        return Self.roomRefusals.contains { error.contains($0) }
+    }
+
+    /// What the refusals for want of room say (`Delivery.plan`, `TransferEngine`), and only they.
+    static let roomRefusals = ["--min-free", "do not fit on the disk"]
+
     /// Reports are equal when what they say is: `placed` is the store's, not the report's.
     public static func == (lhs: ItemReport, rhs: ItemReport) -> Bool {
         lhs.key == rhs.key && lhs.title == rhs.title && lhs.url == rhs.url && lhs.status == rhs.status && lhs.bytes == rhs.bytes

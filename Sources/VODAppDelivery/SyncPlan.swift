@@ -7,6 +7,9 @@ import VODAppStore
 /// - Nothing is removed while an item of the push may still arrive: not recorded yet, partial,
 ///   deferred, failing for now, or removed by vodapp and not fetched again yet. An item that can
 ///   never arrive (too large, a failure for good, removed by the user) does not hold the rest.
+/// - Unless items of the push failed for want of room (`needsRoom`): then the files it does not
+///   name go at once, as they would once it is complete, so that it can be (on a small disk the
+///   old set stayed, and the new one never fitted beside it).
 /// - Then vodapp's files of items the push does not name go, and so do the records (and kept
 ///   bytes) of such items not in DIR, so that nothing retries them. A push naming one again
 ///   fetches it again (`StoredItem.removedByVodapp`).
@@ -30,7 +33,9 @@ struct SyncPlan: Equatable {
     ///   - found: the records of the push's keys, as DIR stands (`StoredItem.asFound`).
     ///   - others: the records of every other key.
     ///   - runningSince: when this delivery, or the oldest running beside it, began.
-    init(pushed: [PushedItem], found: [String: StoredItem], others: [StoredItem], runningSince: Date, vouched: Bool) {
+    ///   - needsRoom: whether items of the push failed for want of room.
+    init(pushed: [PushedItem], found: [String: StoredItem], others: [StoredItem], runningSince: Date, vouched: Bool,
+         needsRoom: Bool = false) {
         pending = pushed.map(\.key).filter { key in
             guard let record = found[key] else { return true }
             switch record.state {
@@ -44,7 +49,7 @@ struct SyncPlan: Equatable {
         let removable = others.filter { !named.contains($0.key) && $0.updatedAt < runningSince && (vouched || !$0.vouched) }
         unnamedFiles = pushed.isEmpty ? [] : removable.filter { $0.state == .fetched }.sorted { ($0.updatedAt, $0.key) < ($1.updatedAt, $1.key) }
         guard pending.isEmpty, !pushed.isEmpty else {
-            (files, unwanted) = ([], [])
+            (files, unwanted) = (needsRoom ? unnamedFiles : [], [])
             return
         }
         files = unnamedFiles

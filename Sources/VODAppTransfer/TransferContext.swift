@@ -21,8 +21,8 @@ final class TransferContext {
         /// Writing it would leave less disk space than the delivery may use (`room`).
         case noRoom
         /// Its declared length does not fit on the disk (`needed` bytes; `free` as the disk
-        /// stood), found when reserving it before its body.
-        case noSpace(needed: Int64, free: Int64?)
+        /// stood, of `capacity` in all), found when reserving it before its body.
+        case noSpace(needed: Int64, free: Int64?, capacity: Int64?)
     }
 
     /// Where this response's body goes.
@@ -518,7 +518,10 @@ final class TransferContext {
         guard !encoded, let length = declaredLength, length > 0 else { return true }
         guard vod_reserve(fd, baseOffset, length) == 0 else {
             guard errno == ENOSPC else { return true }
-            abort = .noSpace(needed: length, free: freeBytes())
+            var info = statvfs()
+            let known = fstatvfs(fd, &info) == 0
+            abort = .noSpace(needed: length, free: known ? Int64(info.f_bavail) * Int64(info.f_frsize) : nil,
+                             capacity: known ? Int64(info.f_blocks) * Int64(info.f_frsize) : nil)
             return false
         }
         reservedEnd = baseOffset + length

@@ -842,7 +842,12 @@ extension TransferEngine {
         case .noRoom:
             // Its bytes go, to give the room back; freeing space makes a later delivery succeed.
             return Classification(result: .failed(reason: context.request.room?.refusal ?? "no room left on the disk"), keep: false)
-        case .noSpace(let needed, let free):
+        case .noSpace(let needed, let free, let capacity):
+            // Larger than the whole file system, it never fits: said so, and not tried again.
+            if let capacity, needed > capacity {
+                return Classification(result: .failed(reason: "not fetched: its \(ByteSize.format(needed)) are more than the whole disk "
+                                                      + "holds (\(ByteSize.format(capacity)))"), isFinal: true, keep: false)
+            }
             let room = free.map { ", which has \(ByteSize.format($0)) free" } ?? ""
             return Classification(result: .failed(reason: "not fetched: its \(ByteSize.format(needed)) do not fit on the disk\(room)"),
                                   keep: false)

@@ -70,7 +70,7 @@ struct HandlingOptions: ParsableArguments {
     var keepDays: Int?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("After each delivery, remove vodapp's oldest files until they take at most this much: bytes, or K/M/G.", valueName: "size"),
+            help: ArgumentHelp("After each delivery, remove vodapp's oldest files until they take at most this much: bytes, or K/M/G. An item larger on its own is too large.", valueName: "size"),
             transform: OptionValue.byteCount)
     var maxTotal: Int64?
 
@@ -247,7 +247,9 @@ struct HandlingOptions: ParsableArguments {
         var options = DeliveryOptions(
             directory: directory.path,
             budget: budget ?? DeliveryOptions.defaultBudget,
-            maximumSize: maxSize ?? DeliveryOptions.defaultMaximumSize,
+            // An item larger than --max-total could never be kept: it is too large, not fetched
+            // and then left over the limit (the new-user trial's 14 MiB item under --max-total 8M).
+            maximumSize: min(maxSize ?? DeliveryOptions.defaultMaximumSize, maxTotal ?? .max),
             jobs: jobs,
             notify: !noNotify,
             budgetAware: !allAtOnce,

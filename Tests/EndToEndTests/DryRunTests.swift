@@ -52,7 +52,7 @@ import VODAppSamples
             #expect(lines.contains("  would fetch     NEW <- \(server.url("/bytes/\(Self.mebibyte).mp4?new"))"), "\(dry.stdout)")
             #expect(lines.contains { $0.hasPrefix("  invalid         Bad (key \"no/slash\"): ") }, "\(dry.stdout)")
             #expect(lines.contains("  --sync would remove 1 file (1.0 MiB), once the push's 1 item to come are in DIR:"), "\(dry.stdout)")
-            #expect(lines.contains("    OLD (1.0 MiB): the push (3 items) does not name it (--sync)"), "\(dry.stdout)")
+            #expect(lines.contains("    OLD (1.0 MiB): the latest push (3 items) does not name it (--sync)"), "\(dry.stdout)")
             #expect(lines.contains { $0.hasPrefix("  retention would remove 1 file (1.0 MiB), as DIR stands") }, "\(dry.stdout)")
             #expect(lines.contains("    OLD (1.0 MiB): older than 0 days (--keep-days 0)"), "\(dry.stdout)")
             #expect(lines.last == "dry run: 1 to fetch, 1 already present, 1 to skip, 1 invalid")

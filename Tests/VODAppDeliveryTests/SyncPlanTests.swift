@@ -31,6 +31,17 @@ import VODAppStore
         #expect(plan.unwanted.map(\.key) == ["cut", "down", "later"])
     }
 
+    /// Items of the push that failed for want of room get the room of the files it does not
+    /// name at once; the records of what holds no file wait for the set as before.
+    @Test func aSetThatNeedsRoomTakesItFromWhatItDoesNotName() {
+        let plan = SyncPlan(pushed: pushed("a", "b"), found: ["a": record("a", .fetched), "b": record("b", .failed)],
+                            others: [record("old", .fetched, age: 10), record("cut", .partial), record("stranger", .fetched, vouched: false)],
+                            runningSince: started, vouched: false, needsRoom: true)
+        #expect(plan.pending == ["b"])
+        #expect(plan.files.map(\.key) == ["stranger"])
+        #expect(plan.unwanted.isEmpty)
+    }
+
     @Test func whatMayStillArriveHoldsEveryRemoval() {
         let others = [record("old", .fetched)]
         for (state, final, byVodapp) in [(StoredItem.State.partial, false, false), (.failed, false, false), (.deferred, false, false),
