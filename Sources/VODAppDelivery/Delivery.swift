@@ -206,7 +206,7 @@ public struct Delivery: Sendable {
         if let minimum = options.retention.minimumFree, !mine.isEmpty, let free = directory.freeBytes() {
             if free > minimum {
                 room = TransferRequest.Room(bytes: ByteAllowance(free - minimum), floor: minimum,
-                                            refusal: "not fetched: it would leave less than --min-free \(ByteSize.format(minimum)) free in \(directory.path)")
+                                            consequence: "leave less than --min-free \(ByteSize.format(minimum)) free in \(directory.path)")
             } else {
                 let (shownFree, shownMinimum) = ByteSize.format(free, against: minimum)
                 for target in mine {

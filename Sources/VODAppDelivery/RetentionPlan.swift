@@ -92,7 +92,9 @@ struct RetentionPlan: Equatable {
                 total -= bytes
             }
             if total > limit {
-                warnings.append("vodapp's files in \(directory) take \(ByteSize.format(total)), over --max-total \(ByteSize.format(limit)), "
+                // Shown so that the two never read the same (8.0 MiB over 8.0 MiB).
+                let (shownTotal, shownLimit) = ByteSize.format(total, against: limit)
+                warnings.append("vodapp's files in \(directory) take \(shownTotal), over --max-total \(shownLimit), "
                                 + "and none is left that retention may remove: kept are \(keptReasons)")
             }
         }

@@ -841,7 +841,8 @@ extension TransferEngine {
             return Classification(result: .failed(reason: text), keep: false)
         case .noRoom:
             // Its bytes go, to give the room back; freeing space makes a later delivery succeed.
-            return Classification(result: .failed(reason: context.request.room?.refusal ?? "no room left on the disk"), keep: false)
+            let size = context.encoded ? nil : context.declaredLength
+            return Classification(result: .failed(reason: context.request.room?.refusal(size: size) ?? "no room left on the disk"), keep: false)
         case .noSpace(let needed, let free, let capacity):
             // Larger than the whole file system, it never fits: said so, and not tried again.
             if let capacity, needed > capacity {

@@ -1,3 +1,5 @@
+import VODAppBase
+
 /// One body to fetch: into a file that nobody else can see yet, or, for a small document such as
 /// an HLS playlist or key, into memory.
 public struct TransferRequest: Sendable, Equatable {
@@ -93,19 +95,24 @@ public struct TransferRequest: Sendable, Equatable {
     /// that would pass it is not started, or is stopped where it would.
     let room: Room?
 
-    /// The disk space a run's requests share, and what a body refused for it fails with: the
-    /// caller knows which limit it is.
+    /// The disk space a run's requests share, and what a body refused for it would do: the
+    /// caller knows which limit it is ("leave less than --min-free 4.0 MiB free in DIR").
     public struct Room: Sendable, Equatable {
         public let bytes: ByteAllowance
         /// The free space the disk must keep whoever writes: checked as the disk stands, so
         /// that deliveries running at once share the room above it.
         public let floor: Int64
-        public let refusal: String
+        public let consequence: String
 
-        public init(bytes: ByteAllowance, floor: Int64, refusal: String) {
+        public init(bytes: ByteAllowance, floor: Int64, consequence: String) {
             self.bytes = bytes
             self.floor = floor
-            self.refusal = refusal
+            self.consequence = consequence
+        }
+
+        /// Why a body of `size` bytes (nil: not declared) was refused, with its size when known.
+        func refusal(size: Int64?) -> String {
+            "not fetched: " + (size.map { "its \(ByteSize.format($0)) would " } ?? "it would ") + consequence
         }
     }
 

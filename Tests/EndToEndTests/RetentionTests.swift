@@ -228,7 +228,8 @@ import VODAppSamples
                 let other = PayloadBuilder.json([(key: "beside", title: "Beside", url: server.url("/bytes/\(3 * Self.mebibyte).mp4"))])
                 let beside = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--min-free", "3M"], stdin: other)
                 #expect(beside.exitCode == 75, "\(beside.stdout) \(beside.stderr)")
-                #expect((beside.item("beside")?["error"] as? String)?.contains("less than --min-free 3.0 MiB free") == true, "\(beside.stdout)")
+                #expect(beside.item("beside")?["error"] as? String == "not fetched: its 3.0 MiB would leave less than --min-free 3.0 MiB free in \(dir)",
+                        "\(beside.stdout)")
                 #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
 
                 running.signal(SIGTERM)
