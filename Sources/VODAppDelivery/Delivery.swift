@@ -116,6 +116,7 @@ public struct Delivery: Sendable {
         // Checked before anything in it is used, on every path: a work area that is a link would
         // send partial bodies, locks and the store outside DIR.
         var hasWorkArea = try directory.checkWorkArea()
+        if hasWorkArea { directory.restrictWorkArea() }
         // A way to DIR that another user can change can be swapped, mid-run, for a link to a
         // folder of the user's elsewhere (the sixth attacker trial overwrote a playlist in the
         // user's ~/Music that way) or of theirs (it got the files fetched with the user's

@@ -205,6 +205,21 @@ package struct MediaDirectory: Sendable {
             throw .directoryUnusable(path: path, reason: Self.failure(failure, at: directory, in: path))
         }
         try checkOwnership()
+        restrictWorkArea()
+    }
+
+    /// Closes the work area to every other user (0700): its lock file, store and spool are the
+    /// running user's alone. Open to others, another user could hold a lock in `locks` that
+    /// reads as a delivery running since 1970 (retention and --sync then removed nothing), hold
+    /// every item's lock (nothing was fetched, "another delivery is fetching it"), or lock the
+    /// store's shared memory (every delivery ran its whole budget and recorded nothing): the
+    /// tenth attacker trial. Best effort: a work area that cannot be changed is used as it is.
+    package func restrictWorkArea() {
+        var info = stat()
+        let area = path + "/.vodapp"
+        guard lstat(area, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR, info.st_uid == geteuid(),
+              info.st_mode & 0o077 != 0 else { return }
+        _ = chmod(area, 0o700)
     }
 
     /// The system's reason, naming the folder when it is not DIR itself (or one above it).

@@ -48,6 +48,37 @@ import VODAppSamples
     /// for good (a live stream): the clean-up of the item's folder removes the link, never the
     /// files of the folder it names. (It emptied the link's target: another user's ~/Documents,
     /// through a shared DIR.)
+    /// The work area is the running user's alone (0700), made so by every delivery, also when
+    /// an earlier vodapp left it open: another user who could open `locks` held a lock that read
+    /// as a delivery running since 1970 (retention removed nothing, blaming it), held every
+    /// item's lock (nothing was fetched), or locked the store's shared memory (each delivery ran
+    /// its whole budget): the tenth attacker trial.
+    @Test(.enabled("needs root, to act as nobody") { getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/usr/sbin/runuser") })
+    func anotherUserCannotReachTheWorkAreaToHoldItsLocks() async throws {
+        let scratch = try ScratchDirectory()
+        chmod(scratch.path, 0o755)
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let payload = PayloadBuilder.json([(key: "a", title: "A", url: server.url("/bytes/1000.mp4"))])
+            let first = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(first.exitCode == 0, "\(first.stderr)")
+            func mode() -> mode_t {
+                var info = stat()
+                return stat(dir + "/.vodapp", &info) == 0 ? info.st_mode & 0o777 : 0
+            }
+            #expect(mode() == 0o700)
+            // As an earlier vodapp left it: the next delivery closes it, even one that fetches nothing.
+            #expect(chmod(dir + "/.vodapp", 0o755) == 0)
+            let again = try await runner.run(["-", "--dir", dir, "--no-notify"], stdin: payload)
+            #expect(again.exitCode == 0, "\(again.stderr)")
+            #expect(mode() == 0o700)
+            let script = "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDONLY); fcntl.lockf(fd, fcntl.LOCK_SH | fcntl.LOCK_NB, 1, 2**62)"
+            let lock = try await runTool("/usr/sbin/runuser", ["-u", "nobody", "--", "python3", "-c", script, dir + "/.vodapp/locks"])
+            #expect(lock.exitCode != 0)
+            #expect(lock.stderr.contains("Permission denied"), "\(lock.stderr)")
+        }
+    }
+
     @Test func aLinkAtAStreamsWorkFolderWhenTheStreamFailsForGoodRemovesNothingOutside() async throws {
         let (scratch, dir, outside) = try victimOutside()
         _ = scratch
