@@ -88,7 +88,7 @@ extension Delivery {
                 let keep: RetentionPlan.Keep? = reports[item.key] != nil ? .thisDelivery : running(item) ? .running
                     : mayTouchPartial(item.key) ? nil : .busy
                 return RetentionCandidate(item: item, kind: .partial(partial),
-                                          entry: .init(bytes: partial.bytes, modified: partial.modified, vouched: item.vouched,
+                                          entry: .init(bytes: partial.diskBytes, modified: partial.modified, vouched: item.vouched,
                                                        partial: true, kept: keep))
             default:
                 return nil

@@ -156,6 +156,9 @@ extension MediaDirectory {
         /// Its names in the work area's `partial` folder.
         package let names: [String]
         package let bytes: Int64
+        /// What it takes on the disk: its blocks when more than its bytes (a reservation a
+        /// killed delivery left past its end). Removing it frees this much.
+        package let diskBytes: Int64
         /// When it was last written.
         package let modified: Date
 
@@ -170,8 +173,10 @@ extension MediaDirectory {
         var names: [String] = []
         var bytes: Int64 = 0
         var modified = Date.distantPast
+        var diskBytes: Int64 = 0
         func count(_ info: stat) {
             bytes += Int64(info.st_size)
+            diskBytes += max(Int64(info.st_size), Int64(info.st_blocks) * 512)
             modified = max(modified, Self.date(info.st_mtim))
         }
         // Only files of one link count: a hard link planted at the name is not vodapp's bytes, and
@@ -190,7 +195,7 @@ extension MediaDirectory {
             }
         }
         guard let first = names.first else { return nil }
-        return KeptPartial(key: key, names: names, bytes: bytes, modified: modified, path: work.path + "/" + first)
+        return KeptPartial(key: key, names: names, bytes: bytes, diskBytes: diskBytes, modified: modified, path: work.path + "/" + first)
     }
 
     /// Removes what `keptPartial` found: the body, and the segment folder with the files in it

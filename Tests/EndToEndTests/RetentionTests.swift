@@ -184,6 +184,30 @@ import VODAppSamples
         }
     }
 
+    /// A transfer cut short keeps on the disk only the bytes it wrote, not the rest of the
+    /// length it reserved, on ext4 as on tmpfs: a cut transfer on ext4 kept its whole declared
+    /// length, so stalled items filled a disk while each partial read 100 KB (the tenth attacker
+    /// trial).
+    @Test(.enabled("needs root and a loop device, for an ext4 file system") { await Ext4Mount.isAllowed })
+    func aCutTransferKeepsOnlyWhatItWroteOnExt4() async throws {
+        try await withExt4Mount { mount in
+            let dir = mount.path + "/videos"
+            // 200 kB/s and a 3 s budget: under 1 MiB of the 16 MiB declared lands, and is kept
+            // to resume.
+            try await withSampleServer(rate: 200_000) { slow in
+                let payload = PayloadBuilder.json([(key: "cut", title: "Cut", url: slow.url("/bytes/\(16 * Self.mebibyte).mp4"))])
+                let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--budget", "3"], stdin: payload)
+                #expect(run.exitCode == 75, "\(run.stdout) \(run.stderr)")
+                let partial = try #require(ScratchDirectory.allEntries(dir + "/.vodapp/partial").first, "\(run.stdout)")
+                var info = stat()
+                #expect(stat(dir + "/.vodapp/partial/" + partial, &info) == 0)
+                #expect(info.st_size > 0 && info.st_size < Int64(Self.mebibyte), "\(info.st_size) bytes")
+                // Its blocks hold its bytes, with a little for ext4's own: not the 16 MiB reserved.
+                #expect(Int64(info.st_blocks) * 512 < Int64(info.st_size) + 64 * 1024, "\(info.st_blocks) blocks of 512 bytes")
+            }
+        }
+    }
+
     /// An item larger than --max-total on its own is too large: it could never be kept, so it is
     /// not fetched (the new-user trial's 14 MiB item was fetched under --max-total 8M and left
     /// the limit broken).
