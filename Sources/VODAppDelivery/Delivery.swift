@@ -164,6 +164,9 @@ public struct Delivery: Sendable {
         // transfers for more than a quarter of the budget: a busy store costs a warning.
         let early = Self.storeDeadline(budget)
         let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, attention: attention, until: early) : nil
+        if options.vouched, let ledger {
+            missing += replacingStrangers(&settled, of: payload, in: directory, ledger: ledger, locks: locks, until: early)
+        }
         let known = ledger?.items(missing.map(\.item.key), until: early) ?? [:]
         // What the store's records settle costs no request (`settledByRecord`); a removal by the
         // user is noticed here.
@@ -220,6 +223,39 @@ public struct Delivery: Sendable {
         }
         return DeliveryPlan(directory: directory, settled: settled, mine: mine, othersFetching: othersFetching,
                             known: known, ledger: ledger, locks: locks, room: room)
+    }
+
+    /// The items whose file in DIR an unauthenticated push placed from another URL than the one
+    /// this vouched-for delivery names: not this source's item, though named by its key, and
+    /// not to be taken as present (the tenth attacker trial had a UDP push place its own bytes
+    /// under the key of the user's next `vodapp get`, which then reported them as the user's).
+    /// Each file goes through the safe removal path, while still the file vodapp placed (one
+    /// the user changed since is theirs, and stays present), and is recorded as removed by
+    /// vodapp; its item is fetched from the URL named now.
+    /// - Returns: the items to fetch instead, taken out of `settled`.
+    private func replacingStrangers(_ settled: inout [String: ItemReport], of payload: Payload, in directory: MediaDirectory,
+                                    ledger: DeliveryLedger, locks: ItemLocks?, until deadline: ContinuousClock.Instant) -> [DeliveryTarget] {
+        let present = payload.items.filter { settled[$0.key]?.status == .alreadyPresent }
+        guard !present.isEmpty, let locks else { return [] }
+        let records = ledger.items(present.map(\.key), until: deadline)
+        var root: Folder?
+        var replaced: [DeliveryTarget] = []
+        var changes: [StoredItem] = []
+        for item in present {
+            guard case .valid(_, _, let url) = item.validity, let record = records[item.key], !record.vouched, record.state == .fetched,
+                  record.url != item.urlString ?? "", locks.takeUnheld(item.key) else { continue }
+            defer { locks.release(item.key) }
+            root = root ?? (try? directory.folder())
+            let reason = "an unauthenticated push placed it from another URL than the one named now"
+            guard let root, let file = placedFile(of: record, in: directory, root: root),
+                  remove(file, of: record, in: directory, root: root, reason: reason, for: "replacing it") != nil else { continue }
+            attention.warn("replaced the file of \(item.key): \(reason); it is fetched from the URL named now")
+            changes.append(record.removed(because: "removed: \(reason)", byVodapp: true))
+            settled[item.key] = nil
+            replaced.append(DeliveryTarget(item: item, url: url, temporary: directory.temporaryPath(key: item.key)))
+        }
+        ledger.record(changes, until: deadline)
+        return replaced
     }
 
     /// The report of an item its store record settles without a request, if it does: what the

@@ -110,4 +110,35 @@ import VODAppSamples
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "private"), count: 4000))
         }
     }
+
+    /// A file an unsigned push placed under a key the user's own run names later, with another
+    /// URL, is not the user's item: it is replaced by the file of the URL the user named (the
+    /// tenth attacker trial had a UDP push plant its bytes under the key of the user's next
+    /// `vodapp get`, reported "already present" with the sender's title on the user's screen).
+    @Test func anUnsignedPushCannotPlantTheFileOfAKeyTheUserNamesLater() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let listener = try await ListenerUnderTest(dir: dir)
+            let theirs = PayloadBuilder.json([(key: "later", title: "Evil", url: server.url("/bytes/7777.mp4?theirs"))])
+            #expect(await listener.post(theirs, wait: true).status == 200)
+            _ = try await listener.stop()
+            #expect(ScratchDirectory.visibleMedia(dir) == ["Evil [later].mp4"])
+
+            let mine = PayloadBuilder.json([(key: "later", title: "Real", url: server.url("/bytes/5555.mp4?mine"))])
+            let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: mine)
+            #expect(run.exitCode == 0, "\(run.stdout) \(run.stderr)")
+            #expect(run.item("later")?["status"] as? String == "downloaded", "\(run.stdout)")
+            #expect(ScratchDirectory.visibleMedia(dir) == ["Real [later].mp4"])
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "later"), count: 5555))
+            #expect(run.stderr.contains("replaced the file of later: an unauthenticated push placed it from another URL than the one named now"),
+                    "\(run.stderr)")
+            let playlist = try String(contentsOfFile: dir + "/playlist.m3u8", encoding: .utf8)
+            #expect(playlist.contains("Real [later].mp4") && !playlist.contains("Evil"), "\(playlist)")
+
+            // The same URL again is simply present.
+            let again = try await runner.run(["-", "--dir", dir, "--json", "--no-notify"], stdin: mine)
+            #expect(again.item("later")?["status"] as? String == "alreadyPresent", "\(again.stdout)")
+        }
+    }
 }
