@@ -381,7 +381,7 @@ final class TransferContext {
             // held to the floor as the disk stands, every mebibyte: other deliveries write too.
             if fd >= 0, reservedEnd == 0, fileBytes - floorCheckedAt >= Self.floorCheckInterval {
                 floorCheckedAt = fileBytes
-                if let free = freeBytes(), free - Int64(bytes.count) < room.floor {
+                if let free = diskSpace()?.free, free - Int64(bytes.count) < room.floor {
                     abort = .noRoom
                     return 0
                 }
@@ -518,25 +518,24 @@ final class TransferContext {
         guard !encoded, let length = declaredLength, length > 0 else { return true }
         guard vod_reserve(fd, baseOffset, length) == 0 else {
             guard errno == ENOSPC else { return true }
-            var info = statvfs()
-            let known = fstatvfs(fd, &info) == 0
-            abort = .noSpace(needed: length, free: known ? Int64(info.f_bavail) * Int64(info.f_frsize) : nil,
-                             capacity: known ? Int64(info.f_blocks) * Int64(info.f_frsize) : nil)
+            let disk = diskSpace()
+            abort = .noSpace(needed: length, free: disk?.free, capacity: disk?.capacity)
             return false
         }
         reservedEnd = baseOffset + length
-        if let room = request.room, let free = freeBytes(), free < room.floor {
+        if let room = request.room, let free = diskSpace()?.free, free < room.floor {
             abort = .noRoom
             return false
         }
         return true
     }
 
-    /// The free space of the disk the body is written to, as an unprivileged user may use it.
-    private func freeBytes() -> Int64? {
+    /// The disk the body is written to: its free space, as an unprivileged user may use it, and
+    /// all it holds.
+    private func diskSpace() -> (free: Int64, capacity: Int64)? {
         var info = statvfs()
         guard fd >= 0, fstatvfs(fd, &info) == 0 else { return nil }
-        return Int64(info.f_bavail) * Int64(info.f_frsize)
+        return (Int64(info.f_bavail) * Int64(info.f_frsize), Int64(info.f_blocks) * Int64(info.f_frsize))
     }
 
     /// Gives back the reserved blocks past what the file holds: a partial kept for resuming
