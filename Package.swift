@@ -254,7 +254,6 @@ let package = Package(
                 "VODAppStreams",
                 "VODAppDelivery",
                 "VODAppListen",
-                "VODAppPush",
                 "VODAppMQTT",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "UnixSignals", package: "swift-service-lifecycle"),
@@ -320,7 +319,7 @@ let package = Package(
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(
             name: "VODAppDeliveryTests",
-            dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "CommandSupport",
+            dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "VODAppBase", "CommandSupport",
                            "TestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // The router through HummingbirdTesting, and the queue and the datagram receiver in process.

@@ -1,16 +1,12 @@
 import Foundation
-import VODAppDelivery
-import VODAppListen
-import VODAppMediaDirectory
-import VODAppMQTT
-import VODAppPayload
-import VODAppPush
+import VODAppBase
 
 /// How a command ends in error: one line on stderr, named for the tool, then the exit status.
 ///
 /// This is the one mapping from what the libraries throw to what a person and a script see:
 /// commands throw the libraries' errors as they come (adding, at most, what the line is about),
-/// and `CommandLineTool` ends the process with the status chosen here.
+/// each error says its line and status (`ExitStatusProviding`), and `CommandLineTool` ends the
+/// process with it.
 public struct CommandFailure: Error, Sendable {
     public let message: String
     public let status: ExitStatus
@@ -30,35 +26,9 @@ public struct CommandFailure: Error, Sendable {
 
     private static func mapped(_ error: any Error) -> (String, ExitStatus)? {
         switch error {
-        case let failure as CommandFailure:
-            (failure.message, failure.status)
-        case let error as PayloadSource.ReadError:
-            (error.description, .payloadUnreadable)
-        case let error as PayloadError:
-            ("invalid payload: \(error)", .invalidPayload)
-        case let error as PushMessageError:
-            (error.description, .invalidPayload)
-        case let error as MediaDirectoryError:
-            (error.description, ExitStatus(error))
-        case let error as PayloadPoll.Failure:
-            (error.description, ExitStatus(error))
-        case let error as ListenerError:
-            switch error {
-            case .cannotBind: (error.description, .unavailable)
-            case .directoryUnusable: (error.description, .directoryUnusable)
-            }
-        case let error as DemoError:
-            (error.description, ExitStatus(error))
-        case let error as PushError:
-            if case .broker(let broker) = error { (error.description, ExitStatus(broker)) } else { (error.description, .unavailable) }
-        case let error as BrokerError:
-            (error.description, ExitStatus(error))
-        case let error as BrokerURLError:
-            (error.description, .usage)
-        case let error as StatusReport.Unreadable:
-            (error.description, error.isForeign ? .directoryUnusable : .payloadUnreadable)
-        default:
-            nil
+        case let failure as CommandFailure: (failure.message, failure.status)
+        case let error as any ExitStatusProviding: (error.commandMessage, error.exitStatus)
+        default: nil
         }
     }
 

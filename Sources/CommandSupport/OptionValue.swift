@@ -3,7 +3,6 @@ import Foundation
 import VODAppBase
 import VODAppListen
 import VODAppMQTT
-import VODAppPush
 
 /// Option values parsed once, into the types the libraries take, for `@Option(transform:)` and
 /// `@Argument(transform:)`. What cannot be parsed is refused with what is wrong with it, which
@@ -48,19 +47,6 @@ public enum OptionValue {
             throw ValidationError("must be HOST:PORT")
         }
         return address
-    }
-
-    /// Where `vodapp-push send` delivers: `udp://HOST:PORT` or an http(s) URL.
-    @Sendable public static func pushDestination(_ text: String) throws -> PushDestination {
-        do {
-            if let broker = try PushDestination.broker(text) { return .mqtt(broker) }
-        } catch {
-            throw ValidationError(error.description)
-        }
-        guard let destination = PushDestination(text) else {
-            throw ValidationError("must be udp://HOST:PORT, an http:// or https:// URL, or mqtt[s]://[user[:password]@]HOST[:PORT]/TOPIC")
-        }
-        return destination
     }
 
     /// A broker and a topic filter to subscribe to: `mqtt[s]://[user[:password]@]host[:port]/filter`.

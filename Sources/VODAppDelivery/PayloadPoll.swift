@@ -87,3 +87,15 @@ public struct PayloadPoll: Sendable {
                                     items: 0, downloaded: 0, failed: 0, elapsedSeconds: 0, note: failure.description))
     }
 }
+
+extension PayloadPoll.Failure: ExitStatusProviding {
+    /// 77 for credentials the endpoint refused, 75 for an endpoint that may answer later, 65
+    /// for what it answered that is not a payload.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .tokenRejected: .credentialsRejected
+        case .unavailable: .temporaryFailure
+        case .invalid: .invalidPayload
+        }
+    }
+}

@@ -122,3 +122,8 @@ public struct StatusReport: Sendable, Encodable {
         scalar.properties.generalCategory == .control || UntrustedText.isBidirectionalFormatting(scalar)
     }
 }
+
+extension StatusReport.Unreadable: ExitStatusProviding {
+    /// 73 for a store that is not vodapp's (or not the user's), 66 for one that cannot be read.
+    public var exitStatus: ExitStatus { isForeign ? .directoryUnusable : .payloadUnreadable }
+}

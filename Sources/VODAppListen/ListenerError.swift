@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import SystemPackage
 import VODAppMediaDirectory
+import VODAppBase
 
 /// Why `vodapp listen` could not start.
 public enum ListenerError: Error, Sendable, CustomStringConvertible {
@@ -36,6 +37,15 @@ public enum ListenerError: Error, Sendable, CustomStringConvertible {
             return "\(errno): no network interface of this machine has that address; use 127.0.0.1, 0.0.0.0 or one of its addresses with \(option)"
         default:
             return errno.description
+        }
+    }
+}
+
+extension ListenerError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .cannotBind: .unavailable
+        case .directoryUnusable: .directoryUnusable
         }
     }
 }

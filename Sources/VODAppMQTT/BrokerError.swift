@@ -64,3 +64,14 @@ public enum BrokerError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 }
+
+extension BrokerError: ExitStatusProviding {
+    /// A broker that refused the credentials is 77, as a poll endpoint that refused its token;
+    /// anything else that kept a broker from taking a push or a subscription is 69.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .credentialsRefused: .credentialsRejected
+        default: .unavailable
+        }
+    }
+}

@@ -1,4 +1,5 @@
 import CMosquitto
+import VODAppBase
 
 /// A broker and a topic, as `--mqtt` and `vodapp-push send --to` take them:
 /// `mqtt://[user[:password]@]host[:port]/topic` (1883 by default), or `mqtts://` for TLS (8883).
@@ -178,4 +179,9 @@ public enum BrokerURLError: Error, Sendable, Equatable, CustomStringConvertible 
             "the broker URL has an '@' after its first '/': a '/' in the password must be written %2F (or give the password with --mqtt-password-file or VODAPP_MQTT_PASSWORD)"
         }
     }
+}
+
+extension BrokerURLError: ExitStatusProviding {
+    /// A broker URL is given on the command line: a usage error.
+    public var exitStatus: ExitStatus { .usage }
 }

@@ -16,3 +16,14 @@ public enum MediaDirectoryError: Error, Equatable, Sendable, CustomStringConvert
         }
     }
 }
+
+extension MediaDirectoryError: ExitStatusProviding {
+    /// 73 for a DIR that cannot be used; 75 for a limit of open files that may be raised (or
+    /// be less busy) next time.
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .directoryUnusable: .directoryUnusable
+        case .tooManyOpenFiles: .temporaryFailure
+        }
+    }
+}

@@ -1,3 +1,5 @@
+import VODAppBase
+
 /// Why a payload was rejected as a whole. Each case renders as one line a person can act on.
 public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     case tooLarge(limit: Int)
@@ -31,4 +33,9 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
             "all \(count) playlist item(s) are invalid (first: \(firstReason))"
         }
     }
+}
+
+extension PayloadError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .invalidPayload }
+    public var commandMessage: String { "invalid payload: \(description)" }
 }

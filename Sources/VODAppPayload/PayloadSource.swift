@@ -1,5 +1,6 @@
 import Foundation
 import SystemPackage
+import VODAppBase
 
 /// Where payload bytes come from on the command line: a file, or standard input for `-`.
 public enum PayloadSource: Sendable, Equatable, CustomStringConvertible {
@@ -80,4 +81,8 @@ public enum PayloadSource: Sendable, Equatable, CustomStringConvertible {
     private static func errnoText() -> String {
         Errno(rawValue: errno).description
     }
+}
+
+extension PayloadSource.ReadError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .payloadUnreadable }
 }

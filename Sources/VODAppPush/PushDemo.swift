@@ -145,3 +145,12 @@ public enum DemoError: Error, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension DemoError: ExitStatusProviding {
+    public var exitStatus: ExitStatus {
+        switch self {
+        case .deliveryFailed(let error): error.exitStatus
+        default: .unavailable
+        }
+    }
+}

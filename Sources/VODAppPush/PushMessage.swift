@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(VODAppPayload)  // Fuzz/run compiles this file together with the payload's, as one module
 import VODAppPayload
+import VODAppBase
 #endif
 
 /// A push as `vodapp-push send` sends it: a JSON object with `aps`, made compact.
@@ -94,4 +95,8 @@ public enum PushMessageError: Error, Equatable, Sendable, CustomStringConvertibl
         case .missingAPS: "the payload has no \"aps\" object, so it is not a push"
         }
     }
+}
+
+extension PushMessageError: ExitStatusProviding {
+    public var exitStatus: ExitStatus { .invalidPayload }
 }

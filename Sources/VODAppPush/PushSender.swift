@@ -108,3 +108,11 @@ public enum PushError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 }
+
+extension PushError: ExitStatusProviding {
+    /// As the broker's error, for one; 69 otherwise.
+    public var exitStatus: ExitStatus {
+        if case .broker(let broker) = self { return broker.exitStatus }
+        return .unavailable
+    }
+}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import Foundation
+import VODAppBase
 import VODAppDelivery
 import VODAppMediaDirectory
 import VODAppNotify

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Testing
 import TestSupport
+import VODAppBase
 import VODAppDelivery
 import VODAppMediaDirectory
 import VODAppPayload

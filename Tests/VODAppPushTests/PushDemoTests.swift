@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import Testing
 import CommandSupport
 import TestSupport
+import VODAppBase
 import VODAppDelivery
 import VODAppPush
 import VODAppSamples
