@@ -297,9 +297,20 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // What unit tests share: scratch folders, the sample server, tools, fixtures. It links no
+        // feature library but the sample server's, so a unit test target compiles only what it tests.
+        .target(
+            name: "UnitTestSupport",
+            dependencies: ["VODAppSamples",
+                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "Subprocess", package: "swift-subprocess")],
+            path: "Tests/UnitTestSupport"
+        ),
+        // What end-to-end tests add: the built executables, listeners, brokers, nginx, buses.
         .target(
             name: "TestSupport",
-            dependencies: ["VODAppSamples", "VODAppPush", "VODAppPayload", "VODAppTransfer",
+            dependencies: ["UnitTestSupport", "VODAppSamples", "VODAppPush", "VODAppPayload", "VODAppTransfer",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Subprocess", package: "swift-subprocess")],
@@ -307,26 +318,26 @@ let package = Package(
         ),
         // Unit tests, one target per library, mirroring its folders.
         .testTarget(name: "VODAppBaseTests", dependencies: ["VODAppBase"]),
-        .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "TestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "UnitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "VODAppTransferTests",
-            dependencies: ["VODAppTransfer", "VODAppSamples", "TestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["VODAppTransfer", "VODAppSamples", "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
-        .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", "UnitTestSupport", .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppStreams", "VODAppTransfer", "TestSupport"]),
+        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppStreams", "VODAppTransfer", "UnitTestSupport"]),
         .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppPayload", "VODAppTransfer"]),
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(
             name: "VODAppDeliveryTests",
             dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "VODAppBase", "CommandSupport",
-                           "TestSupport", .product(name: "Logging", package: "swift-log")]
+                           "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // The router through HummingbirdTesting, and the queue and the datagram receiver in process.
         .testTarget(
             name: "VODAppListenTests",
             dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase", "VODAppSamples",
-                           "VODAppMQTT", "TestSupport",
+                           "VODAppMQTT", "UnitTestSupport",
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -336,7 +347,7 @@ let package = Package(
         ),
         .testTarget(
             name: "VODAppPushTests",
-            dependencies: ["VODAppPush", "VODAppDelivery", "VODAppNotify", "VODAppBase", "VODAppSamples", "CommandSupport", "TestSupport",
+            dependencies: ["VODAppPush", "VODAppDelivery", "VODAppNotify", "VODAppBase", "VODAppSamples", "CommandSupport", "UnitTestSupport",
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
@@ -345,12 +356,12 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandSupportTests",
-            dependencies: ["CommandSupport", "VODAppStreams", "TestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["CommandSupport", "VODAppStreams", "UnitTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         // The built executables, run as a user runs them, against real servers.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["VODAppSamples", "VODAppPush", "VODAppPayload", "TestSupport"]
+            dependencies: ["VODAppSamples", "VODAppPush", "VODAppPayload", "TestSupport", "UnitTestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -3,7 +3,7 @@ import CommandSupport
 import Logging
 import NIOConcurrencyHelpers
 import Testing
-import TestSupport
+import UnitTestSupport
 
 /// What servers send reaches log lines (an ETag in a reason, a URL): on a terminal an escape
 /// sequence in one could retitle or clear it, so the lines vodapp logs carry none.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// A body that is not text is never refused as a page: what the sniffer took for a document
 /// must start as text does.

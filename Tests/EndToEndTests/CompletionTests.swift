@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// Shell completions as `vodapp --generate-completion-script` writes them, and bash completing
 /// with them as it would at a prompt. (The man pages are generated and checked by

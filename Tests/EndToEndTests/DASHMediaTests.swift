@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// DASH from a real server: what ffmpeg's `dash` muxer makes (template with number, template
 /// with timeline, a single file by list), and a `SegmentBase` single file with its `sidx`,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// What the README promises after `vodapp-push demo`: `mpv DIR/playlist.m3u8` plays every video

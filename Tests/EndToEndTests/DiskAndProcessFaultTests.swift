@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// The disk and process rows of the fault matrix (docs/RELIABILITY.md) that other suites do not

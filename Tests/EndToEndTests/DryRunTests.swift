@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// `--dry-run`: the built `vodapp` says what a payload would fetch, skip and remove, asks the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// GLib's own log lines (GIO's here; libnotify's are GLib's too) reach stderr only through

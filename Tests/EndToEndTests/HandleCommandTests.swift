@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// `vodapp PAYLOAD` as a user or a script runs it: the built executable, its exit code, stdout,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// Whoever can write DIR can plant a FIFO, a symbolic link or a hard link where vodapp expects a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// Whoever can write DIR can make `DIR/.vodapp/state.sqlite` what they like: rows that hold

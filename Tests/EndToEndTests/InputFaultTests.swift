@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// The input rows of the fault matrix (docs/RELIABILITY.md) that other suites do not already
 /// cover: hostile titles, text that is not Unicode, 10,000 items, one URL under two keys, one key

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// `vodapp listen` against peers that hold it: many connections, slow and idle ones, bodies

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// `vodapp listen --mqtt` and `vodapp-push send --to mqtt://` against a real mosquitto broker

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// Proves the fixtures other tests build on: nginx serves what ffmpeg made, byte for byte, and
 /// logs what the client sent; the media is what it claims to be.

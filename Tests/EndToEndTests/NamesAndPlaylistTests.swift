@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// What a user finds in DIR: files named `Title [key].ext`, and `playlist.m3u8` for a media
 /// player, across deliveries that add items, change titles and lose files.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// `vodapp poll URL` and `vodapp status`, and a DIR that runs out of space.
 @Suite(.serialized) struct PollAndStatusTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// The progress display as a user meets it: on a real terminal (tmux) while the run lasts and

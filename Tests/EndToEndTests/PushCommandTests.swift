@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// `vodapp-push send` and `vodapp-push demo` as a user runs them.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppPush
 
 /// `--limit-rate`: the whole delivery's rate, whatever number of transfers share it, against the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// Real media from a real server: nginx serving what ffmpeg makes, fetched by the built `vodapp`,
 /// and what arrives checked with ffprobe. What a user sees: a file a player plays, or a failure

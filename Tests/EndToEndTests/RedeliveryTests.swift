@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// Delivering again, side by side, after a cut, a signal or a crash: the built `vodapp` against
 /// the sample server, as a user would meet it.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// What a delivery needs of the machine stays bounded whatever the playlist: descriptors under a
 /// low `ulimit -n`, and time when another process holds the state store.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// Retention and the memory of removed files: the built `vodapp` against the sample server, on a

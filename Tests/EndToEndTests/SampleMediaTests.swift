@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// The real clips the sample server serves at `/media/NAME`: compiled in, the same as the files in

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// Budget-aware scheduling: behind one slow shared link, the items that can still finish get the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// The server rows of the fault matrix (docs/RELIABILITY.md): one item from a misbehaving server,

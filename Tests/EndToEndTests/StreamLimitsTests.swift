@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// HLS playlists of tens of thousands of segments (issue 26), served by nginx: a delivery fetches
 /// at most 20,000 segments an item and 40,000 in all, refuses what lists more item by item, and

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 
 /// `--subtitles`: WebVTT renditions of real HLS and DASH streams (ffmpeg's, and Apple's way of
 /// segmenting them) served by nginx, fetched by the built `vodapp`, and placed as `NAME.LANG.vtt`

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// Nothing outside DIR, and nothing in it that vodapp did not place, is ever removed or

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// A push that anyone who can reach the listener could send (an unsigned HTTP push, a UDP

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppSamples
 
 /// `Examples/webhook/hooks.json` under the real adnanh/webhook binary (Debian's `webhook`),

@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// A folder bind-mounted at another path for one test (`mount --bind`): the same device, so
@@ -16,7 +17,7 @@ public struct BindMount: TestMount {
         self.path = path
     }
 
-    func unmount() async {
+    package func unmount() async {
         _ = try? await runTool("/bin/umount", [path])
     }
 }

@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// A real exFAT file system (the one on USB sticks and SD cards) for one test: an image file on
@@ -35,7 +36,7 @@ public final class ExfatMount: TestMount {
         }
     }
 
-    func unmount() async {
+    package func unmount() async {
         _ = try? await runTool("/bin/umount", [path])
         _ = try? await runTool("/sbin/losetup", ["-d", device])
     }

@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// A real ext4 file system for one test, Debian's default: an image file made by `mkfs.ext4` and
@@ -23,7 +24,7 @@ public final class Ext4Mount: TestMount {
         guard mounted.exitCode == 0 else { throw Failure(description: "mkfs.ext4 or mount failed: \(mounted.stderr)") }
     }
 
-    func unmount() async {
+    package func unmount() async {
         _ = try? await runTool("/bin/umount", ["-d", path])
     }
 

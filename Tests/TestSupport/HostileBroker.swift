@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 import NIOConcurrencyHelpers
 

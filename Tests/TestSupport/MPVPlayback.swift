@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// mpv playing files as a viewer's player would, without a window or a sound card and without

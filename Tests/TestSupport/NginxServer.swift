@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// The real nginx (`/usr/sbin/nginx`) serving a directory on a free loopback port, for one test:

@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// A real notification server on a private D-Bus session bus: `dbus-daemon` plus

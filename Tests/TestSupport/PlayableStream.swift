@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Testing
 
 /// What a stream item (HLS or DASH) must be once placed: one MP4 with its index first, its

@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// A real https server with a freshly made self-signed certificate, for the fault matrix's TLS

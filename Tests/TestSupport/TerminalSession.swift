@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// A real terminal for tests: a tmux server of its own, with one window running a shell command.

@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// A TCP port on loopback that listens but never accepts, its backlog full: every further SYN

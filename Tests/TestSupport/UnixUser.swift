@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// A real Unix user of this machine, made for a test that needs a second (or third) person: a

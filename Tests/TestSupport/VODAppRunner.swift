@@ -1,3 +1,4 @@
+import UnitTestSupport
 import Foundation
 
 /// Runs a built executable (`vodapp`, or `vodapp-push`) as a user would, and records what they

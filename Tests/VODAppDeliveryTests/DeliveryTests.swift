@@ -2,7 +2,7 @@ import CommandSupport
 import Foundation
 import Logging
 import Testing
-import TestSupport
+import UnitTestSupport
 import VODAppBase
 import VODAppDelivery
 import VODAppMediaDirectory

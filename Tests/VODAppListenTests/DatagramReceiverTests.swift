@@ -4,7 +4,7 @@ import NIOConcurrencyHelpers
 import NIOCore
 import ServiceLifecycle
 import Testing
-import TestSupport
+import UnitTestSupport
 import VODAppBase
 import VODAppListen
 

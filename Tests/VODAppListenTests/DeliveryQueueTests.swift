@@ -1,7 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import Testing
-import TestSupport
+import UnitTestSupport
 import VODAppListen
 import VODAppMediaDirectory
 import VODAppPayload

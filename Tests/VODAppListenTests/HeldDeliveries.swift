@@ -1,6 +1,6 @@
 import Logging
 import NIOConcurrencyHelpers
-import TestSupport
+import UnitTestSupport
 import VODAppDelivery
 import VODAppListen
 import VODAppPayload

@@ -6,7 +6,7 @@ import Logging
 import NIOConcurrencyHelpers
 import NIOCore
 import Testing
-import TestSupport
+import UnitTestSupport
 import VODAppDelivery
 @testable import VODAppListen
 import VODAppMediaDirectory

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import UnitTestSupport
 @testable import VODAppListen
 
 /// The signatures file on a disk that is full: a push whose signature cannot be written is not

@@ -3,6 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import Testing
 import TestSupport
+import UnitTestSupport
 import VODAppMQTT
 
 /// The subscription against a broker that makes it hold more than its heap ceiling: the listener's

@@ -3,7 +3,7 @@ import Logging
 import NIOConcurrencyHelpers
 import Testing
 import CommandSupport
-import TestSupport
+import UnitTestSupport
 import VODAppBase
 import VODAppDelivery
 import VODAppPush

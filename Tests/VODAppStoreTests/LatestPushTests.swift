@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import UnitTestSupport
 @testable import VODAppStore
 
 /// The latest push, as the store keeps it for `--sync` and `--playlist latest`: replaced by each

@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
+import UnitTestSupport
 @testable import VODAppStore
 
 /// The store's bound on how long its SQL runs, on a real SQLite file.

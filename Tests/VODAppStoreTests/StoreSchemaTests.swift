@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
+import UnitTestSupport
 @testable import VODAppStore
 
 /// The store's check of what a database holds, on real SQLite files: vodapp's own schema, of

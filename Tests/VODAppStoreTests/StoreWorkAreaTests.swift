@@ -1,7 +1,7 @@
 import Foundation
 import GRDB
 import Testing
-import TestSupport
+import UnitTestSupport
 @testable import VODAppStore
 
 /// The store is reached through the work area it was opened in, held by its descriptor: a

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import UnitTestSupport
 @testable import VODAppStore
 
 /// A delivery the process does not survive stays counted in the store; one that records how it

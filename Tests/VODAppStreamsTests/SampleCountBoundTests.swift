@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import UnitTestSupport
 @testable import VODAppStreams
 
 /// Whether an MP4 part claims more samples than its bytes can hold, before libavformat indexes

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TestSupport
+import UnitTestSupport
 @testable import VODAppStreams
 
 /// The muxer against segments made to lead libavformat elsewhere: real libavformat, a real MP4

@@ -1,7 +1,7 @@
 import Foundation
 import Logging
 import Testing
-import TestSupport
+import UnitTestSupport
 import VODAppSamples
 import VODAppTransfer
 

@@ -123,7 +123,7 @@ private struct FinishedTool: Sendable {
 
 extension Configuration {
     /// `executable arguments…` with `environment`, or the test process's own when nil.
-    init(child executable: String, _ arguments: [String], environment: [String: String]?) {
+    package init(child executable: String, _ arguments: [String], environment: [String: String]?) {
         let variables = environment.map { environment in
             Environment.custom(Dictionary(uniqueKeysWithValues: environment.compactMap { name, value in
                 Environment.Key(rawValue: name).map { ($0, value) }
@@ -136,7 +136,7 @@ extension Configuration {
 extension TerminationStatus {
     /// The code as Foundation's Process gave it (the signal's number for a signal), and whether
     /// the process exited.
-    var codeAndExited: (Int32, Bool) {
+    package var codeAndExited: (Int32, Bool) {
         switch self {
         case .exited(let code): (code, true)
         case .signaled(let signal): (signal, false)

@@ -52,7 +52,7 @@ public func httpGet(port: Int, path: String, timeout: Int = 1) throws -> (status
     return (status, body)
 }
 
-func loopback(port: Int) -> sockaddr_in {
+package func loopback(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")

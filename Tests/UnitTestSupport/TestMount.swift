@@ -1,11 +1,11 @@
 /// A file system a test mounts, which must be unmounted whatever the test does.
-protocol TestMount: Sendable {
+package protocol TestMount: Sendable {
     func unmount() async
 }
 
 /// Runs `body` with `mount`, then unmounts it, whether `body` returned or threw. (An unmount
 /// cannot be awaited in a `defer`.)
-func using<Mount: TestMount, T>(_ mount: Mount, _ body: (Mount) async throws -> T) async throws -> T {
+package func using<Mount: TestMount, T>(_ mount: Mount, _ body: (Mount) async throws -> T) async throws -> T {
     do {
         let result = try await body(mount)
         await mount.unmount()

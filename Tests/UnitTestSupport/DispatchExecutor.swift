@@ -10,10 +10,10 @@ import Dispatch
 /// which starts a thread whenever none is free, where a concurrent queue shares the cooperative
 /// pool's few threads and gains more about once a second. A task that prefers this executor, and
 /// every child task it starts, runs here.
-final class DispatchExecutor: TaskExecutor {
-    static let shared = DispatchExecutor()
+package final class DispatchExecutor: TaskExecutor {
+    package static let shared = DispatchExecutor()
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    package func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         DispatchQueue(label: "vodapp.test.child-process").async {
             job.runSynchronously(on: self.asUnownedTaskExecutor())

@@ -18,7 +18,7 @@ public struct TmpfsMount: TestMount {
         self.path = path
     }
 
-    func unmount() async {
+    package func unmount() async {
         _ = try? await runTool("/bin/umount", [path])
     }
 

@@ -11,7 +11,7 @@ import Subprocess
 ///   clock), read while the child cannot yet have been reaped.
 /// - The end is when the child's pidfd turns readable, which it does as the child exits, before
 ///   anything reaps it; a thread of its own polls it, since Dispatch's threads may all be busy.
-final class ChildLifetime: Sendable {
+package final class ChildLifetime: Sendable {
     private let ended = NIOLockedValueBox<ContinuousClock.Instant?>(nil)
     /// When the child started; the instant `init` was called if the kernel's record is unreadable.
     let startedAt: ContinuousClock.Instant
@@ -19,7 +19,7 @@ final class ChildLifetime: Sendable {
     /// Watches the child `process`, from the body of a swift-subprocess run: it is not reaped
     /// before that body returns. swift-subprocess closes its pidfd once it has reaped the child,
     /// so the thread polls a duplicate of its own.
-    init(_ process: ProcessIdentifier) {
+    package init(_ process: ProcessIdentifier) {
         let now = ContinuousClock.now
         startedAt = Self.kernelStart(of: process.value, now: now) ?? now
         let descriptor = process.processDescriptor >= 0 ? fcntl(process.processDescriptor, F_DUPFD_CLOEXEC, 0) : -1
@@ -37,12 +37,12 @@ final class ChildLifetime: Sendable {
 
     /// Notes now as the end, unless the thread noted an earlier one. Called once the child is
     /// reaped, which is never before it ended: the earlier of the two is the better estimate.
-    func note() {
+    package func note() {
         ended.withLockedValue { $0 = $0 ?? .now }
     }
 
     /// When the child ended; nil while it runs.
-    var endedAt: ContinuousClock.Instant? { ended.withLockedValue { $0 } }
+    package var endedAt: ContinuousClock.Instant? { ended.withLockedValue { $0 } }
 
     /// The instant `pid` started, from the kernel's record: its `starttime` (field 22 of
     /// /proc/PID/stat, in clock ticks since boot) against the boot-time clock now. Ticks are
