@@ -337,7 +337,7 @@ let package = Package(
         .testTarget(
             name: "VODAppListenTests",
             dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase", "VODAppSamples",
-                           "VODAppMQTT", "UnitTestSupport",
+                           "VODAppMQTT", "VODAppTransfer", "UnitTestSupport",
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -30,8 +30,8 @@ public struct DeliveryOptions: Sendable, Equatable {
     public var headers: [String] = []
     /// A Netscape cookie file for each item's own origin (`--cookies`).
     public var cookieFile: String?
-    /// The hosts `headers` may go to (`--header-host`), in punycode; empty for any item's.
-    public var headerHosts: [String] = []
+    /// Where `headers` may go (`--header-host`); empty for each item's own origin.
+    public var headerHosts: [HeaderScope] = []
     /// The User-Agent of every media request (`--user-agent`).
     public var userAgent: String = Self.defaultUserAgent
     public static let defaultUserAgent = "vodapp/0.1 libcurl/\(Curl.version)"

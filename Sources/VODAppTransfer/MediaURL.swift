@@ -19,6 +19,8 @@ public struct MediaURL: Sendable, Equatable {
     public let origin: String
     /// The host name, lowercased and in punycode, or the IP address.
     public let host: String
+    /// The port, the scheme's default when the URL names none.
+    public let port: Int
     /// The URL with a password in it replaced by `***`: what reports, logs and the store show.
     public let redacted: String
     /// Whether the URL carries a password, which `redacted` (and so the store) does not keep.
@@ -69,6 +71,7 @@ public struct MediaURL: Sendable, Equatable {
         let port = Self.part(handle, CURLUPART_PORT, flags: CURLU_DEFAULT_PORT) ?? (isHTTPS ? "443" : "80")
         guard port != "0" else { throw .malformed("has a port that is not a number from 1 to 65535") }
         self.host = host.lowercased()
+        self.port = Int(port) ?? (isHTTPS ? 443 : 80)
         origin = scheme + "://" + self.host + ":" + port
         hasPassword = Self.part(handle, CURLUPART_PASSWORD) != nil
         if hasPassword, curl_url_set(handle, CURLUPART_PASSWORD, "***", 0) == CURLUE_OK,

@@ -24,9 +24,8 @@ public struct TransferEngine: Sendable {
         public var headers: [String]
         /// A Netscape cookie file whose cookies go to each item's own origin only (`--cookies`).
         public var cookieFile: String?
-        /// The origins `headers` may go to (`--header-host`), `scheme://host:port`, the host
-        /// `.example.com` for it and its subdomains; empty for every item's own origin.
-        public var headerHosts: [String] = []
+        /// Where `headers` may go (`--header-host`); empty for every item's own origin.
+        public var headerHosts: [HeaderScope] = []
         /// Most transfers in flight to one host (`host:port`), so that the queued items of one
         /// busy or dead host never hold every slot while another host's items wait.
         public var perHost: Int
@@ -40,7 +39,7 @@ public struct TransferEngine: Sendable {
 
         public init(jobs: Int = Self.defaultJobs, maximumRedirects: Int = 5, userAgent: String = "vodapp",
                     budgetAware: Bool = true, certificateAuthorities: String? = nil,
-                    headers: [String] = [], cookieFile: String? = nil, headerHosts: [String] = [],
+                    headers: [String] = [], cookieFile: String? = nil, headerHosts: [HeaderScope] = [],
                     perHost: Int = Self.defaultPerHost, rateLimit: Int64? = nil) {
             self.jobs = max(1, jobs)
             self.rateLimit = rateLimit
@@ -54,15 +53,9 @@ public struct TransferEngine: Sendable {
             self.headerHosts = headerHosts
         }
 
-        /// Whether `--header` may go to `url`: its scheme, host and port match an entry.
+        /// Whether `--header` may go to `url`: a scope admits it (`HeaderScope`).
         func allowsHeaders(to url: MediaURL) -> Bool {
-            headerHosts.isEmpty || headerHosts.contains { scope in
-                guard let separator = scope.range(of: "://"), let colon = scope.lastIndex(of: ":"), colon > separator.upperBound,
-                      url.origin.hasPrefix(scope[..<separator.upperBound]), url.origin.hasSuffix(scope[colon...]) else { return false }
-                let domain = scope[separator.upperBound..<colon]
-                guard domain.hasPrefix(".") else { return url.origin == scope }
-                return url.host == domain.dropFirst() || url.host.hasSuffix(domain)
-            }
+            headerHosts.isEmpty || headerHosts.contains { $0.admits(url) }
         }
     }
 

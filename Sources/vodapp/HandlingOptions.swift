@@ -151,7 +151,7 @@ struct HandlingOptions: ParsableArguments {
         if !headerHosts.isEmpty, headers.isEmpty {
             throw ValidationError("--header-host limits --header, and there is none")
         }
-        for host in headerHosts where Self.scope(of: host) == nil {
+        for host in headerHosts where HeaderScope(host) == nil {
             throw ValidationError("--header-host must be [http://|https://]HOST[:PORT], HOST a name, an address or .domain for it and its subdomains, not '\(host)'")
         }
         if let cookies {
@@ -224,25 +224,6 @@ struct HandlingOptions: ParsableArguments {
         return !cookie.hasPrefix("#") && cookie.split(separator: "\t", omittingEmptySubsequences: false).count == 7
     }
 
-    /// A `--header-host` as the engine compares it, an origin: `scheme://host:port`, lowercased,
-    /// the host in punycode (a leading dot kept), https and its default port unless given. The
-    /// port and the scheme count: a payload naming another port of the same host, or plain http,
-    /// must not receive what the user meant for one server.
-    static func scope(of text: String) -> String? {
-        var rest = Substring(text)
-        var scheme = "https"
-        if let separator = rest.range(of: "://") {
-            scheme = rest[..<separator.lowerBound].lowercased()
-            rest = rest[separator.upperBound...]
-        }
-        guard scheme == "http" || scheme == "https" else { return nil }
-        let subdomains = rest.hasPrefix(".")
-        if subdomains { rest = rest.dropFirst() }
-        guard !rest.isEmpty, !rest.contains(where: { "/?#@ ".contains($0) }),
-              let url = try? MediaURL(scheme + "://" + rest + "/"), url.path == "/" else { return nil }
-        return subdomains ? url.origin.replacingOccurrences(of: "://", with: "://.") : url.origin
-    }
-
     var deliveryOptions: DeliveryOptions {
         var options = DeliveryOptions(
             directory: directory.path,
@@ -257,7 +238,7 @@ struct HandlingOptions: ParsableArguments {
             naming: name
         )
         options.headers = headers
-        options.headerHosts = headerHosts.compactMap(Self.scope(of:))
+        options.headerHosts = headerHosts.compactMap(HeaderScope.init)
         // libcurl's cookie engine wants an absolute path: a relative one would be read from
         // wherever the process happens to be.
         options.cookieFile = cookies.map { URL(fileURLWithPath: $0).standardizedFileURL.path }

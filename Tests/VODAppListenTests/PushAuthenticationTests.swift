@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VODAppDelivery
 import VODAppMQTT
+import VODAppTransfer
 @testable import VODAppListen
 
 /// Which pushes carry the person's credentials, and may make room by removing what other pushes
@@ -10,7 +11,7 @@ struct PushAuthenticationTests {
     private var credentialed: DeliveryOptions {
         var options = DeliveryOptions(directory: "/tmp/dir")
         options.headers = ["X-Test: open-sesame"]
-        options.headerHosts = ["http://127.0.0.1:8080"]
+        options.headerHosts = [HeaderScope("http://127.0.0.1:8080")].compactMap { $0 }
         options.cookieFile = "/tmp/cookies.txt"
         options.userAgent = "secret-agent/1"
         return options
