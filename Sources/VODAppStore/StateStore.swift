@@ -84,6 +84,16 @@ public final class StateStore: Sendable {
         }
     }
 
+    /// A store on `writer`, migrated: an in-memory `DatabaseQueue` in unit tests, which need no
+    /// DIR, no file and no other process. The checks of a store in DIR (links, FIFOs, foreign
+    /// objects) are `init(directory:)`'s.
+    package init(writer: any DatabaseWriter) throws {
+        pool = writer
+        waits = StoreWaitLimit()
+        workArea = -1
+        try Self.migrator.migrate(writer)
+    }
+
     /// A connection that writes nothing in the work area. A read-only connection to a WAL
     /// database still creates its `-wal` and `-shm` files when they are absent (the last process
     /// to close the store removes them); then the database file holds every record, and it is

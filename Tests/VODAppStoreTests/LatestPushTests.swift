@@ -1,19 +1,18 @@
 import Foundation
+import GRDB
 import Testing
-import UnitTestSupport
 @testable import VODAppStore
 
 /// The latest push, as the store keeps it for `--sync` and `--playlist latest`: replaced by each
-/// push, in order, but never by one nothing vouches for while the latest is vouched for.
+/// push, in order, but never by one nothing vouches for while the latest is vouched for. On an
+/// in-memory database: what is tested is the store's rules, not SQLite's files.
 @Suite struct LatestPushTests {
     private func items(_ keys: [String], vouched: Bool) -> [PushedItem] {
         keys.enumerated().map { PushedItem(position: $0, key: $1, title: "T \($1)", subtitle: $0 == 0 ? "first" : nil, vouched: vouched) }
     }
 
     @Test func eachPushTakesThePlaceOfTheLastInItsOrder() throws {
-        let scratch = try ScratchDirectory()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
-        let store = try StateStore(directory: scratch.path)
+        let store = try StateStore(writer: DatabaseQueue())
         #expect(try store.latestPush().isEmpty)
         #expect(try store.recordStart(push: items(["zz", "aa", "mm"], vouched: false), vouched: false, taking: []))
         #expect(try store.latestPush().map(\.key) == ["zz", "aa", "mm"])
@@ -23,18 +22,14 @@ import UnitTestSupport
     }
 
     @Test func anUnauthenticatedPushDoesNotTakeThePlaceOfAnAuthenticatedOne() throws {
-        let scratch = try ScratchDirectory()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
-        let store = try StateStore(directory: scratch.path)
+        let store = try StateStore(writer: DatabaseQueue())
         try store.recordStart(push: items(["mine", "also-mine"], vouched: true), vouched: true, taking: [])
         #expect(try !store.recordStart(push: items(["theirs"], vouched: false), vouched: false, taking: []))
         #expect(try store.latestPush().map(\.key) == ["mine", "also-mine"])
     }
 
     @Test func recordsThatHoldNoFileAndNoPushNamedForThirtyDaysAreForgotten() throws {
-        let scratch = try ScratchDirectory()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
-        let store = try StateStore(directory: scratch.path)
+        let store = try StateStore(writer: DatabaseQueue())
         let now = Date()
         let old = now.addingTimeInterval(-StateStore.forgetAfter - 60)
         func record(_ key: String, _ state: StoredItem.State) -> StoredItem {

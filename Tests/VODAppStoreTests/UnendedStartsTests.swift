@@ -1,15 +1,13 @@
 import Foundation
+import GRDB
 import Testing
-import UnitTestSupport
 @testable import VODAppStore
 
 /// A delivery the process does not survive stays counted in the store; one that records how it
-/// ended sets the count back. On a real SQLite store in a scratch DIR.
+/// ended sets the count back. On an in-memory database: the store's rules, not its files.
 @Suite struct UnendedStartsTests {
-    private func store() throws -> (ScratchDirectory, StateStore) {
-        let scratch = try ScratchDirectory()
-        try FileManager.default.createDirectory(atPath: scratch.path + "/.vodapp", withIntermediateDirectories: true)
-        return (scratch, try StateStore(directory: scratch.path))
+    private func store() throws -> StateStore {
+        try StateStore(writer: DatabaseQueue())
     }
 
     private func partial(_ key: String, bytes: Int64) -> StoredItem {
@@ -18,8 +16,7 @@ import UnitTestSupport
     }
 
     @Test func startsCountUntilAnEndIsRecorded() throws {
-        let (scratch, store) = try store()
-        _ = scratch
+        let store = try store()
         // A new item is recorded as the delivery takes it, before any transfer.
         var started = partial("a", bytes: 0)
         started.state = .failed
