@@ -356,7 +356,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandSupportTests",
-            dependencies: ["CommandSupport", "VODAppStreams", "UnitTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["CommandSupport", "VODAppStreams", "VODAppBase", "VODAppPayload", "VODAppMediaDirectory", "VODAppMQTT", "VODAppDelivery", "UnitTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         // The built executables, run as a user runs them, against real servers.
         .testTarget(
