@@ -331,7 +331,7 @@ let package = Package(
         .testTarget(
             name: "VODAppDeliveryTests",
             dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "VODAppBase", "CommandSupport",
-                           "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
+                           "VODAppSamples", "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // The router through HummingbirdTesting, and the queue and the datagram receiver in process.
         .testTarget(

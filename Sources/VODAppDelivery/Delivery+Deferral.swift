@@ -9,7 +9,7 @@ extension Delivery {
     /// are recorded as deferred, so that the next push naming them knows the deferral is not news.
     func deferring(_ plan: DeliveryPlan, budget: Budget) async -> DeliveryPlan {
         guard !plan.mine.isEmpty, options.deferral.defersAnything else { return plan }
-        guard let reason = options.deferral.reason(under: await DeviceConditions.current()) else { return plan }
+        guard let reason = options.deferral.reason(under: await device.current()) else { return plan }
         var deferred = plan
         var news: [ItemReport] = []
         var records: [StoredItem] = []

@@ -22,19 +22,24 @@ public struct Delivery: Sendable {
     let logger: Logger
     let attention: Attention
     let progress: (any TransferProgress)?
+    let device: any DeviceConditionSource
 
     /// - Parameters:
     ///   - logger: the delivery's diagnostics, at info and below.
     ///   - attention: what the person running it must hear of (a store that cannot be used, a
     ///     notification not shown, a playlist not written), besides the report.
     ///   - progress: whoever shows the transfers while they run (a terminal).
+    ///   - device: whether the connection is metered or power saver is on, for `--on-metered`
+    ///     and `--on-power-saver`: the system's monitors unless a test says.
     public init(options: DeliveryOptions, notifier: any Notifier = LibNotifyNotifier(), logger: Logger,
-                attention: Attention, progress: (any TransferProgress)? = nil) {
+                attention: Attention, progress: (any TransferProgress)? = nil,
+                device: any DeviceConditionSource = SystemDeviceConditions()) {
         self.options = options
         self.notifier = notifier
         self.logger = logger
         self.attention = attention
         self.progress = progress
+        self.device = device
     }
 
     /// Fetches the payload's valid items into DIR within the options' budget.
@@ -58,7 +63,7 @@ public struct Delivery: Sendable {
         let startedAt = Date(timeIntervalSinceNow: -budget.elapsed.inSeconds)
         let late = lateStart(of: budget)
 
-        if options.deferral.defersAnything { DeviceConditions.prepare() }
+        if options.deferral.defersAnything { device.prepare() }
         let planned = try plan(payload, budget: budget, startedAt: startedAt)
         defer { planned.locks?.releaseAll() }
         // The alert is the server's word, shown as the phone showed it, deferred or not.

@@ -12,7 +12,9 @@ extension RetrySchedule {
     /// device's conditions asked only when something could be deferred. A DIR without a store
     /// has nothing unfinished. With `--sync`, only the latest push's items are wanted, so only
     /// they are retried.
-    public static func now(for options: DeliveryOptions, busy: Set<String>, retried: [String: Date]) async throws(Unreadable) -> RetrySchedule {
+    /// - Parameter device: where the conditions come from: the system's monitors unless a test says.
+    public static func now(for options: DeliveryOptions, busy: Set<String>, retried: [String: Date],
+                           device: any DeviceConditionSource = SystemDeviceConditions()) async throws(Unreadable) -> RetrySchedule {
         var records: [StoredItem]
         do {
             guard try StateStore.exists(in: options.directory) else {
@@ -27,7 +29,7 @@ extension RetrySchedule {
         } catch {
             throw Unreadable(description: StateStoreError.oneLine(error))
         }
-        let conditions = options.deferral.defersAnything && !records.isEmpty ? await DeviceConditions.current() : DeviceConditions()
+        let conditions = options.deferral.defersAnything && !records.isEmpty ? await device.current() : DeviceConditions()
         return RetrySchedule(items: records, now: Date(), busy: busy, retried: retried, conditions: conditions, deferral: options.deferral)
     }
 }
