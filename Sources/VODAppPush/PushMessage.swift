@@ -97,6 +97,8 @@ public enum PushMessageError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
+#if canImport(VODAppBase)
 extension PushMessageError: ExitStatusProviding {
     public var exitStatus: ExitStatus { .invalidPayload }
 }
+#endif
