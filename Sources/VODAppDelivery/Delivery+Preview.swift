@@ -59,9 +59,7 @@ extension Delivery {
         var syncRemovals: [RemovedFile] = []
         var syncWaitsFor: [String] = []
         if options.sync {
-            let pushed = payload.items.filter(\.isValid).enumerated().map { position, item in
-                PushedItem(position: position, key: item.key, title: item.title ?? item.key, subtitle: item.subtitle, vouched: options.vouched)
-            }
+            let pushed = pushed(payload)
             let named = Set(pushed.map(\.key))
             var found: [String: StoredItem] = [:]
             for record in records where named.contains(record.key) { found[record.key] = record.asFound(in: directory) }

@@ -298,14 +298,19 @@ public struct Delivery: Sendable {
     /// is no push, and an empty push changes nothing: a server's glitch must not empty a screen.
     private func recordStart(of payload: Payload, from source: DeliverySource, plan: DeliveryPlan, budget: Budget) {
         guard let ledger = plan.ledger else { return }
-        let push = source == .retry ? [] : payload.items.filter(\.isValid).enumerated().map { position, item in
-            PushedItem(position: position, key: item.key, title: item.title ?? item.key, subtitle: item.subtitle, vouched: options.vouched)
-        }
+        let push = source == .retry ? [] : pushed(payload)
         let latest = ledger.recordStart(push: push, vouched: options.vouched,
                                         taking: plan.mine.map { StoredItem(started: $0.item, vouched: options.vouched) },
                                         until: Self.storeDeadline(budget))
         if !push.isEmpty, !latest {
             logger.info("not the latest push: an unauthenticated push does not take the place of an authenticated one")
+        }
+    }
+
+    /// The payload's valid items, in its order, as the store keeps the latest push.
+    func pushed(_ payload: Payload) -> [PushedItem] {
+        payload.items.filter(\.isValid).enumerated().map { position, item in
+            PushedItem(position: position, key: item.key, title: item.title ?? item.key, subtitle: item.subtitle, vouched: options.vouched)
         }
     }
 
