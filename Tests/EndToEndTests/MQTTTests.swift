@@ -516,14 +516,20 @@ import VODAppSamples
             #expect(ScratchDirectory.visibleEntries(media + "/.vodapp/spool").count == 1)
             #expect(ScratchDirectory.visibleMedia(media).isEmpty)
 
+            // The next start delivers the spooled push, from the topic it came on, kept with it in
+            // the spool. Its own retry of the cut item may finish the item first (issue 28's
+            // start-up resume): then the push finds it present. Either way it is fetched once.
             let again = try await subscribedListener(media, on: broker)
-            let delivery = try #require(try await again.waitForDeliveries(1, timeout: .seconds(40)).first)
-            // The topic it came on, kept with it in the spool.
-            #expect(delivery["from"] as? String == "mqtt \(Self.topic)")
-            #expect(items(delivery).first?["status"] as? String == "downloaded")
+            try await again.process.wait(for: "the spooled push delivered", timeout: .seconds(40)) {
+                again.deliveries.contains { $0["from"] as? String == "mqtt \(Self.topic)" }
+            }
+            let delivery = try #require(again.deliveries.first { $0["from"] as? String == "mqtt \(Self.topic)" })
+            #expect(["downloaded", "alreadyPresent"].contains(items(delivery).first?["status"] as? String ?? ""), "\(delivery)")
             #expect(holdsSampleBytes(ScratchDirectory.media(media, "item0"), count: 800_000))
-            // The second request resumed where the first stopped.
-            #expect(server.requests.filter { $0.target.hasPrefix("/bytes/") }.last?.header("Range")?.hasPrefix("bytes=") == true)
+            // Two requests in all: the second resumed where the first stopped.
+            let requests = server.requests.filter { $0.target.hasPrefix("/bytes/") }
+            #expect(requests.count == 2, "\(requests.map(\.target))")
+            #expect(requests.last?.header("Range")?.hasPrefix("bytes=") == true)
             try await again.process.wait(for: "the spool to empty") { ScratchDirectory.visibleEntries(media + "/.vodapp/spool").isEmpty }
             #expect(try await again.stop() == 143)
         }
