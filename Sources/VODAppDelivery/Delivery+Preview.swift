@@ -61,10 +61,7 @@ extension Delivery {
         if options.sync {
             let pushed = pushed(payload)
             let named = Set(pushed.map(\.key))
-            var found: [String: StoredItem] = [:]
-            for record in records where named.contains(record.key) { found[record.key] = record.asFound(in: directory) }
-            let sync = SyncPlan(pushed: pushed, found: found, others: records.filter { !named.contains($0.key) },
-                                runningSince: min(now, othersSince ?? now), vouched: options.vouched)
+            let sync = syncPlan(pushed: pushed, records: records, in: directory, runningSince: min(now, othersSince ?? now))
             syncWaitsFor = sync.pending
             let reason = Self.syncReason(pushed: pushed.count, makingRoom: false)
             syncRemovals = sync.unnamedFiles.compactMap { item in
@@ -90,8 +87,7 @@ extension Delivery {
                 return RemovedFile(key: candidate.item.key, title: candidate.item.title, path: file.path, bytes: candidate.entry.bytes,
                                    reason: removal.reason)
             case .partial(let partial):
-                return RemovedFile(key: candidate.item.key, title: candidate.item.title, path: partial.path, bytes: partial.bytes,
-                                   reason: "a partial body, \(removal.reason)", partial: true)
+                return RemovedFile(partial, of: candidate.item, reason: removal.reason)
             }
         }
         return DeliveryPreview(directory: directory.path, items: items, removals: removals, syncRemovals: syncRemovals,

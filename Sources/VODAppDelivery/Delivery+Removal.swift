@@ -102,8 +102,7 @@ extension Delivery {
             attention.warn("cannot remove the partial body of \(item.key) for \(purpose): \(failure)")
             return nil
         }
-        return RemovedFile(key: item.key, title: item.title, path: partial.path, bytes: partial.bytes,
-                           reason: "a partial body, \(reason)", partial: true)
+        return RemovedFile(partial, of: item, reason: reason)
     }
 
     /// Removes the subtitle files placed beside `item`'s file, which was just removed: each one

@@ -21,12 +21,7 @@ extension Delivery {
         guard let ledger = plan.ledger, let locks = plan.locks,
               let pushed = ledger.latestPush(until: deadline), !pushed.isEmpty else { return ([], []) }
         let directory = plan.directory
-        let named = Set(pushed.map(\.key))
-        var found: [String: StoredItem] = [:]
-        for record in records where named.contains(record.key) { found[record.key] = record.asFound(in: directory) }
-        let sync = SyncPlan(pushed: pushed, found: found, others: records.filter { !named.contains($0.key) },
-                            runningSince: runningSince, vouched: options.vouched,
-                            needsRoom: needsRoom)
+        let sync = syncPlan(pushed: pushed, records: records, in: directory, runningSince: runningSince, needsRoom: needsRoom)
         guard sync.pending.isEmpty || !sync.files.isEmpty else {
             logger.info("--sync waits for the push's items", metadata: ["pending": "\(sync.pending.count)"])
             return ([], [])
@@ -58,5 +53,16 @@ extension Delivery {
     static func syncReason(pushed: Int, makingRoom: Bool) -> String {
         "the latest push (\(pushed) item\(pushed == 1 ? "" : "s")) does not name it"
             + (makingRoom ? ", and its items need the room" : "") + " (--sync)"
+    }
+
+    /// `SyncPlan` of the store's records, the pushed keys' as DIR stands (`StoredItem.asFound`):
+    /// what a delivery's --sync and its dry run both decide from.
+    func syncPlan(pushed: [PushedItem], records: [StoredItem], in directory: MediaDirectory, runningSince: Date,
+                  needsRoom: Bool = false) -> SyncPlan {
+        let named = Set(pushed.map(\.key))
+        var found: [String: StoredItem] = [:]
+        for record in records where named.contains(record.key) { found[record.key] = record.asFound(in: directory) }
+        return SyncPlan(pushed: pushed, found: found, others: records.filter { !named.contains($0.key) },
+                        runningSince: runningSince, vouched: options.vouched, needsRoom: needsRoom)
     }
 }

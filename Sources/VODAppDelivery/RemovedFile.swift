@@ -1,3 +1,6 @@
+import VODAppMediaDirectory
+import VODAppStore
+
 /// A file retention removed from DIR: one of vodapp's own, placed by an earlier delivery, or
 /// the partial body an earlier delivery kept out of sight for resuming.
 public struct RemovedFile: Sendable, Equatable, Encodable {
@@ -17,5 +20,12 @@ public struct RemovedFile: Sendable, Equatable, Encodable {
         self.bytes = bytes
         self.reason = reason
         self.partial = partial
+    }
+
+    /// `item`'s kept partial body, removed for `reason`: worded the same whether a delivery
+    /// removed it or a dry run says it would.
+    init(_ partial: MediaDirectory.KeptPartial, of item: StoredItem, reason: String) {
+        self.init(key: item.key, title: item.title, path: partial.path, bytes: partial.bytes, reason: "a partial body, \(reason)",
+                  partial: true)
     }
 }

@@ -19,12 +19,10 @@ public final class ExfatMount: TestMount {
     }
 
     fileprivate init(size: String) async throws {
-        scratch = try ScratchDirectory("vodapp-exfat")
-        let image = scratch.child("image")
-        path = scratch.child("mount")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard try await runTool("/usr/bin/truncate", ["-s", size, image]).succeeded else { throw Failure(description: "truncate failed") }
-        let attached = try await runTool("/sbin/losetup", ["-f", "--show", image])
+        let file = try await ImageFile("vodapp-exfat", size: size)
+        scratch = file.scratch
+        path = file.mountPoint
+        let attached = try await runTool("/sbin/losetup", ["-f", "--show", file.image])
         let device = attached.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         guard attached.succeeded, !device.isEmpty else { throw Failure(description: "losetup failed: \(attached.stderr)") }
         self.device = device

@@ -14,13 +14,11 @@ public final class Ext4Mount: TestMount {
     }
 
     fileprivate init(size: String) async throws {
-        scratch = try ScratchDirectory("vodapp-ext4")
-        let image = scratch.child("image")
-        path = scratch.child("mount")
-        try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        guard try await runTool("/usr/bin/truncate", ["-s", size, image]).exitCode == 0 else { throw Failure(description: "truncate failed") }
-        let made = try await runTool("/sbin/mkfs.ext4", ["-q", "-F", image])
-        let mounted = made.exitCode == 0 ? try await runTool("/bin/mount", ["-o", "loop", image, path]) : made
+        let file = try await ImageFile("vodapp-ext4", size: size)
+        scratch = file.scratch
+        path = file.mountPoint
+        let made = try await runTool("/sbin/mkfs.ext4", ["-q", "-F", file.image])
+        let mounted = made.exitCode == 0 ? try await runTool("/bin/mount", ["-o", "loop", file.image, path]) : made
         guard mounted.exitCode == 0 else { throw Failure(description: "mkfs.ext4 or mount failed: \(mounted.stderr)") }
     }
 
