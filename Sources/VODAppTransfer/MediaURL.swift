@@ -21,6 +21,8 @@ public struct MediaURL: Sendable, Equatable {
     public let host: String
     /// The port, the scheme's default when the URL names none.
     public let port: Int
+    /// `host:port`: what a connection is made to, and what the per-host limit counts.
+    package var endpoint: String { host + ":" + String(port) }
     /// The URL with a password in it replaced by `***`: what reports, logs and the store show.
     public let redacted: String
     /// Whether the URL carries a password, which `redacted` (and so the store) does not keep.

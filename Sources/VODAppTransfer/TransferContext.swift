@@ -8,22 +8,7 @@ import VODAppBase
 /// response's headers and the byte count. It lives on the engine thread only; libcurl reaches it
 /// from its callbacks through `CURLOPT_WRITEDATA` and `CURLOPT_HEADERDATA`.
 final class TransferContext {
-    /// Why a callback stopped the transfer; libcurl only reports CURLE_WRITE_ERROR.
-    enum Abort {
-        case httpStatus(Int)
-        case tooLarge
-        case fileError(String)
-        /// A 206 that does not answer the range asked.
-        case badRange(String)
-        /// The body is not what was asked for: a page instead of media, a DASH manifest; `final`
-        /// when fetching it again cannot help.
-        case rejected(String, final: Bool)
-        /// Writing it would leave less disk space than the delivery may use (`room`).
-        case noRoom
-        /// Its declared length does not fit on the disk (`needed` bytes; `free` as the disk
-        /// stood, of `capacity` in all), found when reserving it before its body.
-        case noSpace(needed: Int64, free: Int64?, capacity: Int64?)
-    }
+    typealias Abort = TransferAbort
 
     /// Where this response's body goes.
     private enum Sink {
@@ -53,35 +38,20 @@ final class TransferContext {
     private var baseReleased = false
     /// Bytes the file already held when this response's body began: the resume offset on a 206.
     private(set) var baseOffset: Int64 = 0
+    /// The latest response's status and headers, as they arrived.
+    private(set) var response = ResponseHead()
     /// The Content-Length of the latest response, as its header arrived: libcurl does not report
     /// it when it refuses the body for being too large.
-    private(set) var declaredLength: Int64?
-    /// A Content-Length that is not one number (`+1000`, 20 digits, two that differ), as sent:
-    /// RFC 9112 6.3 makes such a response unusable, and taken for no length, its cut-off body
-    /// would be placed as whole.
-    private var invalidLength: String?
-    /// A 206's `Content-Range: bytes START-END/TOTAL`; TOTAL is nil when the server wrote `*`.
-    private(set) var rangeStart: Int64?
-    private(set) var rangeEnd: Int64?
-    private(set) var rangeTotal: Int64?
-    private(set) var etag: String?
-    private(set) var lastModified: String?
-    private(set) var contentType: String?
+    var declaredLength: Int64? { response.declaredLength }
+    var etag: String? { response.etag }
+    var lastModified: String? { response.lastModified }
+    var encoded: Bool { response.encoded }
+    var retryAfterSeconds: Double? { response.retryAfterSeconds }
     /// The container the body's first bytes show, when they show one.
     private(set) var sniffedType: String?
 
-    /// The type the file is named by: the server's, unless it says nothing useful
-    /// (`application/octet-stream`, `text/plain`, none) and the bytes say more.
-    var effectiveContentType: String? {
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
-        let vague = ["", "application/octet-stream", "binary/octet-stream", "text/plain", "application/x-download",
-                     "application/force-download"].contains(type)
-        return vague ? sniffedType ?? contentType : contentType
-    }
-    /// The response had a Content-Encoding: the file holds decoded bytes, which no byte range of
-    /// the encoded representation can extend.
-    private(set) var encoded = false
-    private(set) var retryAfterSeconds: Double?
+    /// The type the file is named by (`ResponseHead.effectiveContentType`).
+    var effectiveContentType: String? { response.effectiveContentType(sniffed: sniffedType) }
     private(set) var abort: Abort?
     /// Whether the temporary file was opened for this response (truncated or appended to).
     private(set) var fileOpened = false
@@ -96,7 +66,6 @@ final class TransferContext {
     private(set) var verdict: MediaSniffer.Verdict = .undecided
     private var sink: Sink
     private var head: [UInt8] = []
-    private var statusLine = 0
     private var fd: Int32 = -1
     /// Where the file's writeback was last started: see `write`.
     private var writebackStarted: Int64 = 0
@@ -164,12 +133,7 @@ final class TransferContext {
     }
 
     /// The size of the whole resource, as far as the headers told.
-    var declaredTotal: Int64? {
-        // A slice's whole is the slice, not the file it is a range of (the progress display
-        // showed a segment's 416 KiB "of 6.5 MiB").
-        if let slice = request.slice { return slice.length }
-        return statusLine == 206 ? rangeTotal : declaredLength
-    }
+    var declaredTotal: Int64? { response.declaredTotal(for: request) }
 
     /// Bytes in the temporary file, or held to decide on: what the item has so far.
     var fileBytes: Int64 { baseOffset + bodyBytes }
@@ -180,164 +144,22 @@ final class TransferContext {
         return max(0, length - bodyBytes)
     }
 
-    /// Takes one header line from libcurl, for every response including redirects.
+    /// Takes one header line from libcurl, for every response including redirects. At the end
+    /// of a 2xx response's headers, the validator judges whether its body may come.
     func header(_ line: UnsafeRawBufferPointer) -> Int {
-        let text = String(decoding: line, as: UTF8.self)
-        if text.hasPrefix("HTTP/") {
-            // A new response (after a 100 Continue): forget the last one's headers.
-            declaredLength = nil
-            invalidLength = nil
-            rangeStart = nil
-            rangeEnd = nil
-            rangeTotal = nil
-            etag = nil
-            lastModified = nil
-            contentType = nil
-            encoded = false
-            retryAfterSeconds = nil
+        switch response.take(String(decoding: line, as: UTF8.self), now: Date()) {
+        case .status:
             receivingBody = false
-            statusLine = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        } else if let colon = text.firstIndex(of: ":") {
-            let name = text[..<colon].trimmingCharacters(in: .whitespaces).lowercased()
-            let value = text[text.index(after: colon)...].trimmingCharacters(in: .whitespacesAndNewlines)
-            switch name {
-            case "content-length": takeContentLength(value)
-            case "etag": etag = value
-            case "last-modified": lastModified = value
-            case "content-type": contentType = value
-            case "content-encoding": encoded = !value.isEmpty && value.lowercased() != "identity"
-            case "retry-after": retryAfterSeconds = Self.seconds(retryAfter: value)
-            case "content-range": (rangeStart, rangeEnd, rangeTotal) = Self.parse(contentRange: value)
-            default: break
-            }
-        } else if text == "\r\n" || text == "\n", (200..<300).contains(statusLine) {
+        case .bodyFollows:
             receivingBody = true
-            if let invalidLength {
-                abort = .rejected("the server sent an invalid Content-Length (\(UntrustedText.sanitized(invalidLength, limit: 60, replacingControlsWith: "?")))",
-                                  final: false)
+            if let refusal = ResponseValidator.refusal(of: response, to: request, roomAvailable: request.room?.bytes.available) {
+                abort = refusal
                 return 0
             }
-            if let problem = rangeProblem() {
-                // A server that ignores ranges ignores them the next time too.
-                abort = request.slice != nil && statusLine != 206 ? .rejected(problem, final: true) : .badRange(problem)
-                return 0
-            }
-            // Too large is decided here, before any body byte, and only for a 2xx: the size of an
-            // error page or a redirect says nothing about the item's. A 206's length is only the
-            // rest, so a resumed response is judged by its Content-Range's total.
-            let size = request.resume != nil ? declaredTotal : (encoded ? nil : declaredLength)
-            if let size, size > sizeLimit {
-                abort = .tooLarge
-                return 0
-            }
-            // What this response will write, judged before a byte of it: a body that does not
-            // fit is not started. One of unknown length is stopped where it stops fitting.
-            let toWrite = encoded ? nil : declaredLength
-            if let room = request.room, let toWrite, toWrite > room.bytes.available {
-                abort = .noRoom
-                return 0
-            }
+        case .field, .other:
+            break
         }
         return line.count
-    }
-
-    /// Takes a Content-Length header: 1 to 18 digits (so that no sum with it overflows), or a
-    /// list of one such number repeated, which RFC 9110 8.6 lets a recipient read as that number.
-    /// Anything else, or a second header that differs, makes the response's length invalid.
-    private func takeContentLength(_ value: String) {
-        let numbers = value.split(separator: ",", omittingEmptySubsequences: false)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .map { text -> Int64? in
-                guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
-                return Int64(text)
-            }
-        guard let first = numbers.first ?? nil, numbers.allSatisfy({ $0 == first }),
-              declaredLength == nil || declaredLength == first else {
-            invalidLength = invalidLength ?? value
-            return
-        }
-        declaredLength = first
-    }
-
-    /// What is wrong with a 206, if anything: it must answer the range that was asked
-    /// (`bytes=OFFSET-`), with a Content-Range whose start, end, total and length agree. Ranges
-    /// are verified, never trusted: spliced at the wrong byte, a video plays garbage.
-    private func rangeProblem() -> String? {
-        if let slice = request.slice { return sliceProblem(slice) }
-        guard statusLine == 206 else { return nil }
-        guard let resume = request.resume else {
-            return "the server answered 206 Partial Content to a request for the whole file"
-        }
-        guard let start = rangeStart, let end = rangeEnd else {
-            return "the server answered 206 Partial Content without a usable Content-Range"
-        }
-        guard start == resume.offset else {
-            return "the server resumed at byte \(start), not \(resume.offset)"
-        }
-        if end < start { return "the server's Content-Range ends (\(end)) before it starts (\(start))" }
-        if let total = rangeTotal, end >= total {
-            return "the server's Content-Range ends at byte \(end) of a \(total)-byte file"
-        }
-        // The size of the version whose start is kept: another size is another version.
-        if let total = rangeTotal, total != resume.total {
-            return "the server sent part of another version (a \(total)-byte file, not \(resume.total))"
-        }
-        if end >= resume.total {
-            return "the server's Content-Range ends at byte \(end) of the \(resume.total)-byte file it resumes"
-        }
-        if let length = declaredLength, !encoded, length != end - start + 1 {
-            return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
-        }
-        // If-Range asked for the rest of the version kept; a server that ignores it answers a 206
-        // of another version, whose bytes would be spliced onto the first's. A 206 carries the
-        // ETag a 200 would (RFC 9110, 15.3.7), so one without it cannot show it is the same.
-        if TransferRequest.Resume.isStrongETag(resume.validator) {
-            guard let etag, !etag.isEmpty else {
-                return "the server's 206 has no ETag to show it is the rest of the version kept"
-            }
-            if etag != resume.validator {
-                return "the server sent part of another version (ETag \(etag), not \(resume.validator))"
-            }
-        } else {
-            // The version was known by its date alone: the 206 must show the same one.
-            guard let lastModified, !lastModified.isEmpty else {
-                return "the server's 206 has no Last-Modified to show it is the rest of the version kept"
-            }
-            if lastModified != resume.validator {
-                return "the server sent part of another version (Last-Modified \(lastModified), not \(resume.validator))"
-            }
-        }
-        return nil
-    }
-
-    /// What is wrong with the answer to a slice, if anything: it must be a 206 of exactly the
-    /// bytes asked. A server that ignores `Range` answers 200 with the whole resource, which
-    /// vodapp does not read through for one slice of it: every slice would cost the whole file.
-    private func sliceProblem(_ slice: TransferRequest.Slice) -> String? {
-        let asked = "bytes \(slice.offset)-\(slice.last)"
-        guard statusLine == 206 else {
-            return "the server ignores byte ranges (it answered \(statusLine) to a request for \(asked)), "
-                + "which this stream's segments, byte ranges of one file, need"
-        }
-        guard let start = rangeStart, let end = rangeEnd else {
-            return "the server answered 206 Partial Content without a usable Content-Range"
-        }
-        guard start == slice.offset, end == slice.last else {
-            return "the server sent bytes \(start)-\(end), not the \(asked) asked"
-        }
-        if let total = rangeTotal, end >= total {
-            return "the server's Content-Range ends at byte \(end) of a \(total)-byte file"
-        }
-        if let length = declaredLength, !encoded, length != slice.length {
-            return "the server's Content-Range (\(start)-\(end)) does not match its Content-Length (\(length))"
-        }
-        return nil
-    }
-
-    /// The most body bytes this response may have: the item's limit, or a document's.
-    private var sizeLimit: Int64 {
-        if case .document(let limit) = request.expectation { return min(request.maximumSize, Int64(limit)) }
-        return request.maximumSize
     }
 
     var curlMessage: String {
@@ -348,7 +170,7 @@ final class TransferContext {
     /// stop the transfer with CURLE_WRITE_ERROR, and `abort` says why.
     func write(_ bytes: UnsafeRawBufferPointer) -> Int {
         // The status line the header callback read: no libcurl call per chunk of body.
-        let status = statusLine
+        let status = response.status
         // A redirect's body is not the item's: it is read and dropped, so that the connection
         // can carry the next request.
         if (300..<400).contains(status) { return bytes.count }
@@ -403,8 +225,8 @@ final class TransferContext {
         }
         // A 206 without a Content-Length is read to the connection's end: its bytes must stop
         // where its Content-Range says.
-        if status == 206, let end = rangeEnd, (rangeStart ?? 0) + bodyBytes + Int64(bytes.count) - 1 > end {
-            abort = .badRange("the server sent more than the bytes its Content-Range names (\(rangeStart ?? 0)-\(end))")
+        if status == 206, let end = response.rangeEnd, (response.rangeStart ?? 0) + bodyBytes + Int64(bytes.count) - 1 > end {
+            abort = .badRange("the server sent more than the bytes its Content-Range names (\(response.rangeStart ?? 0)-\(end))")
             return 0
         }
         bodyBytes += Int64(bytes.count)
@@ -424,7 +246,7 @@ final class TransferContext {
     /// Judges the body from its first bytes, once there are enough, and sends what is held
     /// where it belongs. Returns false when the transfer must stop.
     private func decide(complete: Bool) -> Bool {
-        verdict = MediaSniffer.verdict(contentType: contentType, head: head, complete: complete,
+        verdict = MediaSniffer.verdict(contentType: response.contentType, head: head, complete: complete,
                                        ciphertext: request.expectation == .encryptedSegment)
         let held = head
         switch (verdict, request.expectation) {
@@ -625,17 +447,6 @@ final class TransferContext {
         return partial
     }
 
-    /// This transfer's request again, resuming from `partial` when it has bytes and a validator:
-    /// the one this response sent, or, when it wrote nothing, the one the request resumed under.
-    func request(resuming partial: TransferOutcome.Partial?) -> TransferRequest {
-        let resume = partial.flatMap { partial -> TransferRequest.Resume? in
-            guard let validator = TransferRequest.Resume.validator(etag: partial.etag, lastModified: partial.lastModified) ?? request.resume?.validator,
-                  let total = partial.total ?? request.resume?.total else { return nil }
-            return TransferRequest.Resume(offset: partial.bytes, validator: validator, total: total)
-        }
-        return request.resuming(from: resume)
-    }
-
     private func closeFile() {
         if fd >= 0 {
             releaseReservation()
@@ -644,42 +455,6 @@ final class TransferContext {
         }
     }
 
-    /// `Retry-After` is whole seconds (digits only, RFC 9110) or an HTTP date; nil for anything
-    /// else. A wait longer than `longestRetryAfter` is taken as that: a server's number must
-    /// never overflow a clock (`inf`, `1e300` and 19 digits were all sent to crash it).
-    static func seconds(retryAfter value: String) -> Double? {
-        if !value.isEmpty, value.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }) {
-            return min(Double(value) ?? longestRetryAfter, longestRetryAfter)
-        }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        return formatter.date(from: value).map { min(max(0, $0.timeIntervalSinceNow), longestRetryAfter) }
-    }
-
     /// How many bytes an unreserved body writes between two looks at the disk's free space.
     static let floorCheckInterval: Int64 = 1 << 20
-
-    /// A day: past any budget, and as far as the store's next-attempt hint needs to look.
-    static let longestRetryAfter: Double = 86_400
-
-    /// `bytes START-END/TOTAL`, where TOTAL may be `*`; nils for anything else.
-    static func parse(contentRange value: String) -> (start: Int64?, end: Int64?, total: Int64?) {
-        guard value.lowercased().hasPrefix("bytes ") else { return (nil, nil, nil) }
-        let parts = value.dropFirst(6).split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
-        let bounds = parts.first?.split(separator: "-", omittingEmptySubsequences: false) ?? []
-        // Digits only, and far below Int64's end: a server's numbers are added to and compared,
-        // and must never overflow (bytes N-9223372036854775807 was sent to crash it).
-        func number(_ text: Substring) -> Int64? {
-            guard !text.isEmpty, text.count <= 18, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
-            return Int64(text)
-        }
-        guard bounds.count == 2, parts.count == 2, let start = number(bounds[0]), let end = number(bounds[1]) else {
-            return (nil, nil, nil)
-        }
-        if parts[1] == "*" { return (start, end, nil) }
-        guard let total = number(parts[1]) else { return (nil, nil, nil) }
-        return (start, end, total)
-    }
 }

@@ -148,249 +148,117 @@ public struct TransferEngine: Sendable {
             curl_multi_cleanup(multi)
         }
 
-        // The outcomes of the caller's requests only: those of the requests a follow-up added
-        // are heard by the follow-up and not kept, or thousands of segments would stay in memory.
-        var outcomes: [String: TransferOutcome] = [:]
-        // What the caller asked for: the progress display counts these, not the requests a
-        // follow-up added (an HLS item's segments).
-        let requested = Set(requests.map(\.id))
-        // Each host gets at most `perHost` slots: the next waiting item of a host with room
-        // starts, not merely the next waiting item.
-        var waiting = TransferQueue(perHost: configuration.perHost)
-        for request in requests { waiting.append(TransferQueue.Entry(request: request, attempt: 1)) }
-        // Retries by when they are due; `retrying` holds the ids still wanted, so that a cancelled
-        // one is passed over when it comes out instead of being searched for.
-        var delayed = MinimumHeap<Retry> { $0.at < $1.at }
-        var retrying: Set<String> = []
-        var active: [UnsafeMutableRawPointer: TransferContext] = [:]
-        var planner = BandwidthPlanner(enabled: configuration.budgetAware)
-        // Body bytes of the transfers that ended or were set aside: the link's rate counts them.
+        var scheduler = TransferScheduler(requests, jobs: configuration.jobs, perHost: configuration.perHost,
+                                          budgetAware: configuration.budgetAware, deadline: deadline,
+                                          retryPolicy: Self.retryPolicy, followUp: followUp, logger: logger)
+        // The libcurl side of the run; the scheduler knows transfers by their ids.
+        var active: [String: TransferContext] = [:]
+        // Body bytes of the transfers that left the run: the link's rate counts them.
         var transferred: Int64 = 0
-        // Hosts (`host:port`) that did not take a connection, and why: their other items are not
-        // tried in this run.
-        var unreachable: [String: String] = [:]
-        // Requests of unreachable hosts, to end untried at the top of the next turn.
-        var untried: [TransferQueue.Entry] = []
-        func markUnreachable(_ endpoint: String, because why: String) {
-            guard unreachable[endpoint] == nil else { return }
-            unreachable[endpoint] = why
-            untried += waiting.removeAll(host: endpoint)
+        /// Takes a transfer out of libcurl, keeping its bytes or not.
+        func retire(_ context: TransferContext, keep: Bool) -> TransferOutcome.Partial? {
+            active[context.request.id] = nil
+            curl_multi_remove_handle(multi, context.handle)
+            transferred += context.bodyBytes
+            let partial = context.settle(keep: keep)
+            curl_easy_cleanup(context.handle)
+            return partial
         }
-        func enqueue(_ request: TransferRequest, attempt: Int, inFront: Bool) {
-            let entry = TransferQueue.Entry(request: request, attempt: attempt)
-            if unreachable[Self.endpoint(of: request.url)] != nil {
-                untried.append(entry)
-            } else if inFront {
-                waiting.prepend(entry)
-            } else {
-                waiting.append(entry)
+        // Transfers the follow-up no longer wants end without an outcome, keeping nothing.
+        func abandon(_ ids: Set<String>) {
+            for id in ids {
+                if let context = active[id] { _ = retire(context, keep: false) }
             }
         }
         var snapshot = TransferSnapshot()
         var published = ContinuousClock.now
-        // The caller's requests that are done, their follow-ups included.
-        func ended() -> Int {
-            outcomes.keys.count { requested.contains($0) && followUp?.isUnderway($0) != true }
-        }
         defer {
             snapshot.active = []
-            snapshot.ended = ended()
+            snapshot.ended = scheduler.ended
             progress?(snapshot)
         }
-        // Transfers set aside by the planner, smallest remaining first.
-        var aside: [Aside] = []
         // `rateLimit`, shared by every transfer of the run.
         let gate = configuration.rateLimit.map(RateGate.init(rate:))
-        // Drops requests the follow-up no longer wants, wherever they are: queued, waiting to
-        // be retried, set aside, or running (a subtitle given up while it dripped held the
-        // delivery's report to the budget's end: attacker trial). They end without an outcome.
-        func drop(_ ids: Set<String>) {
-            waiting.cancel(ids)
-            retrying.subtract(ids)
-            // Once per item that gives up, not per event; and few transfers are aside.
-            aside.removeAll { ids.contains($0.request.id) }
-            for context in active.values where ids.contains(context.request.id) {
-                active.removeValue(forKey: context.handle)
-                waiting.ended(context.request.url)
-                curl_multi_remove_handle(multi, context.handle)
-                transferred += context.bodyBytes
-                _ = context.settle(keep: false)
-                curl_easy_cleanup(context.handle)
-            }
-        }
-        // Records an outcome that is final for its request, and lets the follow-up hear it.
-        func conclude(_ outcome: TransferOutcome) {
-            if let followUp {
-                let next = followUp.next(after: outcome)
-                if !next.cancel.isEmpty { drop(next.cancel) }
-                for request in next.add { enqueue(request, attempt: 1, inFront: false) }
-            }
-            if requested.contains(outcome.id) { outcomes[outcome.id] = outcome }
-        }
 
         while true {
             // Requests the follow-up gave up between outcomes (a timer's).
-            if let gone = followUp?.withdrawn(), !gone.isEmpty { drop(gone) }
-            let now = ContinuousClock.now
-            // Retries whose time has come go to the front of the line.
-            while let retry = delayed.first, retry.at <= now {
-                _ = delayed.removeFirst()
-                if retrying.remove(retry.request.id) != nil {
-                    enqueue(retry.request, attempt: retry.attempt, inFront: true)
-                }
-            }
-            // A host that did not take a connection costs its other items nothing more: they
-            // end now, untried, instead of each waiting out its own connect timeout. Ending one
-            // may add more (an HLS item's next segments), which end here too.
-            while !untried.isEmpty {
-                let batch = untried
-                untried = []
-                for entry in batch {
-                    let why = unreachable[Self.endpoint(of: entry.request.url)] ?? ""
-                    conclude(TransferOutcome(id: entry.request.id,
-                                             result: .failed(reason: why + (entry.attempt > 1 ? "; not tried again" : "; not tried")),
-                                             partial: Self.kept(by: entry.request), attempts: entry.attempt - 1))
-                }
-            }
-            while active.count < configuration.jobs, let next = waiting.next() {
+            abandon(scheduler.turn(now: .now, withdrawn: followUp?.withdrawn() ?? []))
+            while let next = scheduler.nextStart() {
                 switch start(next.request, attempt: next.attempt, in: multi, deadline: deadline, gate: gate) {
                 case .running(let context):
-                    active[context.handle] = context
+                    active[next.request.id] = context
                 case .refused(let outcome):
-                    waiting.ended(next.request.url)
-                    conclude(outcome)
+                    abandon(scheduler.refused(next.request.id, outcome))
                 }
             }
-            if active.isEmpty && waiting.isEmpty && retrying.isEmpty && aside.isEmpty && untried.isEmpty { break }
+            if scheduler.isIdle { break }
             // Held transfers whose turn has come read again.
-            gate?.release { active[$0] != nil }
+            gate?.release { handle in active.values.contains { $0.handle == handle } }
 
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             var queued: Int32 = 0
             while let message = curl_multi_info_read(multi, &queued) {
-                guard message.pointee.msg == CURLMSG_DONE,
-                      let handle = message.pointee.easy_handle,
-                      let context = active.removeValue(forKey: handle) else { continue }
-                waiting.ended(context.request.url)
+                guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
+                      let context = active.values.first(where: { $0.handle == handle }) else { continue }
                 let code = message.pointee.data.result
+                active[context.request.id] = nil
                 curl_multi_remove_handle(multi, handle)
                 transferred += context.bodyBytes
                 let ending = finish(context, code: code)
-                let endpoint = Self.endpoint(of: context.request.url)
-                // Waited out at once: a host that leaves SYNs unanswered for seconds will not
-                // answer the next item's in this run either.
-                if code == CURLE_OPERATION_TIMEDOUT, let why = unreachableReason(context) {
-                    markUnreachable(endpoint, because: why)
-                }
                 curl_easy_cleanup(handle)
-                guard case .outcome(let outcome, let again) = ending else {
-                    if case .redirect(let next) = ending {
-                        // Followed here, not by libcurl, so that each hop is checked and the
-                        // item's headers and cookies stay with its own origin.
-                        logger.debug("redirected", metadata: ["key": "\(next.id)", "to": "\(next.url.redacted)"])
-                        enqueue(next, attempt: context.attempt, inFront: true)
-                    }
-                    continue
-                }
-                if case .completed(let bytes) = outcome.result {
+                if case .outcome(let outcome, _) = ending, case .completed(let bytes) = outcome.result {
                     completed?(context.request, outcome)
                     snapshot.completedBytes += bytes
                 }
-                if again != .no, let retry = retry(after: outcome, of: context, immediately: again == .now, deadline: deadline) {
-                    logger.info("retrying", metadata: ["key": "\(context.request.id)", "attempt": "\(retry.attempt)",
-                                                       "after": "\(retry.delay)", "because": "\(Self.describe(outcome.result))"])
-                    delayed.insert(retry)
-                    retrying.insert(retry.request.id)
-                    // Kept until the retry ends: if the run is cut first, why it failed says more
-                    // than that the budget ran out meanwhile.
-                    if requested.contains(outcome.id) { outcomes[outcome.id] = outcome }
-                    continue
+                let connection: TransferScheduler.Connection
+                if code == CURLE_OPERATION_TIMEDOUT, let why = unreachableReason(context) {
+                    connection = .unreachable(why)
+                } else if code == CURLE_COULDNT_CONNECT {
+                    connection = .refused
+                } else {
+                    connection = .answered
                 }
-                if code == CURLE_COULDNT_CONNECT, unreachable[endpoint] == nil {
-                    // Refused (or unroutable) through every retry: a restart would have been over
-                    // by now. Refusals are quick, so one alone is only retried, never this.
-                    markUnreachable(endpoint, because: "\(endpoint) refused the connection \(context.attempt) times")
-                }
-                conclude(outcome)
+                abandon(scheduler.ended(context.request.id, ending, connection: connection, now: .now))
             }
             if let checkpoint {
                 for context in active.values {
                     if let partial = context.takeCheckpoint() { checkpoint(context.request.id, partial) }
                 }
             }
+            let inFlight = active.values.sorted { $0.started < $1.started }
             if let progress, published.duration(to: .now) >= Self.progressInterval {
-                snapshot.ended = ended()
-                snapshot.active = active.values.sorted { $0.started < $1.started }
-                    .map { TransferSnapshot.Transfer(id: $0.request.id, bytes: $0.fileBytes, total: $0.declaredTotal) }
+                snapshot.ended = scheduler.ended
+                snapshot.active = inFlight.map { TransferSnapshot.Transfer(id: $0.request.id, bytes: $0.fileBytes, total: $0.declaredTotal) }
                 progress(snapshot)
                 published = .now
             }
-            let inFlight = active.values.sorted { $0.started < $1.started }
-            let decision = planner.plan(
-                inFlight.map { BandwidthPlanner.Transfer(id: $0.request.id, remaining: $0.remainingBytes, receivingBody: $0.receivingBody) },
-                aside: aside.map { BandwidthPlanner.Waiting(id: $0.request.id, remaining: $0.remaining) },
-                transferred: transferred + inFlight.reduce(0) { $0 + $1.bodyBytes }, deadline: deadline, now: .now)
-            if !decision.setAside.isEmpty {
-                let ids = Set(decision.setAside)
-                for context in inFlight where ids.contains(context.request.id) {
-                    active.removeValue(forKey: context.handle)
-                    waiting.ended(context.request.url)
-                    curl_multi_remove_handle(multi, context.handle)
-                    transferred += context.bodyBytes
-                    let remaining = context.remainingBytes ?? .max
-                    let partial = context.settle(keep: true)
-                    aside.append(Aside(request: context.request(resuming: partial), attempt: context.attempt,
-                                       remaining: remaining, partial: partial))
-                    logger.debug("set aside", metadata: ["key": "\(context.request.id)", "remaining": "\(remaining)"])
-                    curl_easy_cleanup(context.handle)
-                }
-                aside.sort { $0.remaining < $1.remaining }
+            let plan = scheduler.plan(
+                inFlight.map { TransferScheduler.InFlight(id: $0.request.id, remaining: $0.remainingBytes, receivingBody: $0.receivingBody) },
+                transferred: transferred + inFlight.reduce(0) { $0 + $1.bodyBytes }, now: .now)
+            for id in plan.setAside {
+                guard let context = active[id] else { continue }
+                let remaining = context.remainingBytes ?? .max
+                scheduler.setAside(id, remaining: remaining, partial: retire(context, keep: true))
             }
-            if !decision.restore.isEmpty {
-                let ids = Set(decision.restore)
-                for entry in aside.filter({ ids.contains($0.request.id) }).reversed() {
-                    logger.debug("restored", metadata: ["key": "\(entry.request.id)", "remaining": "\(entry.remaining)"])
-                    enqueue(entry.request, attempt: entry.attempt, inFront: true)
-                }
-                aside.removeAll { ids.contains($0.request.id) }
-                continue
-            }
-            if active.isEmpty && waiting.isEmpty && retrying.isEmpty && aside.isEmpty && untried.isEmpty { break }
+            if plan.restored { continue }
+            if scheduler.isIdle { break }
 
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            if let reason = stop?.reason ?? (remaining <= .zero ? Self.budgetRanOut : nil) {
-                for outcome in cut(active: active, waiting: untried + waiting.removeAll(), in: multi, because: reason) {
-                    guard requested.contains(outcome.id) else {
-                        followUp?.cut(outcome)
-                        continue
-                    }
-                    // A retry cut before any answer keeps the failure that made it a retry ("the
-                    // server answered HTTP 500"): that says more than that the budget ran out.
-                    if let previous = outcomes[outcome.id], case .failed = previous.result, case .timedOut = outcome.result,
-                       outcome.httpStatus == nil, outcome.bodyBytesReceived == 0 {
-                        continue
-                    }
-                    outcomes[outcome.id] = outcome
-                }
-                for entry in aside where requested.contains(entry.request.id) {
-                    outcomes[entry.request.id] = TransferOutcome(
-                        id: entry.request.id, result: .timedOut(reason: Self.setAsideReason(entry, cutBecause: reason)),
-                        httpStatus: 200, partial: entry.partial, attempts: entry.attempt)
-                }
+            let now = ContinuousClock.now
+            if let reason = stop?.reason ?? (now >= deadline ? TransferScheduler.budgetRanOut : nil) {
+                scheduler.cut(because: reason, running: cut(Array(active.values), in: multi, because: reason))
+                active = [:]
                 break
             }
             // A finished transfer freed a slot: start the next one now rather than after a poll.
-            if active.count < configuration.jobs && (waiting.canStart() || !untried.isEmpty) { continue }
+            if scheduler.canStartNow() { continue }
             // curl_multi_poll also honours libcurl's own timers; the deadline and the next retry
             // bound the wait so that a silent server cannot hold the run past either.
-            var wait = remaining
-            if let next = delayed.first?.at { wait = min(wait, ContinuousClock.now.duration(to: next)) }
-            if configuration.budgetAware { wait = min(wait, BandwidthPlanner.interval) }
+            var wait = scheduler.wait(now: now)
             if let open = gate?.untilOpen { wait = min(wait, open) }
             curl_multi_poll(multi, nil, 0, Int32(clamping: max(0, wait.milliseconds) + 1), nil)
         }
-        return requests.compactMap { outcomes[$0.id] }
+        return scheduler.result
     }
 }
 
@@ -427,100 +295,26 @@ extension TransferFollowUp {
 
 extension TransferEngine {
 
-    /// A request to try again later.
-    private struct Retry {
-        let request: TransferRequest
-        let attempt: Int
-        let at: ContinuousClock.Instant
-        let delay: Duration
-    }
-
-    /// A transfer the planner set aside, with what it has left and what it keeps.
-    private struct Aside {
-        let request: TransferRequest
-        let attempt: Int
-        /// Body bytes still to come; `Int64.max` when unknown.
-        let remaining: Int64
-        let partial: TransferOutcome.Partial?
-    }
-
-    static let budgetRanOut = "the budget ran out"
-
-    /// When to try a failed transfer again that is worth another attempt (see `finish`), by
-    /// `retryPolicy`.
-    /// - Parameter immediately: the last answer was good but short: the rest is asked for now.
-    private func retry(after outcome: TransferOutcome, of context: TransferContext, immediately: Bool = false,
-                       deadline: ContinuousClock.Instant) -> Retry? {
-        guard case .failed = outcome.result else { return nil }
-        let cause: RetryPolicy.Cause = immediately ? .shortAnswer : .failure(retryAfterSeconds: outcome.retryAfterSeconds)
-        guard let next = Self.retryPolicy.next(after: context.attempt, cause: cause, jitter: .random(in: RetryPolicy.jitter),
-                                               now: .now, deadline: deadline) else { return nil }
-        // A short answer that brought bytes is progress, not a failed attempt: the file grows
-        // each time, so this ends, at the file's size or the deadline.
-        let attempt = immediately && (outcome.partial?.bytes ?? 0) > (context.request.resume?.offset ?? 0) ? context.attempt : context.attempt + 1
-        return Retry(request: context.request(resuming: outcome.partial), attempt: attempt, at: next.at, delay: next.delay)
-    }
-
-    /// `host:port`: what the per-host limit counts, and what a connection is made to.
-    static func endpoint(of url: MediaURL) -> String {
-        url.origin.range(of: "://").map { String(url.origin[$0.upperBound...]) } ?? url.origin
-    }
-
-    /// What a request that never ran still has in its temporary file, from an earlier transfer.
-    private static func kept(by request: TransferRequest) -> TransferOutcome.Partial? {
-        request.resume.map { TransferOutcome.Partial(bytes: $0.offset, etag: nil, lastModified: nil, total: $0.total) }
-    }
-
-    /// Why a transfer libcurl timed out got no connection, or nil when it had one: its connect
-    /// timeout (`CURLOPT_CONNECTTIMEOUT_MS`) ran out, not the deadline, which the engine cuts
-    /// itself before libcurl's backstop.
+    /// Why a transfer libcurl timed out got no connection, or nil when it had one
+    /// (`ResponseValidator.unreachableReason`).
     private func unreachableReason(_ context: TransferContext) -> String? {
-        guard context.responseCode == 0 else { return nil }
-        let endpoint = Self.endpoint(of: context.request.url)
-        let within = "within \(Self.describe(context.connectTimeout))"
-        if context.curlMessage.hasPrefix("Resolving timed out") {
-            return "the name \(context.request.url.host) did not resolve \(within)"
-        }
-        if !context.connected { return "\(endpoint) did not accept a connection \(within)" }
-        if context.request.url.isHTTPS && !context.handshaken {
-            return "\(endpoint) accepted a connection but did not finish the TLS handshake \(within)"
-        }
-        return nil
+        ResponseValidator.unreachableReason(context.request.url, answered: context.responseCode != 0,
+                                            resolving: context.curlMessage.hasPrefix("Resolving timed out"),
+                                            connected: context.connected, handshaken: context.handshaken,
+                                            connectTimeout: context.connectTimeout)
     }
 
-    /// `5 s`, `2.5 s`.
-    private static func describe(_ duration: Duration) -> String {
-        let tenths = (duration.milliseconds + 50) / 100
-        return tenths % 10 == 0 ? "\(tenths / 10) s" : "\(tenths / 10).\(tenths % 10) s"
-    }
-
-    /// What a person reads for an item the planner set aside when the run was cut.
-    private static func setAsideReason(_ entry: Aside, cutBecause reason: String) -> String {
-        let kept = entry.partial.map { partial in
-            "; \(ByteSize.format(partial.bytes))" + (partial.total.map { " of \(ByteSize.format($0))" } ?? "") + " kept to resume"
-        } ?? "; nothing could be kept to resume"
-        if reason == budgetRanOut {
-            return "set aside so that smaller items could finish before the budget ran out\(kept)"
-        }
-        return "\(reason) while it was set aside for smaller items\(kept)"
-    }
-
-    /// Ends every unfinished transfer as timed out, freeing its handle and keeping what can be
+    /// Ends every running transfer as timed out, freeing its handle and keeping what can be
     /// resumed.
-    private func cut(
-        active: [UnsafeMutableRawPointer: TransferContext], waiting: [TransferQueue.Entry],
-        in multi: UnsafeMutableRawPointer, because reason: String
-    ) -> [TransferOutcome] {
-        var outcomes: [TransferOutcome] = []
-        for (handle, context) in active {
-            curl_multi_remove_handle(multi, handle)
+    private func cut(_ running: [TransferContext], in multi: UnsafeMutableRawPointer, because reason: String) -> [TransferOutcome] {
+        running.map { context in
+            curl_multi_remove_handle(multi, context.handle)
+            defer { curl_easy_cleanup(context.handle) }
             let partial = context.settle(keep: true)
             let status = context.responseCode
-            // In a person's units, as the set-aside reason and the summary count: "after 1.7 MiB;
-            // 2.9 MiB of 8.0 MiB kept to resume", "before the server sent a byte".
-            let kept = partial.map { partial in
-                "; \(ByteSize.format(partial.bytes))" + (partial.total.map { " of \(ByteSize.format($0))" } ?? "") + " kept to resume"
-            } ?? (context.bodyBytes > 0 ? "; nothing could be kept to resume (no validator or no size)" : "")
+            // "after 1.7 MiB; 2.9 MiB of 8.0 MiB kept to resume", "before the server sent a byte".
+            let kept = partial.map { "; " + $0.keptToResume }
+                ?? (context.bodyBytes > 0 ? "; nothing could be kept to resume (no validator or no size)" : "")
             let arrived: String
             if context.bodyBytes > 0 {
                 arrived = "after " + ByteSize.format(context.bodyBytes) + (context.baseOffset > 0 ? " more" : "")
@@ -529,20 +323,11 @@ extension TransferEngine {
             } else {
                 arrived = "before the server answered"
             }
-            outcomes.append(TransferOutcome(
+            return TransferOutcome(
                 id: context.request.id, result: .timedOut(reason: "\(reason) \(arrived)\(kept)"),
                 httpStatus: status == 0 ? nil : status, bodyBytesReceived: context.bodyBytes,
-                etag: context.etag, lastModified: context.lastModified, partial: partial, attempts: context.attempt))
-            curl_easy_cleanup(handle)
+                etag: context.etag, lastModified: context.lastModified, partial: partial, attempts: context.attempt)
         }
-        for next in waiting {
-            outcomes.append(TransferOutcome(
-                id: next.request.id, result: .timedOut(reason: "\(reason) before the transfer could start"),
-                partial: Self.kept(by: next.request), attempts: next.attempt - 1))
-        }
-        // A transfer waiting to be retried keeps the outcome of its last attempt: why it failed
-        // says more than that the budget ran out meanwhile.
-        return outcomes
     }
 
     private func start(
@@ -626,34 +411,13 @@ extension TransferEngine {
         return .running(context)
     }
 
-    /// Whether to ask again after a transfer that did not complete.
-    private enum Again {
-        case no
-        /// After a backoff: connection failures and resets, 408, 429, 5xx, a 416 to a resume.
-        case later
-        /// At once: the answer was good but not all of it (a short 206).
-        case now
-    }
+    private typealias Ending = TransferScheduler.Ending
 
-    /// How a transfer ended: an outcome and whether to ask again, or the next hop of a redirect.
-    private enum Ending {
-        case outcome(TransferOutcome, again: Again)
-        case redirect(TransferRequest)
-    }
-
-    /// What a transfer's result is, and what becomes of its bytes.
-    private struct Classification {
-        var result: TransferOutcome.Result
-        var isFinal = false
-        var again = Again.no
-        /// Whether the bytes in the file may be kept to resume from.
-        var keep = true
-    }
-
+    /// How a transfer ended, as the validator judges what arrived; its bytes kept or let go.
     private func finish(_ context: TransferContext, code: CURLcode) -> Ending {
         let status = context.responseCode
         if (300..<400).contains(status), let target = context.redirectTarget, code == CURLE_OK || code == CURLE_WRITE_ERROR {
-            switch redirect(context, to: target) {
+            switch ResponseValidator.redirect(context.request, to: target, maximumRedirects: configuration.maximumRedirects) {
             case .success(let next):
                 return .redirect(next)
             case .failure(let refusal):
@@ -664,198 +428,50 @@ extension TransferEngine {
                                 again: .no)
             }
         }
-        var classification = classify(context, code: code, status: status)
-        if status == 401 || status == 403, case .failed(let reason) = classification.result, !context.request.carriesCredentials,
-           !configuration.headers.isEmpty || configuration.cookieFile != nil {
-            // The user gave credentials, and they were held back on purpose: say so, or a 403 from a
-            // CDN a redirect led to reads like a wrong token.
-            classification.result = .failed(reason: reason + " (--header and --cookies go to \(context.request.credentialScope.origin) only, "
-                                            + "not to \(context.request.url.origin), where a redirect or a playlist led)")
-        }
+        // A body that arrived whole is judged once more (one shorter than the sniffer's look) and
+        // its file closed, before what arrived is judged.
+        let bodyEnd = code == CURLE_OK && (200..<300).contains(status) ? context.finishBody() : nil
+        let judgement = ResponseValidator.judge(ResponseValidator.Arrival(
+            ending: ending(of: context, code: code), message: describe(context, code: code), request: context.request,
+            head: context.response, status: status, contentLength: context.contentLength, bodyBytes: context.bodyBytes,
+            baseOffset: context.baseOffset, abort: context.abort, bodyEnd: bodyEnd,
+            captured: context.isCaptured ? context.captured : nil,
+            credentialsHeldBack: !context.request.carriesCredentials && (!configuration.headers.isEmpty || configuration.cookieFile != nil)))
         var partial: TransferOutcome.Partial?
-        switch classification.result {
+        switch judgement.result {
         case .completed, .captured:
             break
         case .tooLarge:
             // Nothing of a dropped item stays.
             _ = context.settle(keep: false)
         default:
-            partial = context.settle(keep: classification.keep)
+            partial = context.settle(keep: judgement.keep)
         }
         logger.debug("transfer ended", metadata: [
-            "key": "\(context.request.id)", "result": "\(Self.describe(classification.result))", "status": "\(status)",
+            "key": "\(context.request.id)", "result": "\(judgement.result.logged)", "status": "\(status)",
             "bodyBytes": "\(context.bodyBytes)", "resumedFrom": "\(context.baseOffset)", "attempt": "\(context.attempt)",
         ])
         var outcome = TransferOutcome(
-            id: context.request.id, result: classification.result, httpStatus: status == 0 ? nil : status,
+            id: context.request.id, result: judgement.result, httpStatus: status == 0 ? nil : status,
             bodyBytesReceived: context.bodyBytes, etag: context.etag, lastModified: context.lastModified,
             contentType: context.effectiveContentType, partial: partial, attempts: context.attempt,
-            retryAfterSeconds: context.retryAfterSeconds, isFinal: classification.isFinal, finalURL: context.request.url)
+            retryAfterSeconds: context.retryAfterSeconds, isFinal: judgement.isFinal, finalURL: context.request.url)
         outcome.isDASHManifest = context.verdict == .dashManifest
-        return .outcome(outcome, again: classification.again)
+        return .outcome(outcome, again: judgement.again)
     }
 
-    /// Why a redirect is not followed.
-    private struct RedirectRefusal: Error {
-        let reason: String
-    }
-
-    /// The next hop of a redirect, checked as libcurl would check it and more: http and https
-    /// only, what began over https stays on https (a redirect to http would hand the body to
-    /// anyone on the path), and at most `maximumRedirects` hops.
-    private func redirect(_ context: TransferContext, to target: String) -> Result<TransferRequest, RedirectRefusal> {
-        let request = context.request
-        guard request.redirects < configuration.maximumRedirects else {
-            return .failure(RedirectRefusal(reason: "more than \(configuration.maximumRedirects) redirects"))
-        }
-        let next: MediaURL
-        do {
-            next = try MediaURL(target)
-        } catch {
-            let shown = UntrustedText.sanitized(target, limit: 200, replacingControlsWith: "?")
-            if request.originalURL.isHTTPS, case .unsupportedScheme = error {
-                return .failure(RedirectRefusal(reason: "redirected from https to a URL that is not https (\(shown))"))
-            }
-            if case .unsupportedScheme = error {
-                return .failure(RedirectRefusal(reason: "redirected to a URL that is not http or https (\(shown))"))
-            }
-            return .failure(RedirectRefusal(reason: "redirected to a URL that cannot be fetched (\(shown)): \(error)"))
-        }
-        if request.originalURL.isHTTPS && !next.isHTTPS {
-            return .failure(RedirectRefusal(reason: "redirected from https to a URL that is not https (\(next.redacted))"))
-        }
-        return .success(request.redirected(to: next))
-    }
-
-    private func classify(_ context: TransferContext, code: CURLcode, status: Int) -> Classification {
-        if status == 416, context.request.resume != nil, code == CURLE_OK || code == CURLE_WRITE_ERROR {
-            // The kept bytes reach past the file's end as the server now has it: they are not
-            // part of it, and it is asked for whole.
-            return Classification(result: .failed(reason: "the server refused to resume (HTTP 416)"), again: .later, keep: false)
-        }
+    /// libcurl's result code, in the kinds the validator tells apart.
+    private func ending(of context: TransferContext, code: CURLcode) -> ResponseValidator.Arrival.Ending {
         switch code {
-        case CURLE_OK:
-            guard (200..<300).contains(status) else { return Self.classify(status: status) }
-            if status == 204 {
-                return Classification(result: .failed(reason: "the server answered 204 No Content: there is nothing to download"),
-                                      keep: false)
-            }
-            // An encoded body's Content-Length counts the encoded bytes, not the ones written.
-            if let length = context.contentLength, length != context.bodyBytes, !context.encoded {
-                return Classification(result: .failed(reason: "the body has \(context.bodyBytes) bytes, Content-Length said \(length)"),
-                                      keep: false)
-            }
-            if let abort = context.finishBody() {
-                return Self.classify(abort, context: context)
-            }
-            if let slice = context.request.slice {
-                // Its Content-Range was checked to be the slice when the headers ended.
-                guard context.bodyBytes == slice.length else {
-                    return Classification(
-                        result: .failed(reason: "the connection closed after \(context.bodyBytes) of the \(slice.length) bytes of the range asked"),
-                        again: .later, keep: false)
-                }
-                // A document's slice (a DASH segment index) went to memory.
-                return Classification(result: context.isCaptured ? .captured(context.captured) : .completed(bytes: context.fileBytes))
-            }
-            if status == 206, let end = context.rangeEnd, context.fileBytes != end + 1 {
-                // Without a Content-Length, libcurl takes the connection's end for the body's.
-                return Classification(
-                    result: .failed(reason: "the connection closed after \(context.bodyBytes) of the \(end + 1 - context.baseOffset) bytes its Content-Range names"),
-                    again: .later)
-            }
-            if status == 206, let total = context.rangeTotal ?? context.request.resume?.total, context.fileBytes != total {
-                guard context.fileBytes < total else {
-                    return Classification(result: .failed(reason: "the server sent \(context.fileBytes) bytes of a \(total)-byte file"),
-                                          keep: false)
-                }
-                // Honest about what it sent, but not all of it: the bytes are good, and the rest
-                // is asked for again, at once when the answer was worth a request (64 KiB, or an
-                // eighth of what was missing); a server that sends a few bytes each time waits its
-                // turn like any failure, or it would get hundreds of requests a second.
-                let worthIt = context.bodyBytes >= 64 * 1024 || context.bodyBytes * 8 >= total - context.baseOffset
-                return Classification(
-                    result: .failed(reason: "the server sent bytes \(context.baseOffset)-\(context.fileBytes - 1) of \(total), not the rest"),
-                    again: worthIt ? .now : .later)
-            }
-            if context.isCaptured {
-                return Classification(result: .captured(context.captured))
-            }
-            return Classification(result: .completed(bytes: context.fileBytes))
-        case CURLE_WRITE_ERROR:
-            guard let abort = context.abort else {
-                return Classification(result: .failed(reason: describe(context, code: code)))
-            }
-            return Self.classify(abort, context: context)
-        case CURLE_PARTIAL_FILE:
-            let expected = context.contentLength.map { " of \($0)" } ?? ""
-            return Classification(result: .failed(reason: "the connection closed after \(context.bodyBytes)\(expected) bytes"),
-                                  again: .later)
-        case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING:
-            return Classification(result: .failed(reason: describe(context, code: code)), again: .later)
-        case CURLE_OPERATION_TIMEDOUT:
-            if let reason = unreachableReason(context) {
-                // Not retried: waiting out the same silence again would cost the same seconds.
-                return Classification(result: .failed(reason: reason))
-            }
-            return Classification(result: .timedOut(reason: describe(context, code: code)))
+        case CURLE_OK: .ok
+        case CURLE_WRITE_ERROR: .writeError
+        case CURLE_PARTIAL_FILE: .partialFile
+        case CURLE_COULDNT_CONNECT, CURLE_SEND_ERROR, CURLE_RECV_ERROR, CURLE_GOT_NOTHING: .connectionFailed
+        case CURLE_OPERATION_TIMEDOUT: .timedOut(unreachable: unreachableReason(context))
         case CURLE_URL_MALFORMAT, CURLE_UNSUPPORTED_PROTOCOL, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE,
-             CURLE_SSL_CERTPROBLEM, CURLE_SSL_PINNEDPUBKEYNOTMATCH:
-            // Fetching again meets the same URL and the same certificate.
-            return Classification(result: .failed(reason: describe(context, code: code)), isFinal: true)
-        default:
-            return Classification(result: .failed(reason: describe(context, code: code)))
+             CURLE_SSL_CERTPROBLEM, CURLE_SSL_PINNEDPUBKEYNOTMATCH: .permanent
+        default: .other
         }
-    }
-
-    /// An error status: 408, 429 and 5xx may pass, so they are retried and temporary; other
-    /// 4xx are the same next time (a 404, a 403 for an expired signed URL).
-    private static func classify(status: Int) -> Classification {
-        let reason = "the server answered HTTP \(status)"
-        if status == 408 || status == 425 || status == 429 || (500...599).contains(status) {
-            return Classification(result: .failed(reason: reason), again: .later)
-        }
-        return Classification(result: .failed(reason: reason), isFinal: (400...499).contains(status))
-    }
-
-    private static func classify(_ abort: TransferContext.Abort, context: TransferContext) -> Classification {
-        switch abort {
-        case .httpStatus(let status):
-            return classify(status: status)
-        case .tooLarge:
-            // An encoded body's Content-Length is the compressed size, not the file's: a gzip bomb
-            // of 1 MB is not "1 MB, over the limit".
-            return Classification(result: .tooLarge(declaredSize: context.encoded ? nil : context.declaredTotal ?? context.contentLength))
-        case .fileError(let text):
-            // A full disk needs its space back.
-            return Classification(result: .failed(reason: "cannot write the file: \(text)"), keep: false)
-        case .badRange(let text):
-            // A server that resumed at the wrong byte cannot be trusted with this file.
-            return Classification(result: .failed(reason: text), keep: false)
-        case .noRoom:
-            // Its bytes go, to give the room back; freeing space makes a later delivery succeed.
-            let size = context.encoded ? nil : context.declaredLength
-            return Classification(result: .failed(reason: context.request.room?.refusal(size: size) ?? "no room left on the disk"), keep: false)
-        case .noSpace(let needed, let free, let capacity):
-            // Larger than the whole file system, it never fits: said so, and not tried again.
-            if let capacity, needed > capacity {
-                return Classification(result: .failed(reason: "not fetched: its \(ByteSize.format(needed)) are more than the whole disk "
-                                                      + "holds (\(ByteSize.format(capacity)))"), isFinal: true, keep: false)
-            }
-            let room = free.map { ", which has \(ByteSize.format($0)) free" } ?? ""
-            return Classification(result: .failed(reason: "not fetched: its \(ByteSize.format(needed)) do not fit on the disk\(room)"),
-                                  keep: false)
-        case .rejected(let text, let isFinal):
-            // Judged before a byte of it reached the file: bytes an earlier response kept (a login
-            // page answering the resume of a cut video) are still the video's, and stay.
-            return Classification(result: .failed(reason: text), isFinal: isFinal, keep: true)
-        }
-    }
-
-    /// A result for the debug log, without a captured body's bytes.
-    private static func describe(_ result: TransferOutcome.Result) -> String {
-        if case .captured(let data) = result { return "captured(\(data.count) bytes)" }
-        return "\(result)"
     }
 
     private func describe(_ context: TransferContext, code: CURLcode) -> String {

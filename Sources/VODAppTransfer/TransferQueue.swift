@@ -99,7 +99,7 @@ package struct TransferQueue {
     }
 
     private mutating func add(_ placed: Placed, inFront: Bool) {
-        let host = TransferEngine.endpoint(of: placed.entry.request.url)
+        let host = placed.entry.request.url.endpoint
         if let earlier = places.updateValue(placed.place, forKey: placed.entry.request.id) {
             // The same id queued twice: the older one goes.
             cancelled.insert(earlier)
@@ -133,7 +133,7 @@ package struct TransferQueue {
 
     /// A transfer of `url`'s host that `next` handed out has ended, or was never started.
     package mutating func ended(_ url: MediaURL) {
-        let host = TransferEngine.endpoint(of: url)
+        let host = url.endpoint
         guard var line = lines.removeValue(forKey: host) else { return }
         // A host that had room has a candidate already.
         let wasFull = line.running >= perHost

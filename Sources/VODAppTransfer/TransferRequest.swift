@@ -155,8 +155,20 @@ public struct TransferRequest: Sendable, Equatable {
                         redirects: 0, credentialScope: credentialScope, allowance: allowance, room: room)
     }
 
+    /// The same request again after a transfer that kept `partial`: resuming from it when it
+    /// has bytes and a validator (the one its response sent, or, when it wrote nothing, the one
+    /// this request resumed under), from the start otherwise.
+    package func retried(keeping partial: TransferOutcome.Partial?) -> TransferRequest {
+        let resume = partial.flatMap { partial -> Resume? in
+            guard let validator = Resume.validator(etag: partial.etag, lastModified: partial.lastModified) ?? self.resume?.validator,
+                  let total = partial.total ?? self.resume?.total else { return nil }
+            return Resume(offset: partial.bytes, validator: validator, total: total)
+        }
+        return resuming(from: resume)
+    }
+
     /// The same request sent to where a redirect points.
-    func redirected(to target: MediaURL) -> TransferRequest {
+    package func redirected(to target: MediaURL) -> TransferRequest {
         TransferRequest(id: id, url: target, originalURL: originalURL, temporaryPath: temporaryPath,
                         maximumSize: maximumSize, resume: resume, slice: slice, expectation: expectation, redirects: redirects + 1,
                         credentialScope: credentialScope, allowance: allowance, room: room)

@@ -33,18 +33,12 @@ import VODAppSamples
 
     static let faults: [Fault] = [
         Fault(row: "404", target: "/status/404", status: "failed", reason: "HTTP 404", requests: 1...1, final: true),
-        Fault(row: "410", target: "/status/410", status: "failed", reason: "HTTP 410", requests: 1...1, final: true),
         Fault(row: "500 once, then the body", target: "/bytes/5000.mp4?fail=1&status=500", status: "downloaded",
               bytes: 5000, requests: 2...2),
         Fault(row: "500 every time", target: "/status/500", budget: "6", status: "failed", reason: "HTTP 500",
               requests: 2...6),
         Fault(row: "503 with Retry-After", target: "/bytes/5000.mp4?fail=1&status=503&retry-after=1",
               status: "downloaded", bytes: 5000, requests: 2...2),
-        // Numbers a hostile server sends to overflow a clock: the run must end with its report.
-        Fault(row: "503 with Retry-After: inf", target: "/bytes/5000.mp4?fail=100&status=503&retry-after=inf", budget: "6",
-              status: "failed", reason: "HTTP 503"),
-        Fault(row: "503 with a 25-digit Retry-After", target: "/bytes/5000.mp4?fail=100&status=503&retry-after=9999999999999999999999999",
-              budget: "6", status: "failed", reason: "HTTP 503", requests: 1...1),
         Fault(row: "connection refused", target: "REFUSED", budget: "6", status: "failed", reason: "connect"),
         Fault(row: "reset mid-body, then the rest", target: "/bytes/300000.mp4?fail=1&cut=150000",
               status: "downloaded", bytes: 300_000, requests: 2...2),
@@ -63,10 +57,6 @@ import VODAppSamples
               reason: "passed the limit as it arrived", options: ["--max-size", "1M"]),
         Fault(row: "redirect loop", target: "/loop", status: "failed", reason: "redirect", requests: 6...6, final: true),
         Fault(row: "redirect to file:", target: "/redirect?to=file:///etc/passwd", status: "failed",
-              reason: "not http or https", requests: 1...1, final: true),
-        Fault(row: "redirect to ftp:", target: "/redirect?to=ftp://127.0.0.1/a.mp4", status: "failed",
-              reason: "not http or https", requests: 1...1, final: true),
-        Fault(row: "redirect to gopher:", target: "/redirect?to=gopher://127.0.0.1/1", status: "failed",
               reason: "not http or https", requests: 1...1, final: true),
         Fault(row: "an oversized item behind a redirect", target: "/redirect?to=/bytes/30000000.mp4",
               status: "tooLarge", requests: 2...2),
@@ -122,10 +112,9 @@ import VODAppSamples
     /// taken for no length, the 1,000 bytes it sends before closing were placed as the whole file,
     /// and never fetched again. The response is unusable (RFC 9112 6.3): the item fails and
     /// nothing is placed. A list of one number repeated is that number (RFC 9110 8.6).
-    @Test(arguments: [
-        (["99999999999999999999999999"], false), (["9223372036854775808"], false), (["+1000"], false),
-        (["1000, 500"], false), (["1000", "500"], false), (["1000, 1000"], true),
-    ])
+    /// What each form means is `ResponseHeadTests`'; these show that libcurl hands the headers
+    /// over as sent (a number past Int64, two headers) and that nothing reaches DIR.
+    @Test(arguments: [(["99999999999999999999999999"], false), (["1000", "500"], false), (["1000, 1000"], true)])
     func aContentLengthThatIsNotOneNumberIsNeverPlaced(_ lengths: [String], usable: Bool) async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
@@ -276,26 +265,12 @@ import VODAppSamples
         }
     }
 
-    @Test func a206WhoseLengthDisagreesWithItsContentRangeIsNeverPlaced() async throws {
-        let scratch = try ScratchDirectory()
-        let dir = scratch.child("media")
-        try await withSampleServer { server in
-            let run = try await cutThenResume("/bytes/400000.mp4?rate=100000&ranges=lie-length", in: dir, on: server)
-            #expect(run.exitCode == 75, "\(run.stdout)")
-            #expect(run.item("item")?["status"] as? String == "failed")
-            #expect((run.item("item")?["error"] as? String)?.contains("does not match its Content-Length") == true, "\(run.stdout)")
-            #expect(ScratchDirectory.visibleMedia(dir).isEmpty)
-            #expect(!FileManager.default.fileExists(atPath: dir + "/.vodapp/partial/item.part"))
-        }
-    }
-
     /// A resume must be the rest of the version kept, and no more: a 206 of another version (a
     /// server that ignores If-Range) or one that runs past its Content-Range would splice or
-    /// pad the file.
-    @Test(arguments: [("other-version", "part of another version (ETag"), ("overflow", "more than the bytes its Content-Range names"),
-                      ("no-etag", "has no ETag to show it is the rest"), ("other-size", "part of another version (a 600000-byte file, not 400000)"),
-                      ("huge-end", "without a usable Content-Range"),
-                      ("no-date&etag=none", "has no Last-Modified to show it is the rest")])
+    /// pad the file. Every way a 206's headers can fail is `ResponseValidatorTests`'; these show
+    /// the kept bytes dropped and nothing placed, for one judged by its headers and one by its
+    /// body as it arrives.
+    @Test(arguments: [("other-version", "part of another version (ETag"), ("overflow", "more than the bytes its Content-Range names")])
     func aResumeThatIsNotTheRestOfTheSameFileIsNeverPlaced(mode: String, reason: String) async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
