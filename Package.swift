@@ -70,6 +70,12 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // The vocabulary every layer shares, as pure values: a media URL as libcurl parses it, and
+        // the item key's grammar.
+        .target(
+            name: "VODAppModel",
+            dependencies: ["CCurl"]
+        ),
         // Fetching over the network through libcurl's multi interface: URL rules, the engine,
         // retry and bandwidth policy. Knows nothing of DIR, the store or reports.
         .target(
@@ -77,6 +83,7 @@ let package = Package(
             dependencies: [
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
+                "VODAppModel",
                 "CCurl",
                 "CFileShims",
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -92,6 +99,7 @@ let package = Package(
         .target(
             name: "VODAppStreams",
             dependencies: [
+                "VODAppModel",
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppTransfer",
@@ -122,7 +130,7 @@ let package = Package(
             dependencies: [
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
-                "VODAppTransfer",
+                "VODAppModel",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
@@ -132,7 +140,7 @@ let package = Package(
             dependencies: [
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
-                "VODAppTransfer",
+                "VODAppModel",
                 "VODAppPayload",
                 "CFileShims",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -171,6 +179,7 @@ let package = Package(
         .target(
             name: "VODAppDelivery",
             dependencies: [
+                "VODAppModel",
                 "VODAppBase",
                 "VODAppTransfer",
                 "VODAppStreams",
@@ -221,7 +230,6 @@ let package = Package(
                 "VODAppListen",
                 "VODAppSamples",
                 "VODAppMQTT",
-                "CCurl",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -248,8 +256,6 @@ let package = Package(
                 "CGio",
                 "VODAppBase",
                 "VODAppTransfer",
-                "VODAppPayload",
-                "VODAppMediaDirectory",
                 "VODAppStore",
                 "VODAppStreams",
                 "VODAppDelivery",
@@ -264,6 +270,7 @@ let package = Package(
         .executableTarget(
             name: "vodapp",
             dependencies: [
+                "VODAppModel",
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppTransfer",
@@ -283,7 +290,6 @@ let package = Package(
             name: "vodapp-push",
             dependencies: [
                 "VODAppBase",
-                "VODAppTransfer",
                 "VODAppPayload",
                 "VODAppMediaDirectory",
                 "VODAppNotify",
@@ -291,7 +297,6 @@ let package = Package(
                 "VODAppPush",
                 "VODAppSamples",
                 "VODAppListen",
-                "VODAppMQTT",
                 "CommandSupport",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -310,7 +315,7 @@ let package = Package(
         // What end-to-end tests add: the built executables, listeners, brokers, nginx, buses.
         .target(
             name: "TestSupport",
-            dependencies: ["UnitTestSupport", "VODAppSamples", "VODAppPush", "VODAppPayload", "VODAppTransfer",
+            dependencies: ["UnitTestSupport", "VODAppPush", "VODAppPayload", "VODAppTransfer",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Subprocess", package: "swift-subprocess")],
@@ -321,13 +326,14 @@ let package = Package(
         .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "UnitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "VODAppTransferTests",
-            dependencies: ["VODAppTransfer", "VODAppSamples", "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["VODAppModel", "VODAppTransfer", "VODAppSamples", "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", "UnitTestSupport", .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppStreams", "VODAppTransfer", "UnitTestSupport"]),
-        .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppPayload", "VODAppTransfer"]),
-        .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppMediaDirectory", "VODAppTransfer"]),
+        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppModel", "VODAppStreams", "VODAppTransfer", "UnitTestSupport"]),
+        .testTarget(name: "VODAppModelTests", dependencies: ["VODAppModel"]),
+        .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppModel", "VODAppPayload", "VODAppTransfer"]),
+        .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppModel", "VODAppMediaDirectory", "VODAppTransfer"]),
         .testTarget(
             name: "VODAppDeliveryTests",
             dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "VODAppBase", "CommandSupport",
@@ -336,7 +342,7 @@ let package = Package(
         // The router through HummingbirdTesting, and the queue and the datagram receiver in process.
         .testTarget(
             name: "VODAppListenTests",
-            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase", "VODAppSamples",
+            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase",
                            "VODAppMQTT", "VODAppTransfer", "UnitTestSupport",
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),

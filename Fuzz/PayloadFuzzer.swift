@@ -1,4 +1,5 @@
 import Foundation
+import VODAppPayload
 
 /// libFuzzer's entry point for the code that takes untrusted payload bytes: vodapp's `Payload`
 /// parser (every receiver — file, stdin, UDP, HTTP, poll — goes through it, and through its strict

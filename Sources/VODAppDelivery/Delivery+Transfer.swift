@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import VODAppBase
 import VODAppMediaDirectory
+import VODAppModel
 import VODAppStore
 import VODAppStreams
 import VODAppTransfer

@@ -1,5 +1,5 @@
 import VODAppPayload
-import VODAppTransfer
+import VODAppModel
 
 /// One item to fetch: streamed out of sight, then placed under a name made when its response
 /// has said what it is (`MediaFileName`).

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import VODAppBase
+import VODAppModel
 import VODAppPayload
 import VODAppStore
 import VODAppTransfer

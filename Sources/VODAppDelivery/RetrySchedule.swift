@@ -2,7 +2,7 @@ import Foundation
 import VODAppDevice
 import VODAppPayload
 import VODAppStore
-import VODAppTransfer
+import VODAppModel
 
 /// Which unfinished items a listener tries again on its own, without a push, and when it should
 /// look again: a pure function of the store's records, the time and the device's conditions.

@@ -1,6 +1,7 @@
 import Foundation
 import SystemPackage
 import VODAppBase
+import VODAppModel
 import VODAppPayload
 
 /// What retention asks of DIR: whether a file is still the one vodapp placed, and room.
@@ -169,7 +170,7 @@ extension MediaDirectory {
     /// What the work area keeps for `key`, if anything: its partial body and its segment folder.
     /// A key that fails the payload's rule (a record someone else wrote) has nothing.
     package func keptPartial(key: String) -> KeptPartial? {
-        guard Payload.isValidKey(key), let work = try? workFolder() else { return nil }
+        guard ItemKey.isValid(key), let work = try? workFolder() else { return nil }
         var names: [String] = []
         var bytes: Int64 = 0
         var modified = Date.distantPast

@@ -2,6 +2,7 @@ import CFileShims
 import Foundation
 import SystemPackage
 import VODAppBase
+import VODAppModel
 import VODAppPayload
 
 /// DIR on disk: where finished media is placed, and the hidden work area beside it.
@@ -99,7 +100,7 @@ package struct MediaDirectory: Sendable {
     /// becomes a name, wherever it came from (a payload, a store someone else may have written):
     /// one that fails it names a file no key can, so `../x` reaches nothing outside the work area.
     static func workName(_ key: String, _ suffix: String) -> String {
-        Payload.isValidKey(key) ? workStem(key) + suffix : ".invalid-key" + suffix
+        ItemKey.isValid(key) ? workStem(key) + suffix : ".invalid-key" + suffix
     }
 
     /// The stem of a key's names in the work area. exFAT and FAT (USB sticks, SD cards) ignore

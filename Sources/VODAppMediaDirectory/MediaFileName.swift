@@ -1,7 +1,7 @@
 import Foundation
 import VODAppBase
 import VODAppPayload
-import VODAppTransfer
+import VODAppModel
 
 /// The name a fetched item gets in DIR, and the way back from a name to the item's key.
 ///
@@ -154,11 +154,11 @@ public struct MediaFileName: Sendable, Equatable {
         if stem.hasSuffix("]"), let open = stem.lastIndex(of: "[") {
             let key = String(stem[stem.index(after: open)..<stem.index(before: stem.endIndex)])
             let before = open == stem.startIndex ? nil : stem[stem.index(before: open)]
-            if Payload.isValidKey(key), before == nil || before == " " {
+            if ItemKey.isValid(key), before == nil || before == " " {
                 return Shape(key: key, style: .title, fileExtension: fileExtension)
             }
         }
-        return Payload.isValidKey(String(stem)) ? Shape(key: String(stem), style: .key, fileExtension: fileExtension) : nil
+        return ItemKey.isValid(String(stem)) ? Shape(key: String(stem), style: .key, fileExtension: fileExtension) : nil
     }
 
     /// The extension an item's file gets: the URL's when it names a media type, else the one the

@@ -1,7 +1,5 @@
 import Foundation
-#if canImport(VODAppTransfer)  // Fuzz/run compiles the payload's files and MediaURL's as one module
-import VODAppTransfer
-#endif
+import VODAppModel
 
 /// A silent push that carries a playlist: `{"aps": {"content-available": 1}, "playlist": {…}}`.
 ///
@@ -84,19 +82,6 @@ public struct Payload: Sendable, Equatable {
         alertReading = aps["alert"].map(PushAlert.read)
     }
 
-    /// The item key grammar: it becomes part of a file name, so nothing else may pass.
-    public static func isValidKey(_ key: String) -> Bool {
-        (1...128).contains(key.utf8.count) && key.utf8.allSatisfy { byte in
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "_"), UInt8(ascii: "-"):
-                true
-            default:
-                false
-            }
-        }
-    }
-
     private static func validate(key: String, value: JSONValue) -> PlaylistItem.Validity {
         guard case .object(let fields) = value else {
             return .invalid(reason: "item is \(value.typeName), not an object", title: nil, url: nil)
@@ -107,7 +92,7 @@ public struct Payload: Sendable, Equatable {
             .invalid(reason: reason, title: title, url: urlText)
         }
 
-        guard isValidKey(key) else {
+        guard ItemKey.isValid(key) else {
             return invalid("key must be 1 to 128 characters of A-Z, a-z, 0-9, _ and -")
         }
         guard let title else {

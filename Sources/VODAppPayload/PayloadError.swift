@@ -1,6 +1,4 @@
-#if canImport(VODAppBase)  // Fuzz/run compiles the payload's files as one module, without Base
 import VODAppBase
-#endif
 
 /// Why a payload was rejected as a whole. Each case renders as one line a person can act on.
 public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -37,9 +35,7 @@ public enum PayloadError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 }
 
-#if canImport(VODAppBase)
 extension PayloadError: ExitStatusProviding {
     public var exitStatus: ExitStatus { .invalidPayload }
     public var commandMessage: String { "invalid payload: \(description)" }
 }
-#endif

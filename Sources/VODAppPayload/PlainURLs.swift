@@ -1,8 +1,6 @@
 import Foundation
 import VODAppBase
-#if canImport(VODAppTransfer)
-import VODAppTransfer
-#endif
+import VODAppModel
 
 /// `vodapp get URL…`: plain URLs as the payload of one push would carry them.
 ///

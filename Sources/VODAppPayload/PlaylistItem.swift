@@ -1,6 +1,4 @@
-#if canImport(VODAppTransfer)  // Fuzz/run compiles the payload's files and MediaURL's as one module
-import VODAppTransfer
-#endif
+import VODAppModel
 /// One entry of a payload's playlist, as validated.
 ///
 /// An item is either valid, with a title and a fetchable URL, or invalid with the reason why. The

@@ -1,8 +1,6 @@
 import Foundation
-#if canImport(VODAppPayload)  // Fuzz/run compiles this file together with the payload's, as one module
-import VODAppPayload
 import VODAppBase
-#endif
+import VODAppPayload
 
 /// A push as `vodapp-push send` sends it: a JSON object with `aps`, made compact.
 ///
@@ -97,8 +95,6 @@ public enum PushMessageError: Error, Equatable, Sendable, CustomStringConvertibl
     }
 }
 
-#if canImport(VODAppBase)
 extension PushMessageError: ExitStatusProviding {
     public var exitStatus: ExitStatus { .invalidPayload }
 }
-#endif

@@ -1,8 +1,9 @@
-import VODAppTransfer
 import CFileShims
 import Foundation
 import NIOConcurrencyHelpers
 import VODAppBase
+import VODAppModel
+import VODAppTransfer
 
 /// The HLS items of one delivery: when an item's URL answers with an HLS playlist, its
 /// variant's playlist, keys, init sections and segments join the delivery's transfer run

@@ -1,7 +1,8 @@
-import VODAppTransfer
 import Foundation
 import SystemPackage
 import VODAppBase
+import VODAppModel
+import VODAppTransfer
 
 /// One stream item (HLS or DASH) on its way to being one file: its playlists or manifest, keys,
 /// segment indexes, init sections and segments, fetched through the delivery's own transfer run,

@@ -1,4 +1,5 @@
 import VODAppBase
+import VODAppModel
 
 /// What vodapp makes of an answer, as pure functions of what arrived: whether a response may give
 /// its body to the request when its headers end, where a redirect may lead, and, when the

@@ -2,6 +2,7 @@ import CCurl
 import Foundation
 import Logging
 import VODAppBase
+import VODAppModel
 
 /// Runs a batch of transfers through one libcurl multi handle, under one deadline.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import VODAppModel
 
 /// How one transfer ended.
 public struct TransferOutcome: Sendable, Equatable {

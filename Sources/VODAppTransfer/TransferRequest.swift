@@ -1,4 +1,5 @@
 import VODAppBase
+import VODAppModel
 
 /// One body to fetch: into a file that nobody else can see yet, or, for a small document such as
 /// an HLS playlist or key, into memory.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import CommandSupport
 import VODAppDelivery
+import VODAppModel
 import VODAppPayload
 
 struct Forget: ParsableCommand {
@@ -32,7 +33,7 @@ struct Forget: ParsableCommand {
 
     func validate() throws {
         guard !keys.isEmpty else { throw ValidationError("name at least one KEY to forget") }
-        for key in keys where !Payload.isValidKey(key) {
+        for key in keys where !ItemKey.isValid(key) {
             throw ValidationError("'\(ReportRenderer.printable(key))' is not an item key: 1 to 128 of A-Z, a-z, 0-9, _ and -")
         }
     }

@@ -1,5 +1,6 @@
 import Testing
 import VODAppMediaDirectory
+import VODAppModel
 import VODAppTransfer
 
 @Suite struct MediaFileNameTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODAppModel
 import VODAppPayload
 import VODAppTransfer
 

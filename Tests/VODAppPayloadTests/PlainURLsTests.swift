@@ -1,6 +1,7 @@
 import Testing
-import VODAppTransfer
+import VODAppModel
 @testable import VODAppPayload
+import VODAppTransfer
 
 /// `vodapp get URL…` as a payload: keys derived from URLs, stable and within the key rule;
 /// titles given or taken from the file name; a bad URL an invalid item that names why.
@@ -10,7 +11,7 @@ import VODAppTransfer
         let key = PlainURLs.key(for: url)
         #expect(key.hasPrefix("Big-Buck-Bunny-"), "\(key)")
         #expect(key.count == "Big-Buck-Bunny-".count + 8)
-        #expect(Payload.isValidKey(key))
+        #expect(ItemKey.isValid(key))
         // The same file under another token is the same item; another path or host is not.
         #expect(PlainURLs.key(for: try MediaURL("https://example.com/media/Big%20Buck%20Bunny.mp4?token=2")) == key)
         #expect(PlainURLs.key(for: try MediaURL("https://example.com/other/Big%20Buck%20Bunny.mp4")) != key)
@@ -22,7 +23,7 @@ import VODAppTransfer
                      "https://example.com/" + String(repeating: "a", count: 300) + ".mp4", "https://example.com/.hidden",
                      "https://example.com/a/b/index.m3u8"] {
             let key = PlainURLs.key(for: try MediaURL(text))
-            #expect(Payload.isValidKey(key), "\(text) gives \(key)")
+            #expect(ItemKey.isValid(key), "\(text) gives \(key)")
             #expect(!key.contains("--") && !key.hasPrefix("-"), "\(key)")
         }
         #expect(PlainURLs.key(for: try MediaURL("https://example.com/")).hasPrefix("url-"))

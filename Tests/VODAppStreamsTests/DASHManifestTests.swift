@@ -1,6 +1,7 @@
 import Testing
-import VODAppTransfer
+import VODAppModel
 @testable import VODAppStreams
+import VODAppTransfer
 
 /// DASH manifests real services published (`RealManifests`), read, chosen from and listed as
 /// vodapp lists them; and the rules of templates, timelines, ranges and durations on their own.

@@ -1,4 +1,5 @@
 import Testing
+import VODAppModel
 import VODAppStreams
 import VODAppTransfer
 

@@ -1,6 +1,7 @@
 import Testing
-import VODAppTransfer
+import VODAppModel
 @testable import VODAppStreams
+import VODAppTransfer
 
 /// Which variants a remembered ceiling leaves out, and when it holds.
 @Suite struct VariantCeilingTests {

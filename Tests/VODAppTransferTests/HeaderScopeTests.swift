@@ -1,4 +1,5 @@
 import Testing
+import VODAppModel
 @testable import VODAppTransfer
 
 /// Where `--header` may go, as values: the user's words parsed once, each request's URL

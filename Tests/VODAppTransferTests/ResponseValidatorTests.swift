@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODAppModel
 import VODAppTransfer
 
 /// What vodapp makes of an answer, without a server: the policy rows of the fault matrix

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Testing
 import UnitTestSupport
+import VODAppModel
 import VODAppSamples
 import VODAppTransfer
 

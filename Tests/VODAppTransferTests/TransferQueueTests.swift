@@ -1,4 +1,5 @@
 import Testing
+import VODAppModel
 import VODAppTransfer
 
 /// The transfer loop's waiting line as a pure value: which request starts next, with the

@@ -1,6 +1,7 @@
 import Logging
 import Synchronization
 import Testing
+import VODAppModel
 import VODAppTransfer
 
 /// The run's policy as a value: the engine's events are made up here (a transfer ended so, the

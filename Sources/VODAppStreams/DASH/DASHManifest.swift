@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// A DASH Media Presentation Description (ISO/IEC 23009-1), as far as downloading it needs: its
 /// periods, their adaptation sets, and how each representation's segments are addressed.

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// Reads a DASH manifest (MPD) into a `DASHManifest`: BaseURLs resolved at every level (MPD,
 /// Period, AdaptationSet, Representation), segment addressing inherited and merged down to each

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// A DASH manifest as the choice sees an HLS master playlist, so that one set of rules chooses
 /// for both (`HLSVariantChoice`, `HLSAudioChoice`): its video representations become variants,

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// The segments of a `SegmentBase` representation, read from its Segment Index box (`sidx`,
 /// ISO/IEC 14496-12 §8.16.3) at the manifest's `indexRange`: each reference is one segment, a

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// A `SegmentList` as written: each `SegmentURL`'s `media` and `mediaRange`, the
 /// `Initialization`, and each segment's duration, with URLs left unresolved. Read once where it

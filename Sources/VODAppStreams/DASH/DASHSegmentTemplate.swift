@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// A `SegmentTemplate` (ISO/IEC 23009-1 §5.3.9.4), its attributes merged down from the period and
 /// the adaptation set to the representation, each level's own overriding the one above.

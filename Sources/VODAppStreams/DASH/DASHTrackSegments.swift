@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// The segments of a chosen DASH track, period by period, as they become known: listed at once
 /// from a template or a list, or, for a `SegmentBase` period, once the bytes of its segment

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// An attribute list (RFC 8216 §4.2): `NAME=value,NAME="quoted, with commas",…`.
 ///

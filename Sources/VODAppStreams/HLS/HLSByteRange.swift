@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// A sub-range of a resource, from `#EXT-X-BYTERANGE` or an `#EXT-X-MAP`'s BYTERANGE: `length`
 /// bytes starting at `offset`, both resolved (an implicit offset has been filled in).

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// The `#EXT-X-KEY` that encrypts a segment (or an init section), with the IV to use for it.
 /// A segment in clear has no HLSKey: `METHOD=NONE` is represented by nil.

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// An `#EXT-X-MAP`: the Media Initialization Section (an fMP4 `ftyp`+`moov`) that the segments
 /// after it need in front of them.

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// A master (multivariant) playlist: the same presentation at several bit rates.
 ///

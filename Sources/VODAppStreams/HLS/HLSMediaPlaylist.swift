@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// A media playlist: the segments of one variant, in order.
 public struct HLSMediaPlaylist: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 import Foundation
 
 /// The text of an HLS playlist (RFC 8216) fetched from a URL, parsed: either the master playlist

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 import VODAppBase
 /// Why a fetched text is not an HLS playlist vodapp can use. Each case renders as one line; line
 /// numbers count from 1 and quoted text from the playlist is already sanitized and shortened.

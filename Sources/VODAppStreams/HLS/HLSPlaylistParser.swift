@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 import Foundation
 
 /// One pass over a playlist's lines, for `HLSPlaylist.parse`.

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// One `#EXT-X-MEDIA` of a master playlist: an alternative rendition a variant names by group
 /// (RFC 8216 §4.3.4.1), such as the audio of a variant whose own playlist has only video.

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// A variant's RESOLUTION attribute: `1280x720`.
 public struct HLSResolution: Sendable, Equatable, CustomStringConvertible {

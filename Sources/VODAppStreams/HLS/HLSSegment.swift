@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// One media segment of a media playlist: what to fetch, and what to do with it.
 public struct HLSSegment: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 import _CryptoExtras
 import Crypto
 import Foundation

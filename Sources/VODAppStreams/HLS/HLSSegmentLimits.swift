@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// How many segments one HLS item, and all the HLS items of one delivery together, may fetch.
 ///

@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// One `#EXT-X-STREAM-INF` of a master playlist and the media playlist URL on the line after it.
 public struct HLSVariant: Sendable, Equatable {

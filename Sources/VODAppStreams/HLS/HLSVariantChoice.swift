@@ -1,4 +1,4 @@
-import VODAppTransfer
+import VODAppModel
 
 /// Which variant of a master playlist to download under a size limit.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import VODAppModel
 import VODAppTransfer
 
 /// The WebVTT renditions of one stream item on their way to `NAME.LANG.vtt`: each rendition's

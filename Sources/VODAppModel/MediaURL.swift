@@ -1,4 +1,5 @@
 import CCurl
+import Foundation
 
 /// An absolute http or https URL, parsed by libcurl's own URL parser so that what is validated is
 /// exactly what will be fetched.
