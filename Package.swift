@@ -76,11 +76,24 @@ let package = Package(
             name: "VODAppModel",
             dependencies: ["CCurl"]
         ),
-        // Fetching over the network through libcurl's multi interface: URL rules, the engine,
-        // retry and bandwidth policy. Knows nothing of DIR, the store or reports.
+        // What a run of transfers does, as pure values: requests and outcomes, the scheduler
+        // (queue, retries, per-host limits, the bandwidth planner), the response validator, the
+        // media sniffer, where credentials may go. No socket, no clock, no libcurl.
+        .target(
+            name: "VODAppTransferPolicy",
+            dependencies: [
+                "VODAppBase",
+                "VODAppModel",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Fetching over the network: libcurl's multi interface driven by the transfer policy.
+        // Knows nothing of DIR, the store or reports.
         .target(
             name: "VODAppTransfer",
             dependencies: [
+                "VODAppTransferPolicy",
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppModel",
@@ -99,6 +112,7 @@ let package = Package(
         .target(
             name: "VODAppStreams",
             dependencies: [
+                "VODAppTransferPolicy",
                 "VODAppModel",
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
@@ -179,6 +193,7 @@ let package = Package(
         .target(
             name: "VODAppDelivery",
             dependencies: [
+                "VODAppTransferPolicy",
                 "VODAppModel",
                 "VODAppBase",
                 "VODAppTransfer",
@@ -253,6 +268,7 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: [
+                "VODAppTransferPolicy",
                 "CGio",
                 "VODAppBase",
                 "VODAppTransfer",
@@ -270,6 +286,7 @@ let package = Package(
         .executableTarget(
             name: "vodapp",
             dependencies: [
+                "VODAppTransferPolicy",
                 "VODAppModel",
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
@@ -325,15 +342,19 @@ let package = Package(
         .testTarget(name: "VODAppBaseTests", dependencies: ["VODAppBase"]),
         .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "UnitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
+            name: "VODAppTransferPolicyTests",
+            dependencies: [ "VODAppTransferPolicy", "VODAppModel", .product(name: "Logging", package: "swift-log")]
+        ),
+        .testTarget(
             name: "VODAppTransferTests",
-            dependencies: ["VODAppModel", "VODAppTransfer", "VODAppSamples", "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
+            dependencies: ["VODAppTransferPolicy", "VODAppModel", "VODAppTransfer", "VODAppSamples", "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", "UnitTestSupport", .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppModel", "VODAppStreams", "VODAppTransfer", "UnitTestSupport"]),
+        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppTransferPolicy", "VODAppModel", "VODAppStreams", "UnitTestSupport"]),
         .testTarget(name: "VODAppModelTests", dependencies: ["VODAppModel"]),
-        .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppModel", "VODAppPayload", "VODAppTransfer"]),
-        .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppModel", "VODAppMediaDirectory", "VODAppTransfer"]),
+        .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppModel", "VODAppPayload",]),
+        .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppModel", "VODAppMediaDirectory",]),
         .testTarget(
             name: "VODAppDeliveryTests",
             dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "VODAppBase", "CommandSupport",
@@ -342,8 +363,10 @@ let package = Package(
         // The router through HummingbirdTesting, and the queue and the datagram receiver in process.
         .testTarget(
             name: "VODAppListenTests",
-            dependencies: ["VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase",
-                           "VODAppMQTT", "VODAppTransfer", "UnitTestSupport",
+            dependencies: [
+                           "VODAppTransferPolicy",
+"VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase",
+                           "VODAppMQTT", "UnitTestSupport",
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird"),

@@ -2,7 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import VODAppBase
 import VODAppDelivery
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// A live view of a run on a terminal: one line per transfer (title, bytes, percentage when the
 /// size is known, rate) and a total line with the time left in the budget, redrawn in place a few

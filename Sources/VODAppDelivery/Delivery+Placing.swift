@@ -3,7 +3,7 @@ import VODAppBase
 import VODAppMediaDirectory
 import VODAppStore
 import VODAppStreams
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The place phase: a transfer's outcome becomes a file in DIR and an item's report.
 extension Delivery {

@@ -6,6 +6,7 @@ import VODAppModel
 import VODAppStore
 import VODAppStreams
 import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The transfer phase, with each item placed and recorded the moment its body is in.
 extension Delivery {

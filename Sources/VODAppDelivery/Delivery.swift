@@ -6,7 +6,7 @@ import VODAppMediaDirectory
 import VODAppNotify
 import VODAppPayload
 import VODAppStore
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// Handles one payload from start to report, in the design's order: plan (the push's alert, then
 /// deferral on a metered connection or in power saver), transfer, place, record, retention,

@@ -2,6 +2,7 @@ import Foundation
 import VODAppMediaDirectory
 import VODAppStreams
 import VODAppTransfer
+import VODAppTransferPolicy
 
 /// How a payload is handled: where media goes and within what limits.
 public struct DeliveryOptions: Sendable, Equatable {

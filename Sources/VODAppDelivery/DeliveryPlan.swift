@@ -1,6 +1,6 @@
 import VODAppMediaDirectory
 import VODAppStore
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// What one delivery does with each item of its payload, decided before any transfer starts.
 struct DeliveryPlan: Sendable {

@@ -3,7 +3,7 @@ import VODAppMediaDirectory
 import VODAppPayload
 import VODAppStore
 import VODAppStreams
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// What the store keeps of a transfer, and what a resume needs back from it. Here, not in the
 /// store, so that the store knows nothing of transfers or reports.

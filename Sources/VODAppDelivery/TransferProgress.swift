@@ -1,5 +1,5 @@
 import VODAppBase
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// Whoever shows a delivery's transfers while they run: a terminal's progress display, which is
 /// the command line's to draw, not this library's.

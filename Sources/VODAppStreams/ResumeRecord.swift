@@ -1,5 +1,5 @@
 import VODAppBase
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// What resuming a stream segment cut mid-body needs, kept beside its `.part` file as
 /// `NAME.seg.resume`: the size of the whole segment and the validator its bytes came under

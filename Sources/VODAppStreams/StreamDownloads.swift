@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import VODAppBase
 import VODAppModel
 import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The HLS items of one delivery: when an item's URL answers with an HLS playlist, its
 /// variant's playlist, keys, init sections and segments join the delivery's transfer run

@@ -3,6 +3,7 @@ import SystemPackage
 import VODAppBase
 import VODAppModel
 import VODAppTransfer
+import VODAppTransferPolicy
 
 /// One stream item (HLS or DASH) on its way to being one file: its playlists or manifest, keys,
 /// segment indexes, init sections and segments, fetched through the delivery's own transfer run,

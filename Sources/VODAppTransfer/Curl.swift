@@ -1,4 +1,5 @@
 import CCurl
+import VODAppTransferPolicy
 
 /// Process-wide libcurl set-up.
 public enum Curl {

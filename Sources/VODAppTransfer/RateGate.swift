@@ -1,4 +1,5 @@
 import CCurl
+import VODAppTransferPolicy
 
 /// `--limit-rate` in one engine run: its transfers take their body bytes from the process's
 /// `RateBucket`, and wait, paused, when it is empty.

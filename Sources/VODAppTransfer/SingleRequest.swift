@@ -1,6 +1,7 @@
 import CCurl
 import Foundation
 import NIOPosix
+import VODAppTransferPolicy
 
 /// One small HTTP exchange through libcurl's easy interface, on NIO's blocking pool so no async
 /// caller blocks: a push's POST, or a poll's GET. Media goes through `TransferEngine` instead.

@@ -3,6 +3,7 @@ import CFileShims
 import Foundation
 import SystemPackage
 import VODAppBase
+import VODAppTransferPolicy
 
 /// The state of one transfer while libcurl runs it: the easy handle, the temporary file, the
 /// response's headers and the byte count. It lives on the engine thread only; libcurl reaches it

@@ -10,6 +10,7 @@ import VODAppNotify
 import VODAppPayload
 import VODAppStreams
 import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The options that say how a payload is handled, shared by `handle` and `listen`.
 struct HandlingOptions: ParsableArguments {

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 import VODAppDelivery
-import VODAppMQTT
-import VODAppTransfer
 @testable import VODAppListen
+import VODAppMQTT
+import VODAppTransferPolicy
 
 /// Which pushes carry the person's credentials, and may make room by removing what other pushes
 /// brought: a pure decision on the push's authentication.

@@ -1,7 +1,6 @@
 import Testing
 import VODAppMediaDirectory
 import VODAppModel
-import VODAppTransfer
 
 @Suite struct MediaFileNameTests {
     private func name(_ title: String, key: String = "k1", ext: String? = "mp4", style: MediaFileName.Style = .title) -> String {

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import VODAppModel
 import VODAppPayload
-import VODAppTransfer
 
 @Suite struct PayloadTests {
     private func parse(_ text: String) throws(PayloadError) -> Payload {

@@ -1,7 +1,6 @@
 import Testing
 import VODAppModel
 @testable import VODAppPayload
-import VODAppTransfer
 
 /// `vodapp get URL…` as a payload: keys derived from URLs, stable and within the key rule;
 /// titles given or taken from the file name; a bad URL an invalid item that names why.

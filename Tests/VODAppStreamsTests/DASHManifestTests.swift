@@ -1,7 +1,6 @@
 import Testing
 import VODAppModel
 @testable import VODAppStreams
-import VODAppTransfer
 
 /// DASH manifests real services published (`RealManifests`), read, chosen from and listed as
 /// vodapp lists them; and the rules of templates, timelines, ranges and durations on their own.

@@ -1,7 +1,6 @@
 import Testing
 import VODAppModel
 import VODAppStreams
-import VODAppTransfer
 
 /// `#EXT-X-MEDIA` renditions as parsed from real playlists, and the audio chosen for a variant.
 @Suite struct HLSAudioChoiceTests {

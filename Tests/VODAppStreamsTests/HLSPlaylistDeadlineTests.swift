@@ -2,7 +2,6 @@ import Foundation
 import Testing
 import VODAppModel
 import VODAppStreams
-import VODAppTransfer
 
 /// A long playlist is read on the thread every transfer shares: past the run's deadline it is
 /// given up, so that reading it cannot carry the run past its budget.

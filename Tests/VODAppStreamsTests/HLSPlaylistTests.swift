@@ -3,7 +3,6 @@ import Testing
 import UnitTestSupport
 import VODAppModel
 import VODAppStreams
-import VODAppTransfer
 
 @Suite struct HLSPlaylistTests {
     private let base: MediaURL

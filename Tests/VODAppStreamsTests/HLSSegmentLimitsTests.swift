@@ -3,7 +3,7 @@ import Testing
 import UnitTestSupport
 import VODAppModel
 import VODAppStreams
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// How many segments an HLS item and a delivery's HLS items may fetch (`HLSSegmentLimits`, a pure
 /// value), and how `StreamDownloads` asks for them: a few at a time, whatever the playlist lists.

@@ -1,6 +1,6 @@
 import Testing
-import VODAppTransfer
 @testable import VODAppStreams
+import VODAppTransferPolicy
 
 /// The record beside a cut segment: written from what the server said, read back strictly, since
 /// its validator goes into a request header.

@@ -1,7 +1,6 @@
 import Testing
 import VODAppModel
 import VODAppStreams
-import VODAppTransfer
 
 /// Which WebVTT renditions `--subtitles` fetches, on Apple's bipbop 16x9 master playlist: four
 /// languages, each with a FORCED rendition beside it.

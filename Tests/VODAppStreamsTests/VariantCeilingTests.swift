@@ -1,7 +1,6 @@
 import Testing
 import VODAppModel
 @testable import VODAppStreams
-import VODAppTransfer
 
 /// Which variants a remembered ceiling leaves out, and when it holds.
 @Suite struct VariantCeilingTests {

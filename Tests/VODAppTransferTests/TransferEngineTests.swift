@@ -5,6 +5,7 @@ import UnitTestSupport
 import VODAppModel
 import VODAppSamples
 import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The engine against a real HTTP server: what arrives, what is dropped, and what it costs.
 @Suite struct TransferEngineTests {

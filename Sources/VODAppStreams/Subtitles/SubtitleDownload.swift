@@ -1,6 +1,6 @@
 import Foundation
 import VODAppModel
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The WebVTT renditions of one stream item on their way to `NAME.LANG.vtt`: each rendition's
 /// media playlist (HLS) or its listed segments (DASH), then its segments, all small documents

@@ -1,5 +1,5 @@
 import Testing
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The retry policy as a pure value: simulated instants and jitter in, waits out.
 @Suite struct RetryPolicyTests {

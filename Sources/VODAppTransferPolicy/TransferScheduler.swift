@@ -389,14 +389,14 @@ package struct TransferScheduler {
 extension TransferOutcome.Partial {
     /// In a person's units, as the set-aside reason and the summary count: "2.9 MiB of 8.0 MiB
     /// kept to resume".
-    var keptToResume: String {
+    package var keptToResume: String {
         ByteSize.format(bytes) + (total.map { " of \(ByteSize.format($0))" } ?? "") + " kept to resume"
     }
 }
 
 extension TransferOutcome.Result {
     /// A result for the log, without a captured body's bytes.
-    var logged: String {
+    package var logged: String {
         if case .captured(let data) = self { return "captured(\(data.count) bytes)" }
         return "\(self)"
     }

@@ -1,6 +1,6 @@
 import Testing
 import VODAppModel
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The transfer loop's waiting line as a pure value: which request starts next, with the
 /// per-host limit, requests put in front, cancelled ones, and hosts that will not be tried.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import VODAppModel
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// What vodapp makes of an answer, without a server: the policy rows of the fault matrix
 /// (docs/RELIABILITY.md). The end-to-end rows that stay show what only a real server and the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// What the sniffer takes for media, and what it does not, from a body's first bytes: the
 /// bypasses a hostile server tried (a stray control byte, Latin-1, UTF-16) and the heads of real

@@ -1,6 +1,6 @@
 import Testing
 import VODAppModel
-@testable import VODAppTransfer
+@testable import VODAppTransferPolicy
 
 /// Where `--header` may go, as values: the user's words parsed once, each request's URL
 /// compared with them. The scheme, the host and the port all count.
@@ -47,13 +47,13 @@ import VODAppModel
         #expect(!scope.admits(try url("https://cdn.example.com:8443/a.mp4")))
     }
 
-    /// The engine sends `--header` where a scope admits the URL, or to every item's own origin
-    /// when none is given.
-    @Test func theEngineAsksTheScopes() throws {
-        let open = TransferEngine.Configuration(headers: ["X: y"])
-        #expect(open.allowsHeaders(to: try url("https://anywhere.example/a.mp4")))
-        let scoped = TransferEngine.Configuration(headers: ["X: y"], headerHosts: [HeaderScope("http://127.0.0.1:8080")].compactMap { $0 })
-        #expect(scoped.allowsHeaders(to: try url("http://127.0.0.1:8080/a.mp4")))
-        #expect(!scoped.allowsHeaders(to: try url("http://127.0.0.1:8081/a.mp4")))
+    /// `--header` goes where a scope admits the URL, or to every item's own origin when none is
+    /// given.
+    @Test func noScopeAdmitsEveryOriginAndScopesAdmitOnlyTheirs() throws {
+        let none: [HeaderScope] = []
+        #expect(none.admit(try url("https://anywhere.example/a.mp4")))
+        let scoped = [HeaderScope("http://127.0.0.1:8080")].compactMap { $0 }
+        #expect(scoped.admit(try url("http://127.0.0.1:8080/a.mp4")))
+        #expect(!scoped.admit(try url("http://127.0.0.1:8081/a.mp4")))
     }
 }

@@ -2,7 +2,8 @@ import Logging
 import Synchronization
 import Testing
 import VODAppModel
-import VODAppTransfer
+import VODAppTransferPolicy
+import VODAppTransferPolicy
 
 /// The run's policy as a value: the engine's events are made up here (a transfer ended so, the
 /// turn's instant is this), and what the scheduler answers is what the engine would do. No

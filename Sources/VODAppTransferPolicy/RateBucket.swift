@@ -9,15 +9,15 @@ import NIOConcurrencyHelpers
 /// A chunk is taken while tokens remain and may overdraw the bucket; the debt is paid before the
 /// next chunk, so that over any span the bytes taken are at most the rate times the span plus
 /// one chunk per taker.
-final class RateBucket: Sendable {
+package final class RateBucket: Sendable {
     /// Bytes per second.
-    let rate: Int64
+    package let rate: Int64
     private let state: NIOLockedValueBox<(tokens: Double, refilled: ContinuousClock.Instant)>
 
     private static let buckets = NIOLockedValueBox<[Int64: RateBucket]>([:])
 
     /// The process's bucket for `rate`.
-    static func shared(rate: Int64) -> RateBucket {
+    package static func shared(rate: Int64) -> RateBucket {
         let rate = max(1, rate)
         return buckets.withLockedValue { buckets in
             if let bucket = buckets[rate] { return bucket }
@@ -37,7 +37,7 @@ final class RateBucket: Sendable {
     private var capacity: Double { Double(rate) / 4 }
 
     /// Takes `count` bytes if any tokens remain; false when the taker must wait (`untilOpen`).
-    func take(_ count: Int) -> Bool {
+    package func take(_ count: Int) -> Bool {
         state.withLockedValue { state in
             refill(&state)
             guard state.tokens > 0 else { return false }
@@ -47,7 +47,7 @@ final class RateBucket: Sendable {
     }
 
     /// How long until a chunk may be taken: zero when it may be now.
-    var untilOpen: Duration {
+    package var untilOpen: Duration {
         state.withLockedValue { state in
             refill(&state)
             guard state.tokens <= 0 else { return .zero }

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// What a server's headers mean, line by line as libcurl hands them over: the numbers hostile
 /// servers sent to overflow a sum or a clock, and the forms RFC 9110 allows.

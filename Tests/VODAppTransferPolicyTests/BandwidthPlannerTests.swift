@@ -1,5 +1,5 @@
 import Testing
-import VODAppTransfer
+import VODAppTransferPolicy
 
 /// The planner as a pure value, driven by a simulated link: transfers share its rate equally
 /// (each held to its own cap, when it has one), a (re)started transfer's headers take one round

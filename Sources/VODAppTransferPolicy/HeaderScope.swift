@@ -46,3 +46,11 @@ public struct HeaderScope: Sendable, Hashable, CustomStringConvertible {
         (isHTTPS ? "https://" : "http://") + (includesSubdomains ? "." : "") + host + ":" + String(port)
     }
 }
+
+extension [HeaderScope] {
+    /// Whether `--header` may go to `url`: a scope admits it, or none was given and every item's
+    /// own origin gets them (the request's own rule, `TransferRequest.carriesCredentials`).
+    package func admit(_ url: MediaURL) -> Bool {
+        isEmpty || contains { $0.admits(url) }
+    }
+}

@@ -88,13 +88,13 @@ public struct TransferRequest: Sendable, Equatable {
     public let redirects: Int
     /// The URL whose origin the user's headers and cookies belong to: the payload's URL of the
     /// item, also for the playlists, keys and segments an HLS item adds.
-    let credentialScope: MediaURL
+    package let credentialScope: MediaURL
     /// Bytes this request shares with others of the same item (an HLS item's segments), on top
     /// of its own `maximumSize`.
-    let allowance: ByteAllowance?
+    package let allowance: ByteAllowance?
     /// Bytes every request of the delivery shares on the disk (what `--min-free` leaves): a body
     /// that would pass it is not started, or is stopped where it would.
-    let room: Room?
+    package let room: Room?
 
     /// The disk space a run's requests share, and what a body refused for it would do: the
     /// caller knows which limit it is ("leave less than --min-free 4.0 MiB free in DIR").
@@ -150,7 +150,7 @@ public struct TransferRequest: Sendable, Equatable {
 
     /// The same request, from the item's own URL again, resuming from `resume`: a retry. A
     /// slice is asked for whole again.
-    func resuming(from resume: Resume?) -> TransferRequest {
+    package func resuming(from resume: Resume?) -> TransferRequest {
         TransferRequest(id: id, url: originalURL, originalURL: originalURL, temporaryPath: temporaryPath,
                         maximumSize: maximumSize, resume: slice == nil ? resume : nil, slice: slice, expectation: expectation,
                         redirects: 0, credentialScope: credentialScope, allowance: allowance, room: room)
@@ -177,5 +177,5 @@ public struct TransferRequest: Sendable, Equatable {
 
     /// Whether the item's own headers and cookies may go with this request: only to the origin
     /// the item named, never to another host a redirect or an HLS playlist leads to.
-    var carriesCredentials: Bool { url.isSameOrigin(as: credentialScope) }
+    package var carriesCredentials: Bool { url.isSameOrigin(as: credentialScope) }
 }
