@@ -106,19 +106,47 @@ let package = Package(
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
-        // Streams (HLS, DASH): playlists and manifests read and chosen from (pure), the plan of
-        // their parts handed to the transfer engine, and FFmpeg's libavformat muxing the parts
-        // into the one file a viewer keeps.
+        // HLS, as pure values: playlists read (RFC 8216), the variant and audio chosen, the
+        // segments' limits and decryption.
+        .target(
+            name: "VODAppHLS",
+            dependencies: [
+                "VODAppBase",
+                "VODAppModel",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        // DASH, as pure values: a manifest read (ISO/IEC 23009-1) and its tracks made into the
+        // media playlists the HLS plan already fetches.
+        .target(
+            name: "VODAppDASH",
+            dependencies: ["VODAppBase", "VODAppModel", "VODAppHLS"]
+        ),
+        // FFmpeg's libavformat muxing a stream's parts into the one MP4 a viewer keeps.
+        .target(
+            name: "VODAppMux",
+            dependencies: [
+                "VODAppModel",
+                "CAVFormat",
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Streams (HLS, DASH) fetched: the plan of their parts handed to the transfer engine,
+        // their subtitles, and the parts muxed into one file.
         .target(
             name: "VODAppStreams",
             dependencies: [
+                "VODAppDASH",
+                "VODAppHLS",
+                "VODAppMux",
                 "VODAppTransferPolicy",
                 "VODAppModel",
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
                 "VODAppTransfer",
                 "CFileShims",
-                "CAVFormat",
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -193,6 +221,7 @@ let package = Package(
         .target(
             name: "VODAppDelivery",
             dependencies: [
+                "VODAppHLS",
                 "VODAppTransferPolicy",
                 "VODAppModel",
                 "VODAppBase",
@@ -351,7 +380,7 @@ let package = Package(
         ),
         .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", "UnitTestSupport", .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
-        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppTransferPolicy", "VODAppModel", "VODAppStreams", "UnitTestSupport"]),
+        .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppDASH", "VODAppHLS", "VODAppMux", "VODAppTransferPolicy", "VODAppModel", "VODAppStreams", "UnitTestSupport"]),
         .testTarget(name: "VODAppModelTests", dependencies: ["VODAppModel"]),
         .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppModel", "VODAppPayload",]),
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppModel", "VODAppMediaDirectory",]),

@@ -1,4 +1,5 @@
 import VODAppBase
+
 /// Text fitted to terminal columns, so that a progress line never wraps: a wrapped line would
 /// make the display erase the wrong number of lines when it redraws.
 enum TerminalText {

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import VODAppBase
+import VODAppHLS
 import VODAppMediaDirectory
 import VODAppModel
 import VODAppStore

@@ -1,3 +1,4 @@
+import VODAppHLS
 import VODAppMediaDirectory
 import VODAppStreams
 

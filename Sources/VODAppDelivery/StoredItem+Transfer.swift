@@ -1,4 +1,5 @@
 import Foundation
+import VODAppHLS
 import VODAppMediaDirectory
 import VODAppPayload
 import VODAppStore

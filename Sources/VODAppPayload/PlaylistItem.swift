@@ -1,4 +1,5 @@
 import VODAppModel
+
 /// One entry of a payload's playlist, as validated.
 ///
 /// An item is either valid, with a title and a fetchable URL, or invalid with the reason why. The

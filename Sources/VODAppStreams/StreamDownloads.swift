@@ -2,6 +2,7 @@ import CFileShims
 import Foundation
 import NIOConcurrencyHelpers
 import VODAppBase
+import VODAppHLS
 import VODAppModel
 import VODAppTransfer
 import VODAppTransferPolicy

@@ -1,7 +1,10 @@
 import Foundation
 import SystemPackage
 import VODAppBase
+import VODAppDASH
+import VODAppHLS
 import VODAppModel
+import VODAppMux
 import VODAppTransfer
 import VODAppTransferPolicy
 
@@ -429,8 +432,8 @@ package struct StreamItemDownload: Sendable {
             state = .failed("the HLS playlist cannot be read: \(error)", final: true)
             return []
         }
-        if let plain = Self.plainHTTP(in: playlist, from: url) {
-            state = .failed(Self.insecure(plain, named: "the HLS playlist", at: url), final: true)
+        if let plain = playlist.plainHTTPURL(fetchedFrom: url) {
+            state = .failed(HLSPlaylist.insecure(plain, named: "the HLS playlist", at: url), final: true)
             return []
         }
         switch playlist {
@@ -565,7 +568,7 @@ package struct StreamItemDownload: Sendable {
                 // Checked before the index is asked for, as every part is before it is: an https
                 // manifest's index fetched over http first (tenth attacker trial).
                 if let manifestURL = finalURL, manifestURL.isHTTPS, !needed.url.isHTTPS {
-                    state = .failed(Self.insecure(needed.url, named: "the DASH manifest", at: manifestURL), final: true)
+                    state = .failed(HLSPlaylist.insecure(needed.url, named: "the DASH manifest", at: manifestURL), final: true)
                     return []
                 }
                 guard needed.range.length <= Int64(DASHManifestParser.maximumBytes) else {
@@ -608,8 +611,8 @@ package struct StreamItemDownload: Sendable {
                 state = .failed("the DASH representation lists no segment", final: true)
                 return []
             }
-            if let plain = Self.plainHTTP(in: .media(playlist), from: manifestURL) {
-                state = .failed(Self.insecure(plain, named: "the DASH manifest", at: manifestURL), final: true)
+            if let plain = HLSPlaylist.media(playlist).plainHTTPURL(fetchedFrom: manifestURL) {
+                state = .failed(HLSPlaylist.insecure(plain, named: "the DASH manifest", at: manifestURL), final: true)
                 return []
             }
         }
@@ -628,18 +631,6 @@ package struct StreamItemDownload: Sendable {
                                       credentialScope: itemURL)
         pending.insert(request.id)
         return request
-    }
-
-    /// The first http URL a playlist fetched over https names, if any: what an https item brings
-    /// must come over https, as its redirects must.
-    package static func plainHTTP(in playlist: HLSPlaylist, from url: MediaURL) -> MediaURL? {
-        guard url.isHTTPS else { return nil }
-        let named: [MediaURL?] = switch playlist {
-        // Subtitles are checked when they are asked for (`SubtitleDownload`).
-        case .master(let master): master.variants.map(\.url) + master.renditions.filter { $0.kind != .subtitles }.map(\.url)
-        case .media(let media): media.segments.flatMap { [$0.url, $0.map?.url, $0.key?.url, $0.map?.key?.url] }
-        }
-        return named.compactMap { $0 }.first { !$0.isHTTPS }
     }
 
     /// Checks a media playlist (and the audio rendition's, when there is one) can become one
@@ -798,12 +789,6 @@ package struct StreamItemDownload: Sendable {
         variants.filter { $0.expectedBitsPerSecond < chosen.expectedBitsPerSecond }
             .filter { variant in maximumHeight.map { cap in variant.resolution.map { $0.height <= cap } ?? true } ?? true }
             .sorted { $0.expectedBitsPerSecond > $1.expectedBitsPerSecond }
-    }
-
-    /// Why an https playlist or manifest that names an http URL fails: what an https item brings
-    /// must come over https, as its redirects must.
-    static func insecure(_ plain: MediaURL, named what: String, at url: MediaURL) -> String {
-        "\(what) at \(url.redacted) is on https but names \(plain.redacted), which is not"
     }
 
     /// Why a media playlist cannot become one file, if it cannot.

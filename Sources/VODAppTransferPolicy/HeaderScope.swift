@@ -1,4 +1,5 @@
 import VODAppModel
+
 /// Where `--header` lines may go (`--header-host`): one origin (scheme, host and port), or a
 /// domain and its subdomains on one scheme and port. Parsed once from the user's words and
 /// compared with each request's URL here, so the rule that decides where credentials go is one

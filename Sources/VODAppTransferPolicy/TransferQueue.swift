@@ -1,4 +1,5 @@
 import VODAppModel
+
 /// The requests of a run that wait for a slot, in the order they are to start, and the rule that
 /// picks the next: the first one whose host (`host:port`) has fewer than `perHost` transfers
 /// running, not merely the first.

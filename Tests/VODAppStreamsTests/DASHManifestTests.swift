@@ -1,4 +1,6 @@
 import Testing
+import VODAppDASH
+import VODAppHLS
 import VODAppModel
 @testable import VODAppStreams
 

@@ -1,4 +1,5 @@
 import Testing
+import VODAppHLS
 import VODAppModel
 import VODAppStreams
 

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import VODAppHLS
 import VODAppModel
 import VODAppStreams
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnitTestSupport
+import VODAppHLS
 import VODAppModel
 import VODAppStreams
 
@@ -38,7 +39,7 @@ import VODAppStreams
         let secure = try MediaURL("https://media.test/vod/index.m3u8")
         func plain(_ lines: [String], from url: MediaURL) throws -> String? {
             let playlist = try HLSPlaylist.parse(text: lines.joined(separator: "\n") + "\n", url: url)
-            return StreamItemDownload.plainHTTP(in: playlist, from: url)?.absoluteString
+            return playlist.plainHTTPURL(fetchedFrom: url)?.absoluteString
         }
         let segments = ["#EXTM3U", "#EXT-X-TARGETDURATION:2", "#EXTINF:2,", "a.ts", "#EXTINF:2,", "http://media.test/b.ts", "#EXT-X-ENDLIST"]
         #expect(try plain(segments, from: secure) == "http://media.test/b.ts")

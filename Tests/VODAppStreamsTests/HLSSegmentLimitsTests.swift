@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnitTestSupport
+import VODAppHLS
 import VODAppModel
 import VODAppStreams
 import VODAppTransferPolicy

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnitTestSupport
+import VODAppMux
 @testable import VODAppStreams
 
 /// Whether an MP4 part claims more samples than its bytes can hold, before libavformat indexes

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import UnitTestSupport
+import VODAppMux
 @testable import VODAppStreams
 
 /// The muxer against segments made to lead libavformat elsewhere: real libavformat, a real MP4

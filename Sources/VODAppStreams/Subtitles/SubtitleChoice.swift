@@ -1,3 +1,6 @@
+import VODAppHLS
+import VODAppModel
+
 /// Which WebVTT renditions a chosen variant is fetched with, and what was asked for and cannot
 /// be. Pure: the master playlist's renditions and the viewer's selection in, a decision out.
 ///

@@ -1,5 +1,8 @@
 import Foundation
+import VODAppDASH
+import VODAppHLS
 import VODAppModel
+import VODAppMux
 import VODAppTransferPolicy
 
 /// The WebVTT renditions of one stream item on their way to `NAME.LANG.vtt`: each rendition's
@@ -220,8 +223,8 @@ struct SubtitleDownload {
             renditions[index].failure = "its playlist is a master playlist"
             return
         }
-        if let plain = StreamItemDownload.plainHTTP(in: playlist, from: url) {
-            renditions[index].failure = StreamItemDownload.insecure(plain, named: "its playlist", at: url)
+        if let plain = playlist.plainHTTPURL(fetchedFrom: url) {
+            renditions[index].failure = HLSPlaylist.insecure(plain, named: "its playlist", at: url)
             return
         }
         if media.segments.isEmpty {

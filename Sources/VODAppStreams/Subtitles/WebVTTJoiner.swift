@@ -1,3 +1,5 @@
+import VODAppModel
+
 /// Joins the WebVTT segments of one subtitle rendition into the one file a player loads beside
 /// the video. Pure: the segments' bytes and where the video's file starts in, a file out.
 ///

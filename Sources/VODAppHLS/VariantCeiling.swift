@@ -16,13 +16,13 @@ public struct VariantCeiling: Sendable, Equatable {
 
     /// `variants` without those at or above the ceiling; all of them when none is below it (the
     /// smallest is still tried, and fails as it did).
-    func filter(_ variants: [HLSVariant]) -> [HLSVariant] {
+    package func filter(_ variants: [HLSVariant]) -> [HLSVariant] {
         let below = variants.filter { $0.bandwidth < bandwidth }
         return below.isEmpty ? variants : below
     }
 
     /// The ceiling once `variant` passed `limit` too.
-    static func lowering(_ ceiling: VariantCeiling?, to variant: HLSVariant, under limit: Int64) -> VariantCeiling {
+    package static func lowering(_ ceiling: VariantCeiling?, to variant: HLSVariant, under limit: Int64) -> VariantCeiling {
         guard let ceiling, ceiling.sizeLimit == limit else { return VariantCeiling(bandwidth: variant.bandwidth, sizeLimit: limit) }
         return VariantCeiling(bandwidth: min(ceiling.bandwidth, variant.bandwidth), sizeLimit: limit)
     }

@@ -1,3 +1,4 @@
+import VODAppHLS
 import VODAppModel
 
 /// Reads a DASH manifest (MPD) into a `DASHManifest`: BaseURLs resolved at every level (MPD,
@@ -216,7 +217,7 @@ public enum DASHManifestParser {
     // MARK: - Values
 
     /// Whether the document has `<!DOCTYPE` or `<!ENTITY`, in UTF-8 or either UTF-16.
-    static func declaresDTD(_ data: [UInt8]) -> Bool {
+    package static func declaresDTD(_ data: [UInt8]) -> Bool {
         for word in ["<!DOCTYPE", "<!ENTITY"] {
             let ascii = Array(word.utf8)
             for pattern in [ascii, ascii.flatMap { [$0, 0] }, ascii.flatMap { [0, $0] }] where data.count >= pattern.count {
@@ -250,7 +251,7 @@ public enum DASHManifestParser {
     }
 
     /// `first-last`, both inclusive, as an HTTP range.
-    static func range(_ text: String, element: String) throws(DASHManifestError) -> HLSByteRange {
+    package static func range(_ text: String, element: String) throws(DASHManifestError) -> HLSByteRange {
         let bounds = text.split(separator: "-", omittingEmptySubsequences: false).map { Int64($0.trimmingCharacters(in: .whitespaces)) }
         guard bounds.count == 2, let first = bounds[0], let last = bounds[1], first >= 0, last >= first, last < largestNumber else {
             throw .badValue(element: element, name: "range", value: DASHManifestError.excerpt(text))
@@ -260,7 +261,7 @@ public enum DASHManifestParser {
 
     /// An ISO 8601 duration, `PnYnMnDTnHnMnS` (a year counted as 365 days, a month as 30), in
     /// seconds.
-    static func duration(_ text: String, element: String, name: String) throws(DASHManifestError) -> Double {
+    package static func duration(_ text: String, element: String, name: String) throws(DASHManifestError) -> Double {
         let bad = DASHManifestError.badValue(element: element, name: name, value: DASHManifestError.excerpt(text))
         var rest = Substring(text.trimmingCharacters(in: .whitespaces))
         guard rest.first == "P" else { throw bad }

@@ -1,4 +1,5 @@
 import CAVFormat
+import Foundation
 import Logging
 import NIOConcurrencyHelpers
 

@@ -9,8 +9,8 @@
 /// lowest rates takes 15 or more), so a part that claims more than one sample per `bytesPerSample`
 /// bytes of itself is refused, and the demuxer's index stays within a small multiple of the
 /// bytes fetched, which `--max-size` bounds.
-enum SampleCountBound {
-    static let bytesPerSample = 8
+package enum SampleCountBound {
+    package static let bytesPerSample = 8
     /// The most tracks a part's movie header may have: video, audio, and a few more.
     static let maximumTracks = 8
     /// The most segment index (`sidx`) references a part may have.
@@ -19,7 +19,7 @@ enum SampleCountBound {
     /// Why `bytes`, one part as fetched (decrypted), cannot be media, or nil. Anything but MP4
     /// boxes (an MPEG-TS segment, packed audio) passes untouched; so does a malformed box, which
     /// the demuxer refuses on its own.
-    static func refusal(of bytes: [UInt8]) -> String? {
+    package static func refusal(of bytes: [UInt8]) -> String? {
         var tally = Tally()
         walk(bytes, from: 0, to: bytes.count, depth: 0, into: &tally)
         // A compressed movie header (QuickTime's `cmov`, zlib inside `moov`) hides its tables

@@ -126,7 +126,7 @@ public struct DASHSegmentTemplate: Sendable, Equatable {
     /// A template with its identifiers replaced (§5.3.9.4.4): `$RepresentationID$`,
     /// `$Bandwidth$`, `$Number$`, `$Time$`, each with an optional `%0Nd` width (`$Number%05d$`),
     /// and `$$` for a dollar sign.
-    static func expand(_ template: String, fixed: [String: String], number: Int64?, time: Int64?) throws(DASHManifestError) -> String {
+    package static func expand(_ template: String, fixed: [String: String], number: Int64?, time: Int64?) throws(DASHManifestError) -> String {
         guard template.contains("$") else { return template }
         var result = ""
         var rest = Substring(template)

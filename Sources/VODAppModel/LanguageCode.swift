@@ -7,8 +7,8 @@ import Foundation
 ///
 /// Two-letter codes are looked up in Debian's ISO 639-2 table (`iso-codes`), not a copy of it
 /// kept here; three-letter ones are already that.
-enum LanguageCode {
-    static func iso639_2(_ tag: String) -> String? {
+public enum LanguageCode {
+    public static func iso639_2(_ tag: String) -> String? {
         guard let primary = primary(tag) else { return nil }
         switch primary.count {
         case 3: return primary == "und" ? nil : table.terminology[primary] ?? primary
@@ -19,7 +19,7 @@ enum LanguageCode {
 
     /// The two-letter ISO 639-1 code of a tag (`deu`, `ger` and `de-AT` → `de`), when the
     /// language has one: the code a subtitle file's name carries, which every player reads.
-    static func iso639_1(_ tag: String) -> String? {
+    public static func iso639_1(_ tag: String) -> String? {
         guard let primary = primary(tag) else { return nil }
         switch primary.count {
         case 2: return table.threeLetter[primary] != nil || table.threeLetter.isEmpty ? primary : nil
@@ -29,7 +29,7 @@ enum LanguageCode {
     }
 
     /// The primary subtag, lowercased, when it is two or three ASCII letters.
-    static func primary(_ tag: String) -> String? {
+    public static func primary(_ tag: String) -> String? {
         let primary = String(tag.prefix { $0.isLetter }).lowercased()
         guard (2...3).contains(primary.count), primary.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) }) else { return nil }
         return primary

@@ -1,4 +1,5 @@
 import CAVFormat
+import VODAppModel
 
 /// A track as the muxer reads it: its runs demuxed one after another, each packet moved onto
 /// the file's timeline and into the time base of the file's stream it goes to.

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import VODAppStreams
+@testable import VODAppModel
 
 /// A rendition's LANGUAGE as the ISO 639-2 code an MP4 track carries, through Debian's table.
 @Suite(.enabled(if: FileManager.default.fileExists(atPath: LanguageCode.tablePath), "needs Debian's iso-codes"))

@@ -1,3 +1,5 @@
+import VODAppModel
+
 /// Which audio rendition a chosen variant is fetched with. Pure: the master playlist's
 /// renditions and the viewer's languages in, a rendition (or none) out.
 ///
@@ -27,7 +29,7 @@ public enum HLSAudioChoice {
     /// the same language by its two- and three-letter codes (`de` answers `deu`, which DASH
     /// manifests from ffmpeg carry); a wanted tag with a region prefers nothing over its
     /// primary subtag.
-    static func matches(_ language: String?, _ wanted: String) -> Bool {
+    package static func matches(_ language: String?, _ wanted: String) -> Bool {
         guard let language, !primary(wanted).isEmpty else { return false }
         if primary(language) == primary(wanted) { return true }
         guard let code = LanguageCode.iso639_2(wanted) else { return false }

@@ -1,3 +1,4 @@
+import VODAppHLS
 import VODAppModel
 
 /// A DASH Media Presentation Description (ISO/IEC 23009-1), as far as downloading it needs: its

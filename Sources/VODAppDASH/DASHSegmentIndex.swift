@@ -1,3 +1,4 @@
+import VODAppHLS
 import VODAppModel
 
 /// The segments of a `SegmentBase` representation, read from its Segment Index box (`sidx`,

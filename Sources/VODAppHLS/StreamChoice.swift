@@ -35,7 +35,7 @@ public struct StreamChoice: Sendable, Equatable, Encodable, CustomStringConverti
         case resolution, bandwidth, codecs, variants, audio, tooLarge, failed, knownTooLarge
     }
 
-    init(variant: HLSVariant, of variants: Int, audio: HLSRendition?, tooLarge: Int = 0, failed: Int = 0, knownTooLarge: Int = 0,
+    package init(variant: HLSVariant, of variants: Int, audio: HLSRendition?, tooLarge: Int = 0, failed: Int = 0, knownTooLarge: Int = 0,
          ceiling: VariantCeiling? = nil) {
         self.tooLarge = tooLarge > 0 ? tooLarge : nil
         self.knownTooLarge = knownTooLarge > 0 ? knownTooLarge : nil

@@ -1,3 +1,4 @@
+import VODAppHLS
 import VODAppModel
 
 /// A DASH manifest as the choice sees an HLS master playlist, so that one set of rules chooses
@@ -18,39 +19,39 @@ import VODAppModel
 /// - In later periods, a track continues with the representation of the same `id`, else the one
 ///   at the same place by bandwidth; an audio track with the set of the same language, else the
 ///   same place.
-struct DASHPresentation {
+package struct DASHPresentation {
     /// The representation playing a track in each period, with the period's length.
-    struct Track {
-        struct Piece {
-            let representation: DASHRepresentation
+    package struct Track {
+        package struct Piece {
+            package let representation: DASHRepresentation
             let periodDuration: Double?
         }
-        let pieces: [Piece]
+        package let pieces: [Piece]
     }
 
-    let variants: [HLSVariant]
-    let renditions: [HLSRendition]
+    package let variants: [HLSVariant]
+    package let renditions: [HLSRendition]
     /// The WebVTT text sets, as subtitle renditions of the group every variant names.
-    let subtitles: [HLSRendition]
+    package let subtitles: [HLSRendition]
     /// For a manifest without video, the audio set its variants are of, as a rendition: its
     /// name and language go to the report and the file's track.
-    let soundRendition: HLSRendition?
+    package let soundRendition: HLSRendition?
     /// The manifest's length, seconds, when known: what the choice multiplies rates by.
-    let duration: Double
+    package let duration: Double
     private let variantTracks: [Track]
     private let renditionTracks: [Track]
     private let subtitleTracks: [Track]
 
     /// The group every variant names for its subtitles.
-    static let subtitleGroup = "subtitles"
+    package static let subtitleGroup = "subtitles"
 
     /// The track of a variant among `variants` (or of a rendition among `renditions`).
-    func track(for variant: HLSVariant) -> Track? { variants.firstIndex(of: variant).map { variantTracks[$0] } }
-    func track(for rendition: HLSRendition) -> Track? { renditions.firstIndex(of: rendition).map { renditionTracks[$0] } }
+    package func track(for variant: HLSVariant) -> Track? { variants.firstIndex(of: variant).map { variantTracks[$0] } }
+    package func track(for rendition: HLSRendition) -> Track? { renditions.firstIndex(of: rendition).map { renditionTracks[$0] } }
 
     /// A subtitle rendition's segments as a media playlist, at most `limit` of them; or why they
     /// cannot be listed.
-    func subtitlePlaylist(for rendition: HLSRendition, url: MediaURL, limit: Int) -> Result<HLSMediaPlaylist, Refusal> {
+    package func subtitlePlaylist(for rendition: HLSRendition, url: MediaURL, limit: Int) -> Result<HLSMediaPlaylist, Refusal> {
         guard let index = subtitles.firstIndex(of: rendition) else { return .failure(Refusal("the DASH manifest has no such text set")) }
         let listed: DASHTrackSegments
         do throws(DASHManifestError) {
@@ -61,8 +62,8 @@ struct DASHPresentation {
         guard listed.isComplete else { return .failure(Refusal("the DASH text set is indexed (SegmentBase), which WebVTT never is")) }
         let playlist = listed.playlist(url: url)
         guard !playlist.segments.isEmpty else { return .failure(Refusal("the DASH text set lists no segment")) }
-        if let plain = StreamItemDownload.plainHTTP(in: .media(playlist), from: url) {
-            return .failure(Refusal(StreamItemDownload.insecure(plain, named: "the DASH manifest", at: url)))
+        if let plain = HLSPlaylist.media(playlist).plainHTTPURL(fetchedFrom: url) {
+            return .failure(Refusal(HLSPlaylist.insecure(plain, named: "the DASH manifest", at: url)))
         }
         return .success(playlist)
     }
@@ -79,7 +80,7 @@ struct DASHPresentation {
     ///   - preferred: the viewer's audio languages (`--audio-lang`), for a manifest without video,
     ///     whose choice of language is the choice of variants.
     ///   - systemLanguage: `$LANG`, likewise.
-    static func make(_ manifest: DASHManifest, preferred: [String] = [], systemLanguage: String? = nil) -> Result<DASHPresentation, Refusal> {
+    package static func make(_ manifest: DASHManifest, preferred: [String] = [], systemLanguage: String? = nil) -> Result<DASHPresentation, Refusal> {
         if let reason = refusal(of: manifest) { return .failure(Refusal(reason)) }
         // Each period's streams sorted once: sorting them again for each representation made a
         // choice among 1,000 take a second on the transfer thread.
@@ -157,8 +158,8 @@ struct DASHPresentation {
                                          subtitleTracks: subtitleTracks))
     }
 
-    struct Refusal: Error {
-        let reason: String
+    package struct Refusal: Error {
+        package let reason: String
         init(_ reason: String) { self.reason = reason }
     }
 

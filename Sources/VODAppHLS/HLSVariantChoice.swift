@@ -27,6 +27,12 @@ public struct HLSVariantChoice: Sendable, Equatable {
     public let expectedBytes: Int64?
     public let reason: Reason
 
+    package init(variant: HLSVariant, expectedBytes: Int64?, reason: Reason) {
+        self.variant = variant
+        self.expectedBytes = expectedBytes
+        self.reason = reason
+    }
+
     /// The choice among `variants` for an item of `duration` seconds and a limit of `sizeLimit`
     /// bytes; nil only when `variants` is empty.
     public static func choose(among all: [HLSVariant], duration: Double, sizeLimit: Int64,

@@ -1,3 +1,4 @@
+import VODAppHLS
 import VODAppModel
 
 /// The segments of a chosen DASH track, period by period, as they become known: listed at once
@@ -5,14 +6,14 @@ import VODAppModel
 /// index have arrived (`take(index:for:)`). Complete, they read as one HLS media playlist, each
 /// period after the first starting anew (a discontinuity, with its own init section), which
 /// the item's download and muxer already follow.
-struct DASHTrackSegments {
+package struct DASHTrackSegments {
     /// A segment index still to fetch: the bytes `range` of `url`, for the period `piece`.
-    struct IndexNeeded {
+    package struct IndexNeeded {
         let piece: Int
-        let url: MediaURL
-        let range: HLSByteRange
+        package let url: MediaURL
+        package let range: HLSByteRange
         /// The initialization segment that goes with the segments the index lists.
-        let initialization: DASHSegmentReference?
+        package let initialization: DASHSegmentReference?
     }
 
     private struct Listed {
@@ -22,12 +23,12 @@ struct DASHTrackSegments {
 
     private var pieces: [Listed?]
     /// The indexes to fetch before the track is complete.
-    private(set) var needed: [IndexNeeded] = []
+    package private(set) var needed: [IndexNeeded] = []
     /// The most segments the track may list in all.
     let limit: Int
 
     /// Lists what the track's addressing lists at once; `needed` says which indexes to fetch.
-    init(_ track: DASHPresentation.Track, limit: Int) throws(DASHManifestError) {
+    package init(_ track: DASHPresentation.Track, limit: Int) throws(DASHManifestError) {
         self.limit = limit
         pieces = Array(repeating: nil, count: track.pieces.count)
         var listed = 0
@@ -57,20 +58,20 @@ struct DASHTrackSegments {
     }
 
     /// The segments listed so far.
-    var listed: Int { pieces.reduce(0) { $0 + ($1?.segments.count ?? 0) } }
+    package var listed: Int { pieces.reduce(0) { $0 + ($1?.segments.count ?? 0) } }
 
     /// Whether every period's segments are listed.
-    var isComplete: Bool { pieces.allSatisfy { $0 != nil } }
+    package var isComplete: Bool { pieces.allSatisfy { $0 != nil } }
 
     /// Lists a `SegmentBase` period's segments from its index's bytes.
-    mutating func take(index bytes: [UInt8], for needed: IndexNeeded) throws(DASHSegmentIndex.Failure) {
+    package mutating func take(index bytes: [UInt8], for needed: IndexNeeded) throws(DASHSegmentIndex.Failure) {
         let segments = try DASHSegmentIndex.segments(in: bytes, at: needed.range.offset, of: needed.url, limit: max(0, limit - listed))
         pieces[needed.piece] = Listed(initialization: needed.initialization, segments: segments)
     }
 
     /// The track as one media playlist, once complete: every period's segments in turn, each
     /// period after the first after a discontinuity.
-    func playlist(url: MediaURL) -> HLSMediaPlaylist {
+    package func playlist(url: MediaURL) -> HLSMediaPlaylist {
         var segments: [HLSSegment] = []
         for (number, piece) in pieces.enumerated() {
             guard let piece else { continue }

@@ -1,5 +1,6 @@
 import VODAppModel
 import VODAppBase
+
 /// Why a fetched text is not an HLS playlist vodapp can use. Each case renders as one line; line
 /// numbers count from 1 and quoted text from the playlist is already sanitized and shortened.
 public enum HLSPlaylistError: Error, Equatable, Sendable, CustomStringConvertible {

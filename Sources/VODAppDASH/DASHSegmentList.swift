@@ -1,3 +1,4 @@
+import VODAppHLS
 import VODAppModel
 
 /// A `SegmentList` as written: each `SegmentURL`'s `media` and `mediaRange`, the
