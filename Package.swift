@@ -291,7 +291,16 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-            ]
+            ],
+            // The clips (SampleMedia/) are compiled in at build time, not committed as source.
+            plugins: ["EmbedSampleMedia"]
+        ),
+        // Writes the Swift file holding the sample clips, for the plugin below.
+        .executableTarget(name: "sample-media-embedder"),
+        .plugin(
+            name: "EmbedSampleMedia",
+            capability: .buildTool(),
+            dependencies: ["sample-media-embedder"]
         ),
         // What both executables share: logging set-up and how a failure is reported.
         .target(

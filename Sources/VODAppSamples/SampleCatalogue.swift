@@ -19,7 +19,7 @@ public enum SampleCatalogue {
 
         init(key: String, title: String, subtitle: String?, clip name: String) {
             guard let clip = SampleMedia.clip(named: name), let body = SampleMedia.bytes(named: name) else {
-                preconditionFailure("SampleMediaData.swift has no \(name); run scripts/make-sample-media")
+                preconditionFailure("SampleMedia/clips.tsv lists no \(name)")
             }
             self.init(key: key, title: title, subtitle: subtitle, path: clip.path, bytes: Int64(body.count), clip: clip)
         }

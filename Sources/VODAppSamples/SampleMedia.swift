@@ -2,9 +2,9 @@ import Foundation
 
 /// Real, playable clips the sample server serves at `/media/NAME`: the three items of the sample
 /// playlist that are small enough to download. H.264 + AAC in MP4 (index first), a few seconds of
-/// a test pattern with the item's title on it and a tone, made by `scripts/make-sample-media` and
-/// compiled into the module (`SampleMediaData.swift`), so a static `vodapp-push` serves them with
-/// nothing beside it. The clips themselves are in `SampleMedia/` at the top of the repository.
+/// a test pattern with the item's title on it and a tone, made by `scripts/make-sample-media` into
+/// `SampleMedia/` and compiled into the module at build time (the EmbedSampleMedia plugin), so a
+/// static `vodapp-push` serves them with nothing beside it.
 public enum SampleMedia {
     public struct Clip: Sendable, Equatable {
         /// The file name, and the last part of its path on the sample server: `tulips.mp4`.
@@ -42,7 +42,7 @@ public enum SampleMedia {
         var result: [String: (bytes: [UInt8], etag: String)] = [:]
         for (clip, base64) in embedded {
             guard let data = Data(base64Encoded: base64, options: .ignoreUnknownCharacters) else {
-                preconditionFailure("SampleMediaData.swift: \(clip.name) is not valid base64; run scripts/make-sample-media --embed")
+                preconditionFailure("the embedded \(clip.name) is not valid base64 (sample-media-embedder)")
             }
             let bytes = [UInt8](data)
             // FNV-1a, 64 bits: stable across runs and platforms, unlike Hasher.

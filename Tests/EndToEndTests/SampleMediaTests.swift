@@ -12,12 +12,12 @@ import VODAppSamples
 
     @Test func theEmbeddedClipsAreTheCommittedFilesAndPlayable() async throws {
         #expect(SampleMedia.clips.map(\.name) == ["tulips.mp4", "unicorns.mp4", "sunset.mp4"])
-        #expect(Set(SampleMedia.clips.map(\.name)) == Set(ScratchDirectory.visibleEntries(Self.committed)),
-                "SampleMedia/ and the embedded clips differ: run scripts/make-sample-media --embed")
+        #expect(Set(SampleMedia.clips.map(\.name)) == Set(ScratchDirectory.visibleEntries(Self.committed).filter { $0.hasSuffix(".mp4") }),
+                "SampleMedia/clips.tsv does not list every clip beside it")
         var total = 0
         for clip in SampleMedia.clips {
             let path = Self.committed + "/" + clip.name
-            #expect(holdsSampleMedia(path, named: clip.name), "\(clip.name) differs from SampleMedia/: run scripts/make-sample-media --embed")
+            #expect(holdsSampleMedia(path, named: clip.name), "\(clip.name) differs from SampleMedia/")
             let bytes = try #require(SampleMedia.bytes(named: clip.name))
             total += bytes.count
             let streams = await MediaFixtures.ffprobeStreams(path)
