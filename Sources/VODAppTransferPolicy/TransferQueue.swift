@@ -1,3 +1,4 @@
+import VODAppBase
 import VODAppModel
 
 /// The requests of a run that wait for a slot, in the order they are to start, and the rule that

@@ -1,19 +1,19 @@
 /// A binary min-heap: the transfer loop's queues find their next entry in O(log n), however many
-/// wait, instead of scanning them all on each turn.
-struct MinimumHeap<Element> {
+/// wait, instead of scanning them all on each turn. In Base, as a data structure any layer may use.
+package struct MinimumHeap<Element> {
     private var elements: [Element] = []
     private let before: (Element, Element) -> Bool
 
     /// - Parameter before: whether the first comes out before the second.
-    init(by before: @escaping (Element, Element) -> Bool) {
+    package init(by before: @escaping (Element, Element) -> Bool) {
         self.before = before
     }
 
-    var isEmpty: Bool { elements.isEmpty }
-    var count: Int { elements.count }
-    var first: Element? { elements.first }
+    package var isEmpty: Bool { elements.isEmpty }
+    package var count: Int { elements.count }
+    package var first: Element? { elements.first }
 
-    mutating func insert(_ element: Element) {
+    package mutating func insert(_ element: Element) {
         elements.append(element)
         var child = elements.count - 1
         while child > 0 {
@@ -24,7 +24,7 @@ struct MinimumHeap<Element> {
         }
     }
 
-    mutating func removeFirst() -> Element? {
+    package mutating func removeFirst() -> Element? {
         guard !elements.isEmpty else { return nil }
         elements.swapAt(0, elements.count - 1)
         let first = elements.removeLast()
@@ -43,7 +43,7 @@ struct MinimumHeap<Element> {
     }
 
     /// Every element, in no particular order, leaving the heap empty.
-    mutating func removeAll() -> [Element] {
+    package mutating func removeAll() -> [Element] {
         defer { elements = [] }
         return elements
     }
