@@ -217,10 +217,25 @@ let package = Package(
             name: "VODAppDevice",
             dependencies: ["CGio"]
         ),
+        // What a delivery decides, as pure values: retention and --sync's removals, when to retry
+        // or defer, which sizes it remembers as too large.
+        .target(
+            name: "VODAppDeliveryPolicy",
+            dependencies: ["VODAppDevice", "VODAppMediaDirectory", "VODAppModel", "VODAppPayload", "VODAppStore", "VODAppBase"]
+        ),
+        // What a delivery tells, as values: the report and each item's line, the dry run's
+        // preview, the status of DIR, and the exit status a report means. CommandSupport renders
+        // them; the library never prints.
+        .target(
+            name: "VODAppReport",
+            dependencies: ["VODAppDeliveryPolicy", "VODAppHLS", "VODAppMediaDirectory", "VODAppNotify", "VODAppStore", "VODAppStreams", "VODAppTransferPolicy", "VODAppBase"]
+        ),
         // The pipeline that composes them: plan, transfer, place, record, notify, report.
         .target(
             name: "VODAppDelivery",
             dependencies: [
+                "VODAppDeliveryPolicy",
+                "VODAppReport",
                 "VODAppHLS",
                 "VODAppTransferPolicy",
                 "VODAppModel",
@@ -241,6 +256,8 @@ let package = Package(
         .target(
             name: "VODAppListen",
             dependencies: [
+                "VODAppDeliveryPolicy",
+                "VODAppReport",
                 "CFileShims",
                 .product(name: "SystemPackage", package: "swift-system"),
                 "VODAppBase",
@@ -265,6 +282,7 @@ let package = Package(
         .target(
             name: "VODAppPush",
             dependencies: [
+                "VODAppReport",
                 "VODAppBase",
                 "VODAppTransfer",
                 "VODAppPayload",
@@ -306,6 +324,8 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: [
+                "VODAppDeliveryPolicy",
+                "VODAppReport",
                 "VODAppTransferPolicy",
                 "CGio",
                 "VODAppBase",
@@ -324,6 +344,8 @@ let package = Package(
         .executableTarget(
             name: "vodapp",
             dependencies: [
+                "VODAppDeliveryPolicy",
+                "VODAppReport",
                 "VODAppTransferPolicy",
                 "VODAppModel",
                 .product(name: "SystemPackage", package: "swift-system"),
@@ -390,18 +412,23 @@ let package = Package(
         .testTarget(name: "VODAppMQTTTests", dependencies: ["VODAppMQTT", "TestSupport", "UnitTestSupport", .product(name: "Logging", package: "swift-log"),
                                                           .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]),
         .testTarget(name: "VODAppStreamsTests", dependencies: ["VODAppDASH", "VODAppHLS", "VODAppMux", "VODAppTransferPolicy", "VODAppModel", "VODAppStreams", "UnitTestSupport"]),
+        .testTarget(name: "VODAppDeliveryPolicyTests", dependencies: ["VODAppDevice", "VODAppStore", "VODAppDeliveryPolicy"]),
         .testTarget(name: "VODAppModelTests", dependencies: ["VODAppModel"]),
         .testTarget(name: "VODAppPayloadTests", dependencies: ["VODAppModel", "VODAppPayload",]),
         .testTarget(name: "VODAppMediaDirectoryTests", dependencies: ["VODAppModel", "VODAppMediaDirectory",]),
         .testTarget(
             name: "VODAppDeliveryTests",
-            dependencies: ["VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "VODAppBase", "CommandSupport",
+            dependencies: [
+                           "VODAppDeliveryPolicy",
+                           "VODAppReport",
+"VODAppDelivery", "VODAppMediaDirectory", "VODAppPayload", "VODAppNotify", "VODAppStore", "VODAppDevice", "VODAppBase", "CommandSupport",
                            "VODAppSamples", "UnitTestSupport", .product(name: "Logging", package: "swift-log")]
         ),
         // The router through HummingbirdTesting, and the queue and the datagram receiver in process.
         .testTarget(
             name: "VODAppListenTests",
             dependencies: [
+                           "VODAppReport",
                            "VODAppTransferPolicy",
 "VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase",
                            "VODAppMQTT", "UnitTestSupport",
@@ -414,7 +441,9 @@ let package = Package(
         ),
         .testTarget(
             name: "VODAppPushTests",
-            dependencies: ["VODAppPush", "VODAppDelivery", "VODAppNotify", "VODAppBase", "VODAppSamples", "CommandSupport", "UnitTestSupport",
+            dependencies: [
+                           "VODAppReport",
+"VODAppPush", "VODAppDelivery", "VODAppNotify", "VODAppBase", "VODAppSamples", "CommandSupport", "UnitTestSupport",
                            .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         .testTarget(
@@ -423,7 +452,7 @@ let package = Package(
         ),
         .testTarget(
             name: "CommandSupportTests",
-            dependencies: ["CommandSupport", "VODAppStreams", "VODAppBase", "VODAppPayload", "VODAppMediaDirectory", "VODAppMQTT", "VODAppDelivery", "UnitTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
+            dependencies: ["CommandSupport", "VODAppStreams", "VODAppBase", "VODAppPayload", "VODAppMediaDirectory", "VODAppMQTT", "VODAppDelivery", "VODAppReport", "UnitTestSupport", .product(name: "Logging", package: "swift-log"), .product(name: "NIOConcurrencyHelpers", package: "swift-nio")]
         ),
         // The built executables, run as a user runs them, against real servers.
         .testTarget(

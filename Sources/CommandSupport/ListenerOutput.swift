@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import VODAppBase
 import VODAppDelivery
 import VODAppListen
+import VODAppReport
 
 /// What `vodapp listen` prints on stdout: a line when it is ready, then every delivery's report,
 /// for people or (with `--json`) one JSON object per line; and on stderr, through the logger, a

@@ -1,6 +1,7 @@
 import Foundation
 import VODAppBase
 import VODAppDelivery
+import VODAppReport
 
 /// Renders a dry run for people: what each item would come to, then what would be removed.
 /// Scripts get `DeliveryPreview.json`.

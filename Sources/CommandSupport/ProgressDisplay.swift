@@ -2,6 +2,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import VODAppBase
 import VODAppDelivery
+import VODAppReport
 import VODAppTransferPolicy
 
 /// A live view of a run on a terminal: one line per transfer (title, bytes, percentage when the

@@ -1,6 +1,7 @@
 import Foundation
 import VODAppBase
 import VODAppDelivery
+import VODAppReport
 
 /// Renders a report for people: a short summary. Scripts get `DeliveryReport.json`.
 public enum ReportRenderer {

@@ -1,6 +1,8 @@
 import Foundation
 import VODAppBase
 import VODAppDelivery
+import VODAppDeliveryPolicy
+import VODAppReport
 import VODAppStore
 
 /// Renders `vodapp status` for people. Scripts get `StatusReport.json`.

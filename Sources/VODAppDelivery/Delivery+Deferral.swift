@@ -1,6 +1,7 @@
 import Foundation
 import VODAppBase
 import VODAppDevice
+import VODAppReport
 import VODAppStore
 
 extension Delivery {

@@ -1,6 +1,7 @@
 import Foundation
 import VODAppBase
 import VODAppMediaDirectory
+import VODAppReport
 import VODAppStore
 import VODAppStreams
 import VODAppTransferPolicy

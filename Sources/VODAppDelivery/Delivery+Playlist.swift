@@ -2,6 +2,7 @@ import Foundation
 import VODAppBase
 import VODAppMediaDirectory
 import VODAppPayload
+import VODAppReport
 import VODAppStore
 
 /// `DIR/playlist.m3u8`, after the items are placed.

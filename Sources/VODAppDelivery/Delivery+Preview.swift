@@ -1,6 +1,8 @@
 import Foundation
+import VODAppDeliveryPolicy
 import VODAppMediaDirectory
 import VODAppPayload
+import VODAppReport
 import VODAppStore
 
 /// `--dry-run`: what a delivery would do, decided by the same rules as `run`, with no request

@@ -1,6 +1,7 @@
 import Foundation
 import VODAppBase
 import VODAppMediaDirectory
+import VODAppReport
 import VODAppStore
 
 /// The removal phase, after the transfers: `--sync`, then retention. Every file goes through

@@ -1,6 +1,8 @@
 import Foundation
 import VODAppBase
+import VODAppDeliveryPolicy
 import VODAppMediaDirectory
+import VODAppReport
 import VODAppStore
 
 /// Retention, in the removal phase (`applyRemovals`): vodapp's older files go until the limits hold.

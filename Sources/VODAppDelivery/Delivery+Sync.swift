@@ -1,6 +1,8 @@
 import Foundation
 import VODAppBase
+import VODAppDeliveryPolicy
 import VODAppMediaDirectory
+import VODAppReport
 import VODAppStore
 
 /// `--sync`, in the removal phase (`applyRemovals`): the latest push is the desired set (`SyncPlan`).

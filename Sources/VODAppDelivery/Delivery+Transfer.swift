@@ -4,6 +4,7 @@ import VODAppBase
 import VODAppHLS
 import VODAppMediaDirectory
 import VODAppModel
+import VODAppReport
 import VODAppStore
 import VODAppStreams
 import VODAppTransfer

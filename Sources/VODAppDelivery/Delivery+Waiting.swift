@@ -1,5 +1,6 @@
 import Foundation
 import VODAppBase
+import VODAppReport
 
 /// Items another delivery holds the locks of: this one waits for them, within its own budget.
 extension Delivery {

@@ -1,10 +1,12 @@
 import Foundation
 import Logging
 import VODAppBase
+import VODAppDeliveryPolicy
 import VODAppDevice
 import VODAppMediaDirectory
 import VODAppNotify
 import VODAppPayload
+import VODAppReport
 import VODAppStore
 import VODAppTransferPolicy
 

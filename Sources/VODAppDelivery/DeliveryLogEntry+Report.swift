@@ -1,5 +1,6 @@
 import Foundation
 import VODAppPayload
+import VODAppReport
 import VODAppStore
 
 extension DeliveryLogEntry {

@@ -1,4 +1,5 @@
 import Foundation
+import VODAppDeliveryPolicy
 import VODAppMediaDirectory
 import VODAppStreams
 import VODAppTransfer

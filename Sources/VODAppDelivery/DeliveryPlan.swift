@@ -1,4 +1,6 @@
+import VODAppDeliveryPolicy
 import VODAppMediaDirectory
+import VODAppReport
 import VODAppStore
 import VODAppTransferPolicy
 

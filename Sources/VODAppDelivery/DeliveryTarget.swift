@@ -1,5 +1,6 @@
-import VODAppPayload
 import VODAppModel
+import VODAppPayload
+import VODAppReport
 
 /// One item to fetch: streamed out of sight, then placed under a name made when its response
 /// has said what it is (`MediaFileName`).

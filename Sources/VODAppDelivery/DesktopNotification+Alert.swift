@@ -1,6 +1,7 @@
 import VODAppBase
 import VODAppNotify
 import VODAppPayload
+import VODAppReport
 
 extension DesktopNotification {
     /// A push's alert, as the phone showed it: the title in bold, or the text alone when the alert

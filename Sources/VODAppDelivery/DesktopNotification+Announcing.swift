@@ -1,4 +1,5 @@
 import VODAppNotify
+import VODAppReport
 
 extension DesktopNotification {
     /// The announcement of a delivery, or nil when nothing new arrived.

@@ -1,4 +1,5 @@
 import Foundation
+import VODAppDeliveryPolicy
 import VODAppDevice
 import VODAppStore
 

@@ -2,6 +2,7 @@ import Foundation
 import VODAppHLS
 import VODAppMediaDirectory
 import VODAppPayload
+import VODAppReport
 import VODAppStore
 import VODAppStreams
 import VODAppTransferPolicy

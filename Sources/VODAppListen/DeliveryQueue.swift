@@ -4,6 +4,7 @@ import ServiceLifecycle
 import VODAppDelivery
 import VODAppMediaDirectory
 import VODAppPayload
+import VODAppReport
 
 /// The bounded queue between the receivers and the delivery pipeline.
 ///

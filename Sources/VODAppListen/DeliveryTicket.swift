@@ -2,6 +2,7 @@ import NIOConcurrencyHelpers
 import VODAppDelivery
 import VODAppMediaDirectory
 import VODAppPayload
+import VODAppReport
 
 /// A delivery accepted into the queue: its id, and its report once it has run.
 public final class DeliveryTicket: Sendable {

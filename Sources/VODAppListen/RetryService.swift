@@ -4,6 +4,7 @@ import NIOConcurrencyHelpers
 import ServiceLifecycle
 import VODAppBase
 import VODAppDelivery
+import VODAppDeliveryPolicy
 
 /// A listener's retries without a push: items left unfinished (cut by the budget, failed for a
 /// while, deferred on a metered connection or in power saver) are delivered again when their

@@ -3,9 +3,10 @@ import Logging
 import VODAppBase
 import VODAppDelivery
 import VODAppListen
-import VODAppMediaDirectory
 import VODAppMQTT
+import VODAppMediaDirectory
 import VODAppNotify
+import VODAppReport
 import VODAppSamples
 
 /// `vodapp-push demo`: the whole path in one process, offline. The sample server serves the

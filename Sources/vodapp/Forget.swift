@@ -3,6 +3,7 @@ import CommandSupport
 import VODAppDelivery
 import VODAppModel
 import VODAppPayload
+import VODAppReport
 
 struct Forget: ParsableCommand {
     static let configuration = CommandConfiguration(

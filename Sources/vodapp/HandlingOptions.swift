@@ -5,6 +5,7 @@ import Logging
 import SystemPackage
 import VODAppBase
 import VODAppDelivery
+import VODAppDeliveryPolicy
 import VODAppMediaDirectory
 import VODAppNotify
 import VODAppPayload

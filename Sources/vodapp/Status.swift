@@ -2,6 +2,7 @@ import ArgumentParser
 import CommandSupport
 import Foundation
 import VODAppDelivery
+import VODAppReport
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(

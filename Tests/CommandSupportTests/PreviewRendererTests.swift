@@ -1,6 +1,7 @@
 import CommandSupport
 import Testing
 @testable import VODAppDelivery
+import VODAppReport
 
 /// `--dry-run`'s summary as a person reads it: one line per item, what --sync and retention
 /// would remove, the totals; and text from the network made safe for a terminal.

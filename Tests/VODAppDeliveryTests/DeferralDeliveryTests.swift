@@ -4,8 +4,10 @@ import Testing
 import UnitTestSupport
 import VODAppBase
 import VODAppDelivery
+import VODAppDeliveryPolicy
 import VODAppDevice
 import VODAppPayload
+import VODAppReport
 import VODAppSamples
 
 /// What deferral does to a delivery, in process, with the device's conditions given as values

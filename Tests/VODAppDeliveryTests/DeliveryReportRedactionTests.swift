@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import VODAppDelivery
 import VODAppNotify
+import VODAppReport
 
 /// What a sender nothing vouches for reads of a delivery's report: pure values in and out.
 @Suite struct DeliveryReportRedactionTests {

@@ -7,6 +7,7 @@ import VODAppBase
 import VODAppDelivery
 import VODAppMediaDirectory
 import VODAppPayload
+import VODAppReport
 
 /// The whole pipeline in process: payload in, files in DIR and a report out.
 @Suite struct DeliveryTests {

@@ -2,6 +2,7 @@ import Testing
 import VODAppDelivery
 import VODAppNotify
 import VODAppPayload
+import VODAppReport
 
 @Suite struct DesktopNotificationTests {
     private func item(_ key: String, _ title: String, _ status: ItemReport.Status) -> ItemReport {

@@ -4,6 +4,7 @@ import UnitTestSupport
 import VODAppDelivery
 import VODAppListen
 import VODAppPayload
+import VODAppReport
 
 /// Deliveries a test drives in place of the pipeline: each records what the queue handed it and,
 /// while the gate is shut, waits for it to open, so that a test can hold the queue's slots busy

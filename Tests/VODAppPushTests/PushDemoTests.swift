@@ -1,12 +1,13 @@
+import CommandSupport
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
 import Testing
-import CommandSupport
 import UnitTestSupport
 import VODAppBase
 import VODAppDelivery
 import VODAppPush
+import VODAppReport
 import VODAppSamples
 
 /// `vodapp-push demo`'s whole path run in process: the sample server and a listener on free

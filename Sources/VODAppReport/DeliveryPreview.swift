@@ -26,7 +26,7 @@ public struct DeliveryPreview: Sendable, Encodable {
         public let bytes: Int64?
         public let reason: String?
 
-        init(key: String, title: String?, url: String?, action: Action, path: String? = nil, bytes: Int64? = nil, reason: String? = nil) {
+        package init(key: String, title: String?, url: String?, action: Action, path: String? = nil, bytes: Int64? = nil, reason: String? = nil) {
             self.key = key
             self.title = title
             self.url = url
@@ -37,7 +37,7 @@ public struct DeliveryPreview: Sendable, Encodable {
         }
 
         /// An item a delivery would settle without a request, as its report would say.
-        init(_ report: ItemReport) {
+        package init(_ report: ItemReport) {
             switch report.status {
             case .alreadyPresent:
                 self.init(key: report.key, title: report.title, url: report.url, action: .present, path: report.path, bytes: report.bytes)
@@ -60,6 +60,16 @@ public struct DeliveryPreview: Sendable, Encodable {
     public let syncWaitsFor: [String]
     /// Limits retention could not meet, in words.
     public let warnings: [String]
+
+    package init(directory: String, items: [Item], removals: [RemovedFile], syncRemovals: [RemovedFile], syncWaitsFor: [String],
+                 warnings: [String]) {
+        self.directory = directory
+        self.items = items
+        self.removals = removals
+        self.syncRemovals = syncRemovals
+        self.syncWaitsFor = syncWaitsFor
+        self.warnings = warnings
+    }
 
     public var hasInvalidItems: Bool { items.contains { $0.action == .invalid } }
 

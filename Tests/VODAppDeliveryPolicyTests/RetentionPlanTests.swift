@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import VODAppDelivery
+@testable import VODAppDeliveryPolicy
 
 /// What retention chooses, as values: what goes, in which order, why, and what it says when a
 /// limit cannot be met.

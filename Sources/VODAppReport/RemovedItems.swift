@@ -1,4 +1,5 @@
 import Foundation
+import VODAppDeliveryPolicy
 import VODAppMediaDirectory
 import VODAppStore
 

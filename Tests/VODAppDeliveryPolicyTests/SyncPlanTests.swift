@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import VODAppDeliveryPolicy
 import VODAppStore
-@testable import VODAppDelivery
 
 /// What --sync removes, as pure values: nothing before the push's set is complete, then what the
 /// push does not name, never what another delivery recorded since this one began, and for a push

@@ -14,20 +14,28 @@ import VODAppBase
 ///   `--min-free` the oldest until the disk has that much free, counting what the limits
 ///   before it removed.
 /// - A limit that cannot be met is said, with why the files that stay are kept.
-struct RetentionPlan: Equatable {
+package struct RetentionPlan: Equatable {
     /// A file or kept partial body of vodapp's in DIR.
-    struct Entry: Equatable {
-        var bytes: Int64
+    package struct Entry: Equatable {
+        package var bytes: Int64
         /// Its modification time: when vodapp wrote it, unless the user touched it since.
-        var modified: Date
+        package var modified: Date
         /// Whether a source that vouches for its pushes named it (`StoredItem.vouched`).
-        var vouched: Bool
-        var partial = false
+        package var vouched: Bool
+        package var partial = false
         /// Why it may not go, if it may not.
-        var kept: Keep?
+        package var kept: Keep?
+
+        package init(bytes: Int64, modified: Date, vouched: Bool, partial: Bool = false, kept: Keep? = nil) {
+            self.bytes = bytes
+            self.modified = modified
+            self.vouched = vouched
+            self.partial = partial
+            self.kept = kept
+        }
     }
 
-    enum Keep: Equatable {
+    package enum Keep: Equatable {
         /// This delivery's own: its report and playlist name it.
         case thisDelivery
         /// A delivery running beside this one recorded it since it began.
@@ -37,15 +45,15 @@ struct RetentionPlan: Equatable {
     }
 
     /// A chosen entry, by its index in the entries given, and why it goes.
-    struct Removal: Equatable {
-        let entry: Int
-        let reason: String
+    package struct Removal: Equatable {
+        package let entry: Int
+        package let reason: String
     }
 
     /// What goes, in the order to remove it.
-    let removals: [Removal]
+    package let removals: [Removal]
     /// Each limit that still does not hold once they are gone, in words.
-    let warnings: [String]
+    package let warnings: [String]
 
     /// - Parameters:
     ///   - freeBytes: the free space of DIR's file system now; nil when unknown (then
@@ -53,7 +61,7 @@ struct RetentionPlan: Equatable {
     ///   - vouched: whether the delivery's push is vouched for: one that is not removes only
     ///     what such pushes brought.
     ///   - directory: DIR's path, for the warnings.
-    init(entries: [Entry], policy: RetentionPolicy, freeBytes: Int64?, now: Date, vouched: Bool, directory: String) {
+    package init(entries: [Entry], policy: RetentionPolicy, freeBytes: Int64?, now: Date, vouched: Bool, directory: String) {
         let eligible = entries.indices.filter { entries[$0].kept == nil }
         let byAge = { (first: Int, second: Int) in entries[first].modified < entries[second].modified }
         let ordered = eligible.filter { entries[$0].partial }.sorted(by: byAge) + eligible.filter { !entries[$0].partial }.sorted(by: byAge)
@@ -118,7 +126,7 @@ struct RetentionPlan: Equatable {
     /// Why the files a limit could not remove stay, in words, each only when it applied: the
     /// delivery's own, those of deliveries still running, and those a push anyone could send may
     /// not remove.
-    static func keptReasons(thisDelivery: Int, running: Int, vouchedFor: Int) -> String {
+    package static func keptReasons(thisDelivery: Int, running: Int, vouchedFor: Int) -> String {
         func files(_ count: Int) -> String { count == 1 ? "1 file" : "\(count) files" }
         var reasons: [String] = []
         if thisDelivery > 0 { reasons.append("\(files(thisDelivery)) of this delivery") }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
+@testable import VODAppDeliveryPolicy
 import VODAppStore
-@testable import VODAppDelivery
 
 /// When the store's memory of a too-large item spares a push its request, as pure values.
 @Suite struct TooLargeMemoryTests {

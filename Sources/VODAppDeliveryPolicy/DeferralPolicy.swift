@@ -18,7 +18,7 @@ public struct DeferralPolicy: Sendable, Equatable {
         case meteredAndPowerSaver
 
         /// What the report's `error` says.
-        var explanation: String {
+        package var explanation: String {
             switch self {
             case .metered: "deferred: the network connection is metered (--on-metered fetch fetches anyway)"
             case .powerSaver: "deferred: power saver is on (--on-power-saver fetch fetches anyway)"
@@ -28,7 +28,7 @@ public struct DeferralPolicy: Sendable, Equatable {
         }
 
         /// What the items wait for, in the notification.
-        var awaited: String {
+        package var awaited: String {
             switch self {
             case .metered: "a connection that is not metered"
             case .powerSaver: "power saver to be off"
@@ -49,7 +49,7 @@ public struct DeferralPolicy: Sendable, Equatable {
     public var defersAnything: Bool { onMetered == .defer || onPowerSaver == .defer }
 
     /// Why a delivery under `conditions` defers its items; nil when it fetches them.
-    func reason(under conditions: DeviceConditions) -> Reason? {
+    package func reason(under conditions: DeviceConditions) -> Reason? {
         switch (conditions.metered && onMetered == .defer, conditions.powerSaver && onPowerSaver == .defer) {
         case (true, true): .meteredAndPowerSaver
         case (true, false): .metered

@@ -6,12 +6,12 @@ import VODAppStore
 /// How a record comes to say its file was removed: one rule for the plan, retention and status.
 extension StoredItem {
     /// What the store says of a file that went from DIR without vodapp.
-    static let removedByUser = "removed from DIR, not by vodapp"
+    package static let removedByUser = "removed from DIR, not by vodapp"
 
     /// The record marked removed now, for `why`; its path and size stay, to say what was there.
     /// - Parameter byVodapp: vodapp removed it (retention, `--sync`): a push naming it again
     ///   fetches it again.
-    func removed(because why: String, byVodapp: Bool = false) -> StoredItem {
+    package func removed(because why: String, byVodapp: Bool = false) -> StoredItem {
         var record = self
         record.state = .removed
         record.removedByVodapp = byVodapp
@@ -24,7 +24,7 @@ extension StoredItem {
     /// retention, or an item `--sync` no longer wants): nothing is kept, nothing retries it (a
     /// listener would fetch again what was removed to make room), and the next push naming it
     /// fetches it from the start.
-    func discarded(because why: String) -> StoredItem {
+    package func discarded(because why: String) -> StoredItem {
         var record = self
         record.state = .removed
         record.removedByVodapp = true
@@ -49,7 +49,7 @@ extension StoredItem {
     /// and its files are still its files. A name that is not one vodapp gives this item's key
     /// (a planted record), or a key that fails the payload's rule, is left as it is, and nothing
     /// is looked for outside DIR.
-    func asFound(in directory: MediaDirectory) -> StoredItem {
+    package func asFound(in directory: MediaDirectory) -> StoredItem {
         guard let stored = path else { return self }
         let name = (stored as NSString).lastPathComponent
         guard Folder.isComponent(name), !name.hasPrefix("."), MediaFileName.isName(name, of: key) else { return self }

@@ -17,24 +17,24 @@ import VODAppStore
 ///   began: a running delivery placed it, and the push after this one decides.
 /// - A push anyone could send removes only what such pushes brought (`StoredItem.vouched`), as
 ///   retention does.
-struct SyncPlan: Equatable {
+package struct SyncPlan: Equatable {
     /// The keys of the push that may still arrive, in its order.
-    let pending: [String]
+    package let pending: [String]
     /// Records of files in DIR that the push does not name, to remove.
-    let files: [StoredItem]
+    package let files: [StoredItem]
     /// Those files whether or not an item is pending: what goes once the push is complete
     /// (`--dry-run` shows them).
-    let unnamedFiles: [StoredItem]
+    package let unnamedFiles: [StoredItem]
     /// Records of items the push does not name that hold no file in DIR: partial, failed,
     /// deferred, to be recorded as removed (their kept bytes discarded).
-    let unwanted: [StoredItem]
+    package let unwanted: [StoredItem]
 
     /// - Parameters:
     ///   - found: the records of the push's keys, as DIR stands (`StoredItem.asFound`).
     ///   - others: the records of every other key.
     ///   - runningSince: when this delivery, or the oldest running beside it, began.
     ///   - needsRoom: whether items of the push failed for want of room.
-    init(pushed: [PushedItem], found: [String: StoredItem], others: [StoredItem], runningSince: Date, vouched: Bool,
+    package init(pushed: [PushedItem], found: [String: StoredItem], others: [StoredItem], runningSince: Date, vouched: Bool,
          needsRoom: Bool = false) {
         pending = pushed.map(\.key).filter { key in
             guard let record = found[key] else { return true }

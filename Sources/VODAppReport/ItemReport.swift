@@ -76,7 +76,7 @@ public struct ItemReport: Sendable, Equatable, Encodable {
     }
 
     /// The same report with `note` after its error (every cut item has one).
-    func noting(_ note: String) -> ItemReport {
+    package func noting(_ note: String) -> ItemReport {
         var noted = ItemReport(key: key, title: title, url: url, status: status, bytes: bytes, path: path, httpStatus: httpStatus,
                                error: (error ?? "") + note, final: final)
         noted.placed = placed

@@ -24,7 +24,7 @@ public struct RemovedFile: Sendable, Equatable, Encodable {
 
     /// `item`'s kept partial body, removed for `reason`: worded the same whether a delivery
     /// removed it or a dry run says it would.
-    init(_ partial: MediaDirectory.KeptPartial, of item: StoredItem, reason: String) {
+    package init(_ partial: MediaDirectory.KeptPartial, of item: StoredItem, reason: String) {
         self.init(key: item.key, title: item.title, path: partial.path, bytes: partial.bytes, reason: "a partial body, \(reason)",
                   partial: true)
     }

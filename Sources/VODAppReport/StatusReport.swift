@@ -1,5 +1,6 @@
 import Foundation
 import VODAppBase
+import VODAppDeliveryPolicy
 import VODAppMediaDirectory
 import VODAppStore
 

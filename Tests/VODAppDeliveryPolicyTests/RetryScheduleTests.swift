@@ -1,8 +1,8 @@
 import Foundation
 import Testing
+@testable import VODAppDeliveryPolicy
 import VODAppDevice
 import VODAppStore
-@testable import VODAppDelivery
 
 /// Which unfinished items a listener retries without a push, and when it looks again: the
 /// schedule as a pure value, for every state, the device's conditions and the listener's memory.
