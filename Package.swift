@@ -251,11 +251,28 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // What keeps an HTTP receiver standing against hostile peers: a cap on connections that
+        // sheds the slowest, header and body deadlines, a shared allowance for buffered bodies,
+        // a 404 that costs nothing, and warnings that cannot flood the log.
+        .target(
+            name: "VODAppHTTPGuards",
+            dependencies: [
+                "VODAppBase",
+                "VODAppPayload",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // The receivers of `vodapp listen`: UDP datagrams and a Hummingbird HTTP endpoint feeding
         // one bounded queue of deliveries.
         .target(
             name: "VODAppListen",
             dependencies: [
+                "VODAppHTTPGuards",
                 "VODAppDeliveryPolicy",
                 "VODAppReport",
                 "CFileShims",
@@ -428,6 +445,7 @@ let package = Package(
         .testTarget(
             name: "VODAppListenTests",
             dependencies: [
+                           "VODAppHTTPGuards",
                            "VODAppReport",
                            "VODAppTransferPolicy",
 "VODAppListen", "VODAppDelivery", "VODAppPayload", "VODAppMediaDirectory", "VODAppBase",

@@ -3,6 +3,8 @@ import Logging
 import NIOCore
 import NIOPosix
 import ServiceLifecycle
+import VODAppBase
+import VODAppHTTPGuards
 import VODAppPayload
 
 /// The simulator protocol's side of `vodapp listen`: one UDP datagram carries one payload.
@@ -80,7 +82,7 @@ final class DatagramHandler: ChannelInboundHandler, Sendable {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let envelope = unwrapInboundIn(data)
-        let peer = PushEndpoint.describe(envelope.remoteAddress)
+        let peer = envelope.remoteAddress.shown
         let bytes = envelope.data.readableBytes
         let payload: Payload
         do {

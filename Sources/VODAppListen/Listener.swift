@@ -8,6 +8,7 @@ import ServiceLifecycle
 import UnixSignals
 import VODAppBase
 import VODAppDelivery
+import VODAppHTTPGuards
 import VODAppMediaDirectory
 import VODAppNotify
 import VODAppPayload
@@ -128,7 +129,7 @@ public struct Listener: Sendable {
         var services: [any Service] = [queue, RetryService(options: options, queue: queue, wakes: retryWakes, logger: logger, attention: attention)]
         if let udp = configuration.udp {
             services.append(DatagramReceiver(address: udp, queue: queue, logger: logger, warnings: warnings) { local in
-                readiness.add(.udp(PushEndpoint.describe(local)))
+                readiness.add(.udp(local.shown))
             })
         }
         if let mqtt = configuration.mqtt {
@@ -166,7 +167,7 @@ public struct Listener: Sendable {
                 )),
                 configuration: .init(address: .hostname(http.host, port: http.port), serverName: "vodapp"),
                 onServerRunning: { channel in
-                    readiness.add(.http(channel.localAddress.map(PushEndpoint.describe) ?? "\(http)"))
+                    readiness.add(.http(channel.localAddress.map(\.shown) ?? "\(http)"))
                 },
                 logger: logger
             )

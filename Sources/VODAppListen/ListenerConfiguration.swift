@@ -1,4 +1,5 @@
 import VODAppDelivery
+import VODAppHTTPGuards
 import VODAppMQTT
 
 /// What `vodapp listen` binds to and how it handles what arrives.

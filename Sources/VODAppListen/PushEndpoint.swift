@@ -6,6 +6,7 @@ import Logging
 import NIOCore
 import VODAppBase
 import VODAppDelivery
+import VODAppHTTPGuards
 import VODAppPayload
 
 /// The HTTP side of `vodapp listen`: `POST /push` and `GET /health`.
@@ -49,7 +50,7 @@ public enum PushEndpoint {
             }
         }
         router.post("push") { request, context in
-            let peer = context.remoteAddress.map(Self.describe) ?? "unknown peer"
+            let peer = context.remoteAddress.map(\.shown) ?? "unknown peer"
             // These answers come from the headers alone, before a byte of the body is read: a peer
             // cannot make the listener hold more than it allows, whatever it declares or sends.
             let declared = request.headers[.contentLength].flatMap(Int.init).map { max($0, 0) }
@@ -181,10 +182,5 @@ public enum PushEndpoint {
         var buffer = ByteBuffer(bytes: data)
         buffer.writeString("\n")
         return Response(status: status, headers: [.contentType: "application/json"], body: .init(byteBuffer: buffer))
-    }
-
-    static func describe(_ address: SocketAddress) -> String {
-        guard let ip = address.ipAddress, let port = address.port else { return "\(address)" }
-        return ip.contains(":") ? "[\(ip)]:\(port)" : "\(ip):\(port)"
     }
 }

@@ -7,7 +7,9 @@ import NIOConcurrencyHelpers
 import NIOCore
 import Testing
 import UnitTestSupport
+import VODAppBase
 import VODAppDelivery
+import VODAppHTTPGuards
 @testable import VODAppListen
 import VODAppMediaDirectory
 import VODAppPayload

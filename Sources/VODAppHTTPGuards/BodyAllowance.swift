@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import VODAppBase
 
 /// The request-body bytes the HTTP receiver may hold at once, over all requests.
 ///
@@ -11,8 +12,8 @@ import NIOCore
 /// are cut to make room, their connections closed, as the connection roster does with
 /// connections: peers that declare large bodies and trickle them cannot lock real pushes out
 /// for longer than that. When nothing is that old, the request is refused at once (503).
-final class BodyAllowance: Sendable {
-    struct Reservation: Sendable {
+package final class BodyAllowance: Sendable {
+    package struct Reservation: Sendable {
         fileprivate let id: UInt64
         let bytes: Int
     }
@@ -34,7 +35,7 @@ final class BodyAllowance: Sendable {
     private let warnings: WarningLimiter
     private let state = NIOLockedValueBox(State())
 
-    init(capacity: Int, patience: Duration = .seconds(2), warnings: WarningLimiter) {
+    package init(capacity: Int, patience: Duration = .seconds(2), warnings: WarningLimiter) {
         self.capacity = capacity
         self.patience = patience
         self.warnings = warnings
@@ -42,7 +43,7 @@ final class BodyAllowance: Sendable {
 
     /// Reserves `bytes` for the request on `channel`, cutting bodies that have taken longer than
     /// `patience` when that makes room; nil when it cannot.
-    func reserve(_ bytes: Int, for channel: any Channel) -> Reservation? {
+    package func reserve(_ bytes: Int, for channel: any Channel) -> Reservation? {
         let now = ContinuousClock.now
         let (reservation, cut) = state.withLockedValue { state -> (Reservation?, [any Channel]) in
             var victims: [UInt64] = []
@@ -65,14 +66,14 @@ final class BodyAllowance: Sendable {
         for channel in cut {
             warnings.warn("slow HTTP push bodies cut to make room",
                           "closed an HTTP connection to make room: its body took over \(patience) while \(capacity) bytes of bodies were being received",
-                          metadata: ["from": "http \(channel.remoteAddress.map(PushEndpoint.describe) ?? "unknown peer")"])
+                          metadata: ["from": "http \(channel.remoteAddress.map(\.shown) ?? "unknown peer")"])
             channel.close(promise: nil)
         }
         return reservation
     }
 
     /// Gives the bytes back; nothing when they were taken back to make room.
-    func release(_ reservation: Reservation) {
+    package func release(_ reservation: Reservation) {
         state.withLockedValue { state in
             if let holder = state.holders.removeValue(forKey: reservation.id) {
                 state.reserved -= holder.bytes

@@ -2,6 +2,7 @@ import HummingbirdCore
 import Logging
 import NIOCore
 import NIOHTTPTypes
+import VODAppBase
 
 /// Sits in every HTTP connection's pipeline, after the HTTP decoder, and holds the connection to
 /// `HTTPLimits`: it enrols it in the `ConnectionRoster`, keeps its reads small, and closes it
@@ -9,11 +10,11 @@ import NIOHTTPTypes
 ///
 /// Hummingbird's own `idleTimeout` restarts at every body part, so a peer sending a byte a second
 /// would keep its connection forever; these deadlines are fixed when the wait begins.
-final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
-    typealias InboundIn = HTTPRequestPart
-    typealias InboundOut = HTTPRequestPart
-    typealias OutboundIn = HTTPResponsePart
-    typealias OutboundOut = HTTPResponsePart
+package final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    package typealias InboundIn = HTTPRequestPart
+    package typealias InboundOut = HTTPRequestPart
+    package typealias OutboundIn = HTTPResponsePart
+    package typealias OutboundOut = HTTPResponsePart
 
     private let roster: ConnectionRoster
     private let limits: HTTPLimits
@@ -27,34 +28,34 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     /// Whether the roster was asked (once) to take the connection in.
     private var enrolled = false
 
-    init(roster: ConnectionRoster, limits: HTTPLimits, warnings: WarningLimiter) {
+    package init(roster: ConnectionRoster, limits: HTTPLimits, warnings: WarningLimiter) {
         self.roster = roster
         self.limits = limits
         self.warnings = warnings
     }
 
-    func handlerAdded(context: ChannelHandlerContext) {
+    package func handlerAdded(context: ChannelHandlerContext) {
         // Added while the accepted connection is being set up, so it is already active.
         guard context.channel.isActive else { return }
         enrol(context: context)
     }
 
-    func channelActive(context: ChannelHandlerContext) {
+    package func channelActive(context: ChannelHandlerContext) {
         if !enrolled { enrol(context: context) }
         context.fireChannelActive()
     }
 
-    func channelInactive(context: ChannelHandlerContext) {
+    package func channelInactive(context: ChannelHandlerContext) {
         cancelDeadline()
         roster.remove(context.channel)
         context.fireChannelInactive()
     }
 
-    func handlerRemoved(context: ChannelHandlerContext) {
+    package func handlerRemoved(context: ChannelHandlerContext) {
         cancelDeadline()
     }
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         switch unwrapInboundIn(data) {
         case .head:
             requestRead = false
@@ -74,7 +75,7 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
         context.fireChannelRead(data)
     }
 
-    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    package func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
         if case .end = unwrapOutboundIn(data) {
             answered = true
             // Answered before the body was read (413, 503): Hummingbird reads the rest and drops
@@ -126,6 +127,6 @@ final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     private func peer(_ context: ChannelHandlerContext) -> String {
-        context.channel.remoteAddress.map { "http " + PushEndpoint.describe($0) } ?? "http unknown peer"
+        context.channel.remoteAddress.map { "http " + $0.shown } ?? "http unknown peer"
     }
 }

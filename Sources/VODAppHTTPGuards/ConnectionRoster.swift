@@ -1,6 +1,7 @@
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
+import VODAppBase
 
 /// The HTTP connections open right now, kept under `HTTPLimits.maximumConnections`.
 ///
@@ -9,7 +10,7 @@ import NIOCore
 /// out until its connections time out; instead a newcomer takes the place of the connection that
 /// has waited longest for its request (its headers or its body). Only connections whose request
 /// is being answered are never closed for a newcomer; when all are, the newcomer is closed.
-final class ConnectionRoster: Sendable {
+package final class ConnectionRoster: Sendable {
     private struct Entry {
         let channel: any Channel
         /// When the connection began waiting for what it has not sent yet; nil while its request
@@ -21,7 +22,7 @@ final class ConnectionRoster: Sendable {
     private let warnings: WarningLimiter
     private let entries = NIOLockedValueBox<[ObjectIdentifier: Entry]>([:])
 
-    init(capacity: Int, warnings: WarningLimiter) {
+    package init(capacity: Int, warnings: WarningLimiter) {
         self.capacity = capacity
         self.warnings = warnings
     }
@@ -46,7 +47,7 @@ final class ConnectionRoster: Sendable {
         }
         if let evicted {
             warnings.warn("HTTP connections closed to make room", "closed an HTTP connection to make room: \(capacity) are open, the limit; this one waited longest for its request",
-                          metadata: ["from": "http \(evicted.remoteAddress.map(PushEndpoint.describe) ?? "unknown peer")"])
+                          metadata: ["from": "http \(evicted.remoteAddress.map(\.shown) ?? "unknown peer")"])
             evicted.close(promise: nil)
         }
         return admitted
@@ -61,7 +62,7 @@ final class ConnectionRoster: Sendable {
 
     /// Closes every connection waiting for its peer (headers, a body, the next request): when
     /// the listener stops, a slow peer must not hold its graceful shutdown up.
-    func closeWaiting() {
+    package func closeWaiting() {
         let waiting = entries.withLockedValue { entries in
             entries.values.filter { $0.waitingSince != nil }.map(\.channel)
         }

@@ -1,6 +1,5 @@
 import Logging
 import NIOConcurrencyHelpers
-import VODAppBase
 
 /// Keeps a flood of one kind of warning (garbage datagrams, unsigned posts) from flooding what
 /// the person running the listener sees (its `Attention`): the first few of each kind in a window
