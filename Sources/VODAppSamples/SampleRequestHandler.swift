@@ -87,155 +87,52 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
         context.close(promise: nil)
     }
 
+    /// One request being answered: what its route and faults are judged by.
+    private struct Exchange {
+        let context: ChannelHandlerContext
+        let target: String
+        let path: String
+        let query: [String: String]
+        /// Request headers, names lowercased.
+        let headers: [String: String]
+        let record: Int
+        let rate: Int?
+        let isHead: Bool
+        /// `?type=video/webm`: the Content-Type a server sends for a URL that names no extension.
+        let mediaType: String
+    }
+
     private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
         let (path, query) = Self.split(head.uri)
         var headers: [String: String] = [:]
         for (name, value) in head.headers { headers[name.lowercased()] = value }
         let record = log.begin(SampleRequestRecord(target: head.uri, method: head.method.rawValue, headers: headers, started: .now))
         openRecord = record
-        let rate = query["rate"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultRate
-        let isHead = head.method == .HEAD
-        // `?type=video/webm`: the Content-Type a server sends for a URL that names no extension.
-        let mediaType = query["type"] ?? Self.contentType(path)
-
-        func stream(_ length: Int64, from offset: Int64 = 0, source: BodySource = .pattern, chunked: Bool = false,
-                    closeAfter: Bool = false, stallAfter: Bool = false, resetAfter: Bool = false) {
-            if isHead {
-                // The head alone, flushed: it was only written so far.
-                finish(context: context, record: record, close: false)
-                return
-            }
-            body = BodyStream(offset: offset, end: offset + length, source: source, chunked: chunked, rate: rate,
-                              closeAfter: closeAfter, stallAfter: stallAfter, resetAfter: resetAfter, record: record)
-            pump(context: context)
-        }
-
-        /// A body with validators: Content-Length, a strong ETag, Last-Modified, `Accept-Ranges:
-        /// bytes`, one Range honoured (If-Range too), and the faults `?fail`, `?ranges` ask for.
-        /// `/bytes/N` and `/media/NAME` are both answered by it.
-        func representation(size: Int64, etag: String, source: BodySource) {
-            // `?etag=none`: validated by its Last-Modified alone.
-            var common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes",
-                          "Content-Type": mediaType]
-            if query["etag"] == "none" { common["ETag"] = nil }
-
-            /// A 206 sending `sent` (offsets in the body), labelled `bytes FIRST-LAST/SIZE` unless
-            /// `label` says otherwise, with a Content-Length, or without one (`lengthless`: the
-            /// connection closes after `extra` bytes more), and `common` with `changing` applied
-            /// (nil removes a header): every `?ranges` fault is one of these.
-            func partial(_ sent: Range<Int64>, label: String? = nil, lengthless: Bool = false, extra: Int64 = 0,
-                         changing: [String: String?] = [:]) {
-                var headers = common
-                for (name, value) in changing { headers[name] = value }
-                headers["Content-Range"] = label ?? "bytes \(sent.lowerBound)-\(sent.upperBound - 1)/\(size)"
-                if lengthless { headers["Connection"] = "close" } else { headers["Content-Length"] = "\(sent.count)" }
-                writeHead(206, headers, context: context)
-                stream(Int64(sent.count) + extra, from: sent.lowerBound, source: source, closeAfter: lengthless)
-            }
-            let failing = query["fail"].flatMap(Int.init).map { log.count(target: head.uri) <= $0 } ?? false
-            // `?fail=K&cut=M`: the first K requests get M bytes of a whole body, then a reset.
-            if failing, let cut = query["cut"].flatMap(Int64.init) {
-                writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
-                stream(min(cut, size), source: source, resetAfter: true)
-                return
-            }
-            // `?fail=K&status=S[&retry-after=T]`: the first K requests for this target fail.
-            if failing {
-                let code = query["status"].flatMap(Int.init) ?? 503
-                let text = "failing on purpose: \(code)\n"
-                var failHeaders = ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"]
-                if let retryAfter = query["retry-after"] { failHeaders["Retry-After"] = retryAfter }
-                writeHead(code, failHeaders, context: context)
-                if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
-                finish(context: context, record: record, close: false)
-                return
-            }
-            // `?ranges=ignore`: a server that sends validators but answers every Range with 200.
-            let rangeHeader = query["ranges"] == "ignore" ? nil : headers["range"]
-            switch Self.range(rangeHeader, ifRange: headers["if-range"], etag: etag, size: size) {
-            case .whole where query["ranges"] == "always206" && rangeHeader == nil && size > 0:
-                // Partial Content to a request that asked for no range.
-                writeHead(206, ["Content-Length": "\(size)", "Content-Range": "bytes 0-\(size - 1)/\(size)"].merging(common) { $1 },
-                          context: context)
-                stream(size, source: source)
-            case .whole:
-                writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
-                stream(size, source: source)
-            case .partial(let range):
-                let (first, last) = (range.lowerBound, range.upperBound - 1)
-                switch query["ranges"] {
-                case "short" where range.count > 1:
-                    // Honest about what it sends, but sends at most 100,000 bytes of what was asked.
-                    partial(first..<(first + min(Int64(range.count) / 2, 100_000)))
-                case "lie-length":
-                    // A Content-Range for the rest, and a Content-Length (and body) of half of it.
-                    partial(first..<(first + Int64(range.count) / 2), label: "bytes \(first)-\(last)/\(size)")
-                case "overflow":
-                    // The right Content-Range, no Content-Length, and 50,000 bytes past its end
-                    // before the connection closes.
-                    partial(range, label: "bytes \(first)-\(last)/*", lengthless: true, extra: 50_000)
-                case "huge-end":
-                    // An end at Int64's last value, no length, a few bytes: numbers to overflow on.
-                    partial(first..<(first + min(5_000, Int64(range.count))), label: "bytes \(first)-9223372036854775807/*", lengthless: true)
-                case "truncated":
-                    // The right Content-Range with an unknown total, no length, and 5,000 bytes of it.
-                    partial(first..<(first + min(5_000, Int64(range.count))), label: "bytes \(first)-\(last)/*", lengthless: true)
-                case "no-date":
-                    // The rest, without the Last-Modified the first answer was validated by.
-                    partial(range, changing: ["Last-Modified": nil])
-                case "trickle":
-                    // 100 bytes of the rest each time, honestly labelled.
-                    partial(first..<min(range.upperBound, first + 100))
-                case "no-etag":
-                    // The rest, without the ETag a 200 would carry: nothing shows it is the same version.
-                    partial(range, changing: ["ETag": nil])
-                case "other-size":
-                    // The same ETag, and a total that is not the file's.
-                    partial(range, label: "bytes \(first)-\(last)/\(size * 3 / 2)")
-                case "other-version":
-                    // Ignores If-Range: the rest of another version, under that version's ETag.
-                    partial(range, changing: ["ETag": "\"another-version\""])
-                case "lie":
-                    // Claims the range starts at 0, whatever was asked, and sends the start:
-                    // resuming on it would splice the wrong bytes.
-                    partial(0..<Int64(range.count))
-                default:
-                    partial(range)
-                }
-            case .unsatisfiable:
-                writeHead(416, ["Content-Length": "0", "Content-Range": "bytes */\(size)"], context: context)
-                finish(context: context, record: record, close: false)
-            }
-        }
-
-        func notFound() {
-            let text = "no such sample: \(path)\n"
-            writeHead(404, ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"], context: context)
-            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
-            finish(context: context, record: record, close: false)
-        }
-
+        let exchange = Exchange(context: context, target: head.uri, path: path, query: query, headers: headers, record: record,
+                                rate: query["rate"].flatMap(Int.init).flatMap { $0 > 0 ? $0 : nil } ?? defaultRate,
+                                isHead: head.method == .HEAD, mediaType: query["type"] ?? Self.contentType(path))
+        let mediaType = exchange.mediaType
         switch SampleRoute(path: path, query: query) {
         case .bytes(let size):
-            representation(size: size, etag: "\"sample-\(size)\"", source: .pattern)
+            representation(exchange, size: size, etag: "\"sample-\(size)\"", source: .pattern)
         case .media(let name):
             if let bytes = SampleMedia.bytes(named: name), let etag = SampleMedia.etag(named: name) {
-                representation(size: Int64(bytes.count), etag: etag, source: .clip(bytes))
+                representation(exchange, size: Int64(bytes.count), etag: etag, source: .clip(bytes))
             } else {
-                notFound()
+                answer(exchange, 404, text: "no such sample: \(path)\n")
             }
         case .chunked(let size):
             writeHead(200, ["Transfer-Encoding": "chunked", "Content-Type": mediaType], context: context)
-            stream(size, chunked: true)
+            stream(exchange, size, chunked: true)
         case .closeDelimited(let size):
             writeHead(200, ["Connection": "close", "Content-Type": mediaType], context: context)
-            stream(size, closeAfter: true)
+            stream(exchange, size, closeAfter: true)
         case .short(let declared, let sent):
             writeHead(200, ["Content-Length": "\(declared)", "Content-Type": mediaType], context: context)
-            stream(sent, closeAfter: true)
+            stream(exchange, sent, closeAfter: true)
         case .long(let declared, let sent):
             writeHead(200, ["Content-Length": "\(declared)", "Content-Type": mediaType], context: context)
-            stream(sent)
+            stream(exchange, sent)
         case .gzip(let size):
             // Compressed for real (compress-nio, over zlib), so that the client's decoder meets
             // the deflate data a server would send.
@@ -244,14 +141,11 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
                 ?? context.channel.allocator.buffer(capacity: 0)
             writeHead(200, ["Content-Length": "\(encoded.readableBytes)", "Content-Encoding": "gzip",
                             "Content-Type": mediaType], context: context)
-            if !isHead { context.write(wrapOutboundOut(encoded), promise: nil) }
+            if !exchange.isHead { context.write(wrapOutboundOut(encoded), promise: nil) }
             log.addBody(encoded.readableBytes, at: record)
             finish(context: context, record: record, close: false)
         case .status(let code):
-            let text = "status \(code)\n"
-            writeHead(code, ["Content-Length": "\(text.utf8.count)", "Content-Type": "text/plain"], context: context)
-            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
-            finish(context: context, record: record, close: false)
+            answer(exchange, code, text: "status \(code)\n")
         case .redirect(let target):
             writeHead(302, ["Location": target, "Content-Length": "0"], context: context)
             finish(context: context, record: record, close: false)
@@ -262,22 +156,149 @@ final class SampleRequestHandler: ChannelInboundHandler, RemovableChannelHandler
             break
         case .stallBody(let size):
             writeHead(200, ["Content-Length": "\(size)", "Content-Type": mediaType], context: context)
-            stream(size / 2, stallAfter: true)
+            stream(exchange, size / 2, stallAfter: true)
         case .payload(let token):
             if let token, headers["authorization"] != "Bearer \(token)" {
-                let text = "{\"error\":\"a valid bearer token is required\"}\n"
-                writeHead(401, ["Content-Length": "\(text.utf8.count)", "Content-Type": "application/json",
-                                "WWW-Authenticate": "Bearer"], context: context)
-                if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
-                finish(context: context, record: record, close: false)
+                answer(exchange, 401, text: "{\"error\":\"a valid bearer token is required\"}\n", type: "application/json",
+                       adding: ["WWW-Authenticate": "Bearer"])
                 return
             }
-            let text = SampleCatalogue.payload(baseURL: "http://" + (headers["host"] ?? "127.0.0.1"))
-            writeHead(200, ["Content-Length": "\(text.utf8.count)", "Content-Type": "application/json"], context: context)
-            if !isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
-            finish(context: context, record: record, close: false)
+            answer(exchange, 200, text: SampleCatalogue.payload(baseURL: "http://" + (headers["host"] ?? "127.0.0.1")),
+                   type: "application/json")
         case .notFound:
-            notFound()
+            answer(exchange, 404, text: "no such sample: \(path)\n")
+        }
+    }
+
+    /// A whole small answer: a status and its text, the connection kept.
+    private func answer(_ exchange: Exchange, _ status: Int, text: String, type: String = "text/plain",
+                        adding extra: [String: String] = [:]) {
+        let context = exchange.context
+        writeHead(status, ["Content-Length": "\(text.utf8.count)", "Content-Type": type].merging(extra) { $1 }, context: context)
+        if !exchange.isHead { context.write(wrapOutboundOut(context.channel.allocator.buffer(string: text)), promise: nil) }
+        finish(context: context, record: exchange.record, close: false)
+    }
+
+    /// Starts a body of `length` bytes from `offset` after its head, at the exchange's rate.
+    private func stream(_ exchange: Exchange, _ length: Int64, from offset: Int64 = 0, source: BodySource = .pattern,
+                        chunked: Bool = false, closeAfter: Bool = false, stallAfter: Bool = false, resetAfter: Bool = false) {
+        if exchange.isHead {
+            // The head alone, flushed: it was only written so far.
+            finish(context: exchange.context, record: exchange.record, close: false)
+            return
+        }
+        body = BodyStream(offset: offset, end: offset + length, source: source, chunked: chunked, rate: exchange.rate,
+                          closeAfter: closeAfter, stallAfter: stallAfter, resetAfter: resetAfter, record: exchange.record)
+        pump(context: exchange.context)
+    }
+
+    /// A body with validators: Content-Length, a strong ETag, Last-Modified, `Accept-Ranges:
+    /// bytes`, one Range honoured (If-Range too), and the faults `?fail`, `?ranges` ask for.
+    /// `/bytes/N` and `/media/NAME` are both answered by it.
+    private func representation(_ exchange: Exchange, size: Int64, etag: String, source: BodySource) {
+        let (context, query) = (exchange.context, exchange.query)
+        // `?etag=none`: validated by its Last-Modified alone.
+        var common = ["ETag": etag, "Last-Modified": Self.lastModified, "Accept-Ranges": "bytes", "Content-Type": exchange.mediaType]
+        if query["etag"] == "none" { common["ETag"] = nil }
+        let failing = query["fail"].flatMap(Int.init).map { log.count(target: exchange.target) <= $0 } ?? false
+        // `?fail=K&cut=M`: the first K requests get M bytes of a whole body, then a reset.
+        if failing, let cut = query["cut"].flatMap(Int64.init) {
+            writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
+            stream(exchange, min(cut, size), source: source, resetAfter: true)
+            return
+        }
+        // `?fail=K&status=S[&retry-after=T]`: the first K requests for this target fail.
+        if failing {
+            let code = query["status"].flatMap(Int.init) ?? 503
+            answer(exchange, code, text: "failing on purpose: \(code)\n", adding: query["retry-after"].map { ["Retry-After": $0] } ?? [:])
+            return
+        }
+        // `?ranges=ignore`: a server that sends validators but answers every Range with 200.
+        let rangeHeader = query["ranges"] == "ignore" ? nil : exchange.headers["range"]
+        switch Self.range(rangeHeader, ifRange: exchange.headers["if-range"], etag: etag, size: size) {
+        case .whole where query["ranges"] == "always206" && rangeHeader == nil && size > 0:
+            // Partial Content to a request that asked for no range.
+            writeHead(206, ["Content-Length": "\(size)", "Content-Range": "bytes 0-\(size - 1)/\(size)"].merging(common) { $1 },
+                      context: context)
+            stream(exchange, size, source: source)
+        case .whole:
+            writeHead(200, ["Content-Length": "\(size)"].merging(common) { $1 }, context: context)
+            stream(exchange, size, source: source)
+        case .partial(let range):
+            let fault = PartialAnswer(to: range, of: size, faulty: query["ranges"])
+            var headers = common
+            for (name, value) in fault.changing { headers[name] = value }
+            headers["Content-Range"] = fault.label
+            if fault.lengthless { headers["Connection"] = "close" } else { headers["Content-Length"] = "\(fault.sent.count)" }
+            writeHead(206, headers, context: context)
+            stream(exchange, Int64(fault.sent.count) + fault.extra, from: fault.sent.lowerBound, source: source,
+                   closeAfter: fault.lengthless)
+        case .unsatisfiable:
+            writeHead(416, ["Content-Length": "0", "Content-Range": "bytes */\(size)"], context: context)
+            finish(context: context, record: exchange.record, close: false)
+        }
+    }
+
+    /// What a 206 sends for a Range of `range` of a `size`-byte body: the bytes (offsets in the
+    /// body), the Content-Range's text, whether it goes without a Content-Length (the connection
+    /// closes after `extra` bytes more), and headers changed from the 200's (nil removes one).
+    /// Every `?ranges` fault is one of these; none is the honest answer.
+    private struct PartialAnswer {
+        var sent: Range<Int64>
+        var label: String
+        var lengthless = false
+        var extra: Int64 = 0
+        var changing: [String: String?] = [:]
+
+        init(to range: Range<Int64>, of size: Int64, faulty mode: String?) {
+            let (first, last) = (range.lowerBound, range.upperBound - 1)
+            sent = range
+            label = "bytes \(first)-\(last)/\(size)"
+            func honest(_ bytes: Range<Int64>) {
+                sent = bytes
+                label = "bytes \(bytes.lowerBound)-\(bytes.upperBound - 1)/\(size)"
+            }
+            switch mode {
+            case "short" where range.count > 1:
+                // Honest about what it sends, but sends at most 100,000 bytes of what was asked.
+                honest(first..<(first + min(Int64(range.count) / 2, 100_000)))
+            case "lie-length":
+                // A Content-Range for the rest, and a Content-Length (and body) of half of it.
+                sent = first..<(first + Int64(range.count) / 2)
+            case "overflow":
+                // The right Content-Range, no Content-Length, and 50,000 bytes past its end before
+                // the connection closes.
+                (label, lengthless, extra) = ("bytes \(first)-\(last)/*", true, 50_000)
+            case "huge-end":
+                // An end at Int64's last value, no length, a few bytes: numbers to overflow on.
+                sent = first..<(first + min(5_000, Int64(range.count)))
+                (label, lengthless) = ("bytes \(first)-9223372036854775807/*", true)
+            case "truncated":
+                // The right Content-Range with an unknown total, no length, and 5,000 bytes of it.
+                sent = first..<(first + min(5_000, Int64(range.count)))
+                (label, lengthless) = ("bytes \(first)-\(last)/*", true)
+            case "no-date":
+                // The rest, without the Last-Modified the first answer was validated by.
+                changing = ["Last-Modified": nil]
+            case "trickle":
+                // 100 bytes of the rest each time, honestly labelled.
+                honest(first..<min(range.upperBound, first + 100))
+            case "no-etag":
+                // The rest, without the ETag a 200 would carry: nothing shows it is the same version.
+                changing = ["ETag": nil]
+            case "other-size":
+                // The same ETag, and a total that is not the file's.
+                label = "bytes \(first)-\(last)/\(size * 3 / 2)"
+            case "other-version":
+                // Ignores If-Range: the rest of another version, under that version's ETag.
+                changing = ["ETag": "\"another-version\""]
+            case "lie":
+                // Claims the range starts at 0, whatever was asked, and sends the start: resuming
+                // on it would splice the wrong bytes.
+                honest(0..<Int64(range.count))
+            default:
+                break
+            }
         }
     }
 
