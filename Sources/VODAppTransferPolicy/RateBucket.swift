@@ -13,6 +13,8 @@ package final class RateBucket: Sendable {
     /// Bytes per second.
     package let rate: Int64
     private let state: NIOLockedValueBox<(tokens: Double, refilled: ContinuousClock.Instant)>
+    /// The clock it refills by: the process's, or a test's.
+    private let now: @Sendable () -> ContinuousClock.Instant
 
     private static let buckets = NIOLockedValueBox<[Int64: RateBucket]>([:])
 
@@ -27,9 +29,11 @@ package final class RateBucket: Sendable {
         }
     }
 
-    private init(rate: Int64) {
-        self.rate = rate
-        state = NIOLockedValueBox((tokens: 0, refilled: .now))
+    /// A bucket of its own, refilled by `now`: `shared(rate:)` is the one a run uses.
+    package init(rate: Int64, now: @escaping @Sendable () -> ContinuousClock.Instant = { .now }) {
+        self.rate = max(1, rate)
+        self.now = now
+        state = NIOLockedValueBox((tokens: 0, refilled: now()))
     }
 
     /// How much a bucket left alone may hold: a quarter of a second's worth, so that transfers
@@ -56,9 +60,9 @@ package final class RateBucket: Sendable {
     }
 
     private func refill(_ state: inout (tokens: Double, refilled: ContinuousClock.Instant)) {
-        let now = ContinuousClock.now
-        let seconds = Double(state.refilled.duration(to: now).attoseconds) / 1e18
+        let instant = now()
+        let seconds = Double(state.refilled.duration(to: instant).attoseconds) / 1e18
         state.tokens = min(capacity, state.tokens + seconds * Double(rate))
-        state.refilled = now
+        state.refilled = instant
     }
 }
