@@ -45,18 +45,7 @@ package struct TransferScheduler {
     }
 
     /// A transfer in flight, as the planner sees it.
-    package struct InFlight: Sendable, Equatable {
-        package let id: String
-        /// Body bytes still to come; nil when the response did not say.
-        package let remaining: Int64?
-        package let receivingBody: Bool
-
-        package init(id: String, remaining: Int64?, receivingBody: Bool) {
-            self.id = id
-            self.remaining = remaining
-            self.receivingBody = receivingBody
-        }
-    }
+    package typealias InFlight = BandwidthPlanner.Transfer
 
     /// A request to try again later.
     private struct Retry {
@@ -247,7 +236,7 @@ package struct TransferScheduler {
     package mutating func plan(_ inFlight: [InFlight], transferred: Int64,
                                now: ContinuousClock.Instant) -> (setAside: [String], restored: Bool) {
         let decision = planner.plan(
-            inFlight.map { BandwidthPlanner.Transfer(id: $0.id, remaining: $0.remaining, receivingBody: $0.receivingBody) },
+            inFlight,
             aside: aside.map { BandwidthPlanner.Waiting(id: $0.entry.request.id, remaining: $0.remaining) },
             transferred: transferred, deadline: deadline, now: now)
         if !decision.restore.isEmpty {

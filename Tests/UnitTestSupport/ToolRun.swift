@@ -13,6 +13,13 @@ public struct ToolRun: Sendable {
     public let wallSeconds: Double
 }
 
+/// Whether `tool` (a path, or a name in /usr/bin) is installed. A unit test that needs a real
+/// program is enabled only where it is: `swift test --skip EndToEndTests` needs only the `-dev`
+/// libraries, and CI, which installs every tool (`scripts/install-system-packages`), runs them all.
+public func isInstalled(_ tool: String) -> Bool {
+    FileManager.default.isExecutableFile(atPath: tool.contains("/") ? tool : "/usr/bin/" + tool)
+}
+
 /// Runs `tool arguments…`, where `tool` is a path (with a `/`) or a name in /usr/bin, without
 /// blocking a thread of the test's executor, and kills it (SIGKILL) after `timeout` so that a
 /// player that never stops cannot hang the suite. `scripts/install-system-packages` installs the

@@ -44,7 +44,7 @@ import VODAppMQTT
     /// Paused, the subscription takes nothing (the broker keeps what is published meanwhile, for
     /// the persistent session); resumed, it gets all of it. What a listener whose spool is full
     /// relies on to lose no push a flood would have crowded out.
-    @Test func pausedItTakesNothingAndResumedItGetsWhatTheBrokerKept() async throws {
+    @Test(.enabled(if: isInstalled("/usr/sbin/mosquitto"), "needs mosquitto")) func pausedItTakesNothingAndResumedItGetsWhatTheBrokerKept() async throws {
         let broker = try await MosquittoBroker()
         let logger = Logger(label: "test")
         let subscription = BrokerSubscription(

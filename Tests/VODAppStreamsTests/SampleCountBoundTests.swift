@@ -125,7 +125,7 @@ import VODAppMux
     }
 
     /// Every part of real fMP4 streams ffmpeg cuts, video and audio: none is refused.
-    @Test func realFragmentsPass() async throws {
+    @Test(.enabled(if: isInstalled("ffmpeg"), "needs ffmpeg")) func realFragmentsPass() async throws {
         let scratch = try ScratchDirectory()
         for audioOnly in [false, true] {
             let directory = scratch.child(audioOnly ? "audio" : "video")

@@ -34,7 +34,7 @@ import VODAppMux
 
     /// A segment that is a manifest naming a local file: refused as no media, and the file is not
     /// read into the one made (the fifth attacker trial's copied a user's private video into DIR).
-    @Test func aSegmentNamingALocalFileIsRefusedAndTheFileIsNotRead() async throws {
+    @Test(.enabled(if: isInstalled("ffmpeg"), "needs ffmpeg")) func aSegmentNamingALocalFileIsRefusedAndTheFileIsNotRead() async throws {
         let root = NSTemporaryDirectory() + "/vodapp-mux-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let secret = try await MediaFixtures.clip(seconds: 2, root: root, name: "private.mp4")
