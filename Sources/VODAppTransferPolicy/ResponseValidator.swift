@@ -50,6 +50,11 @@ package enum ResponseValidator {
         guard let resume = request.resume else {
             return "the server answered 206 Partial Content to a request for the whole file"
         }
+        if head.encoded {
+            // Its byte ranges are of the encoding, not of the file the kept bytes begin: decoded
+            // and spliced on, they would make a file of neither version (attacker trial).
+            return "the server encoded the rest it sent (Content-Encoding), so it cannot continue the bytes kept"
+        }
         guard let start = head.rangeStart, let end = head.rangeEnd else {
             return "the server answered 206 Partial Content without a usable Content-Range"
         }
@@ -101,6 +106,7 @@ package enum ResponseValidator {
             return "the server ignores byte ranges (it answered \(head.status) to a request for \(asked)), "
                 + "which this stream's segments, byte ranges of one file, need"
         }
+        if head.encoded { return "the server encoded the \(asked) asked (Content-Encoding): its byte ranges are of the encoding" }
         guard let start = head.rangeStart, let end = head.rangeEnd else {
             return "the server answered 206 Partial Content without a usable Content-Range"
         }

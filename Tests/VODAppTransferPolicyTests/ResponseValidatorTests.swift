@@ -42,6 +42,9 @@ import VODAppTransferPolicy
          "the server's Content-Range (1000-4999) does not match its Content-Length (10)"),
         (["HTTP/1.1 206 Partial", "Content-Range: bytes 1000-4999/5000"], "the server's 206 has no ETag to show it is the rest of the version kept"),
         (["HTTP/1.1 206 Partial", "Content-Range: bytes 1000-4999/5000", "ETag: \"v2\""], "the server sent part of another version (ETag \"v2\", not \"v1\")"),
+        // An encoded 206's ranges are of the encoding: decoded and spliced on, a file of neither version.
+        (["HTTP/1.1 206 Partial", "Content-Range: bytes 1000-4999/5000", "ETag: \"v1\"", "Content-Encoding: gzip"],
+         "the server encoded the rest it sent (Content-Encoding), so it cannot continue the bytes kept"),
     ] as [([String], String?)])
     func aResumeIsTakenOnlyAsTheRestOfTheVersionKept(_ lines: [String], problem: String?) throws {
         var head = ResponseHead()
@@ -72,6 +75,9 @@ import VODAppTransferPolicy
         let shifted = Self.head("HTTP/1.1 206 Partial", "Content-Range: bytes 101-150/1000")
         let whole = Self.head("HTTP/1.1 200 OK", "Content-Length: 1000")
         #expect(ResponseValidator.refusal(of: exact, to: request, roomAvailable: nil) == nil)
+        let encoded = Self.head("HTTP/1.1 206 Partial", "Content-Range: bytes 100-149/1000", "Content-Encoding: gzip")
+        #expect(ResponseValidator.refusal(of: encoded, to: request, roomAvailable: nil)
+            == .badRange("the server encoded the bytes 100-149 asked (Content-Encoding): its byte ranges are of the encoding"))
         #expect(ResponseValidator.refusal(of: shifted, to: request, roomAvailable: nil)
             == .badRange("the server sent bytes 101-150, not the bytes 100-149 asked"))
         #expect(ResponseValidator.refusal(of: whole, to: request, roomAvailable: nil) == .rejected(
