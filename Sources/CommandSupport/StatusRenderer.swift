@@ -26,7 +26,7 @@ public enum StatusRenderer {
         }
         section("In DIR", .fetched) { "\(name($0)) (\(ByteSize.format($0.bytes ?? 0))) -> \(printablePath($0.path ?? "?")), \(when($0.updatedAt))" }
         section("Partial, resumed by the next delivery (a listener retries on its own)", .partial) { item in
-            let how = status.keepsSegments.contains(item.key) ? "whole stream segments: the next delivery fetches the rest"
+            let how = status.keepsSegments.contains(item.key) ? "stream segments, whole or cut: the next delivery fetches the rest"
                 : item.validator == nil ? "no validator: starts over" : "resumable"
             let kept = "\(name(item)): \(ByteSize.format(item.bytes ?? 0)) kept, \(how)"
             // Why the last attempt stopped, when it was not simply cut: a refusal for good is news.

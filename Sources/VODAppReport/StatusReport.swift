@@ -9,8 +9,8 @@ public struct StatusReport: Sendable, Encodable {
     public let directory: String
     public let items: [StoredItem]
     public let deliveries: [DeliveryLogEntry]
-    /// The partial items whose kept data are whole stream (HLS or DASH) segments: the next delivery fetches the
-    /// rest, whatever validators the store has (none: segments are kept whole or not at all).
+    /// The partial items whose kept data are stream (HLS or DASH) segments, whole or cut: the next
+    /// delivery fetches the rest, whatever validators the store has (none: each segment keeps its own).
     public private(set) var keepsSegments: Set<String> = []
     /// When the store was read: what "due now" is measured against.
     public let readAt = Date()

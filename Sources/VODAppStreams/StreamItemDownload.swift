@@ -160,6 +160,10 @@ package struct StreamItemDownload: Sendable {
     private var resumes: [Int: TransferRequest.Resume] = [:]
     /// Parts whole, and their bytes.
     private var wholeParts = 0
+    /// Bytes of cut segments kept to resume (`keep`): a stream whose segments each outlast a budget
+    /// has no whole one yet, and is still partial, not failed (new-user trial: a listener waited
+    /// out a failure's backoff before each step).
+    private var cutPartBytes: Int64 = 0
     private var total: Int64 = 0
     private var keys: [String: [UInt8]] = [:]
     private var keyRequests: [String: MediaURL] = [:]
@@ -364,11 +368,13 @@ package struct StreamItemDownload: Sendable {
             let segments = parts.count { $0.kind == .segment && $0.bytes != nil }
             // "0 of 33 segments; they are kept" read as nonsense (new-user trial): init sections
             // alone are kept, but not worth a word.
-            let kept = segments > 0 ? "; they are kept for the next delivery" : ""
-            // Segments kept make the item partial, as a cut body does: the store and status say
-            // it resumes, not that it failed.
+            let kept = segments > 0 ? "; they are kept for the next delivery"
+                : cutPartBytes > 0 ? "; \(ByteSize.format(cutPartBytes)) of the segments it was fetching are kept for the next delivery" : ""
+            // Segments kept, whole or cut, make the item partial, as a cut body does: the store
+            // and status say it resumes, and a listener goes on at once, not after a backoff.
+            let keptBytes = total + cutPartBytes
             return outcome(.timedOut(reason: "\(cut ?? "the run ended") with \(segments) of \(segmentCount) \(kind) segments\(kept)"),
-                           partial: wholeParts > 0 ? TransferOutcome.Partial(bytes: total, etag: nil, lastModified: nil) : nil)
+                           partial: keptBytes > 0 ? TransferOutcome.Partial(bytes: keptBytes, etag: nil, lastModified: nil) : nil)
         }
         do throws(MuxFailure) {
             let made = try mux(into: temporaryPath)
@@ -750,6 +756,7 @@ package struct StreamItemDownload: Sendable {
         guard case .parts = state, let index = requested[outcome.id], parts[index].range == nil, let partial = outcome.partial,
               let record = ResumeRecord(partial) else { return }
         record.write(to: workPath + "/" + parts[index].name + ResumeRecord.suffix)
+        cutPartBytes += partial.bytes
     }
 
     /// The next requests in play order, up to `window` pending: the parts not whole yet, and each
@@ -836,7 +843,7 @@ package struct StreamItemDownload: Sendable {
         let next = fallbacks.removeFirst()
         choice = HLSVariantChoice(variant: next, expectedBytes: nil, reason: .fits)
         audio = HLSAudioChoice.choose(for: next, among: renditions, preferred: audioLanguages, systemLanguage: systemLanguage)
-        (parts, cursor, requested, wholeParts, total, allowance) = ([], 0, [:], 0, 0, nil)
+        (parts, cursor, requested, wholeParts, total, allowance, cutPartBytes) = ([], 0, [:], 0, 0, nil, 0)
         (resumes, resumedBytes) = ([:], 0)
         (segmentCount, audioSegmentCount, segmentFormat, audioSegmentFormat) = (0, 0, nil, nil)
         (videoPlaylist, audioPlaylist, audioPlaylistRequest) = (nil, nil, nil)
