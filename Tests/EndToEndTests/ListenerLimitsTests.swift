@@ -8,7 +8,7 @@ import VODAppSamples
 /// declared larger than they are. The built executable, with a low descriptor limit where it
 /// matters, and real TCP clients (Python's sockets) doing what an attacker did to the release
 /// binary.
-@Suite(.serialized) struct ListenerLimitsTests {
+@Suite(.serialized, .timingSensitive) struct ListenerLimitsTests {
     /// Opens connections to the listener and reports, as one JSON line, what became of them.
     ///
     /// `python3 -c SCRIPT PORT MODE COUNT SECONDS`. MODE: `idle` sends nothing; `body` declares a
