@@ -400,7 +400,7 @@ let package = Package(
         // feature library but the sample server's, so a unit test target compiles only what it tests.
         .target(
             name: "UnitTestSupport",
-            dependencies: ["VODAppSamples",
+            dependencies: ["VODAppSamples", "VODAppBase",
                            .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Subprocess", package: "swift-subprocess")],

@@ -153,13 +153,17 @@ public struct TransferEngine: Sendable {
         var scheduler = TransferScheduler(requests, jobs: configuration.jobs, perHost: configuration.perHost,
                                           budgetAware: configuration.budgetAware, deadline: deadline,
                                           retryPolicy: Self.retryPolicy, followUp: followUp, logger: logger)
-        // The libcurl side of the run; the scheduler knows transfers by their ids.
-        var active: [String: TransferContext] = [:]
+        // The libcurl side of the run, by handle: what libcurl's messages and the rate gate name.
+        // The scheduler knows transfers by their ids.
+        var active: [UnsafeMutableRawPointer: TransferContext] = [:]
+        // The few events that name a transfer by id (a follow-up's cancellation, a set-aside)
+        // look it up among the at most `jobs` running.
+        func transfer(_ id: String) -> TransferContext? { active.values.first { $0.request.id == id } }
         // Body bytes of the transfers that left the run: the link's rate counts them.
         var transferred: Int64 = 0
         /// Takes a transfer out of libcurl, keeping its bytes or not.
         func retire(_ context: TransferContext, keep: Bool) -> TransferOutcome.Partial? {
-            active[context.request.id] = nil
+            active[context.handle] = nil
             curl_multi_remove_handle(multi, context.handle)
             transferred += context.bodyBytes
             let partial = context.settle(keep: keep)
@@ -169,7 +173,7 @@ public struct TransferEngine: Sendable {
         // Transfers the follow-up no longer wants end without an outcome, keeping nothing.
         func abandon(_ ids: Set<String>) {
             for id in ids {
-                if let context = active[id] { _ = retire(context, keep: false) }
+                if let context = transfer(id) { _ = retire(context, keep: false) }
             }
         }
         var snapshot = TransferSnapshot()
@@ -188,23 +192,22 @@ public struct TransferEngine: Sendable {
             while let next = scheduler.nextStart() {
                 switch start(next.request, attempt: next.attempt, in: multi, deadline: deadline, gate: gate) {
                 case .running(let context):
-                    active[next.request.id] = context
+                    active[context.handle] = context
                 case .refused(let outcome):
                     abandon(scheduler.refused(next.request.id, outcome))
                 }
             }
             if scheduler.isIdle { break }
             // Held transfers whose turn has come read again.
-            gate?.release { handle in active.values.contains { $0.handle == handle } }
+            gate?.release { active[$0] != nil }
 
             var running: Int32 = 0
             curl_multi_perform(multi, &running)
             var queued: Int32 = 0
             while let message = curl_multi_info_read(multi, &queued) {
                 guard message.pointee.msg == CURLMSG_DONE, let handle = message.pointee.easy_handle,
-                      let context = active.values.first(where: { $0.handle == handle }) else { continue }
+                      let context = active.removeValue(forKey: handle) else { continue }
                 let code = message.pointee.data.result
-                active[context.request.id] = nil
                 curl_multi_remove_handle(multi, handle)
                 transferred += context.bodyBytes
                 let ending = finish(context, code: code)
@@ -239,7 +242,7 @@ public struct TransferEngine: Sendable {
                 inFlight.map { TransferScheduler.InFlight(id: $0.request.id, remaining: $0.remainingBytes, receivingBody: $0.receivingBody) },
                 transferred: transferred + inFlight.reduce(0) { $0 + $1.bodyBytes }, now: .now)
             for id in plan.setAside {
-                guard let context = active[id] else { continue }
+                guard let context = transfer(id) else { continue }
                 let remaining = context.remainingBytes ?? .max
                 scheduler.setAside(id, remaining: remaining, partial: retire(context, keep: true))
             }

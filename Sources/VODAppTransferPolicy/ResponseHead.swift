@@ -43,9 +43,10 @@ package struct ResponseHead: Sendable, Equatable {
         case other
     }
 
-    /// Takes one header line, received at `now` (what an HTTP-date `Retry-After` counts from).
+    /// Takes one header line, received at `now` (what an HTTP-date `Retry-After` counts from,
+    /// read only for that header).
     @discardableResult
-    package mutating func take(_ text: String, now: Date) -> Line {
+    package mutating func take(_ text: String, now: @autoclosure () -> Date) -> Line {
         if text.hasPrefix("HTTP/") {
             // A new response (after a 100 Continue, or a redirect's): forget the last one's headers.
             self = ResponseHead()
@@ -61,7 +62,7 @@ package struct ResponseHead: Sendable, Equatable {
             case "last-modified": lastModified = value
             case "content-type": contentType = value
             case "content-encoding": encoded = !value.isEmpty && value.lowercased() != "identity"
-            case "retry-after": retryAfterSeconds = Self.seconds(retryAfter: value, now: now)
+            case "retry-after": retryAfterSeconds = Self.seconds(retryAfter: value, now: now())
             case "content-range": (rangeStart, rangeEnd, rangeTotal) = Self.parse(contentRange: value)
             default: break
             }

@@ -1,6 +1,7 @@
 import Foundation
 import NIOConcurrencyHelpers
 import Subprocess
+import VODAppBase
 
 /// When a child process started and ended, as the kernel saw them.
 ///
@@ -44,20 +45,10 @@ package final class ChildLifetime: Sendable {
     /// When the child ended; nil while it runs.
     package var endedAt: ContinuousClock.Instant? { ended.withLockedValue { $0 } }
 
-    /// The instant `pid` started, from the kernel's record: its `starttime` (field 22 of
-    /// /proc/PID/stat, in clock ticks since boot) against the boot-time clock now. Ticks are
-    /// coarse (10 ms) and whole, so this is at most a tick early: a limit measured from it is
-    /// never flattered.
+    /// The instant `pid` started, from the kernel's record (`ProcessStart`): at most a tick early,
+    /// so a limit measured from it is never flattered.
     private static func kernelStart(of pid: pid_t, now: ContinuousClock.Instant) -> ContinuousClock.Instant? {
-        var boot = timespec()
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              // The command name (field 2) is in parentheses and may hold spaces; count from after it.
-              let nameEnd = stat.lastIndex(of: ")"),
-              let ticks = stat[stat.index(after: nameEnd)...].split(separator: " ").dropFirst(19).first.flatMap({ Double($0) }),
-              clock_gettime(CLOCK_BOOTTIME, &boot) == 0 else { return nil }
-        let sinceBoot = Double(boot.tv_sec) + Double(boot.tv_nsec) / 1e9
-        let age = sinceBoot - ticks / Double(sysconf(Int32(_SC_CLK_TCK)))
-        guard age >= 0 else { return now }
-        return now - .seconds(age)
+        guard let age = ProcessStart.age(of: pid) else { return nil }
+        return age >= .zero ? now - age : now
     }
 }

@@ -35,9 +35,7 @@ public func isInstalled(_ tool: String) -> Bool {
 public func runTool(_ tool: String, _ arguments: [String], stdin: Data? = nil, environment: [String: String]? = nil,
                     timeout: Duration = .seconds(60)) async throws -> ToolRun {
     let executable = tool.contains("/") ? tool : "/usr/bin/" + tool
-    guard FileManager.default.isExecutableFile(atPath: executable) else {
-        throw ToolMissing(tool: executable)
-    }
+    guard isInstalled(executable) else { throw ToolMissing(tool: executable) }
     let configuration = Configuration(child: executable, arguments, environment: environment)
     // On threads of their own (`DispatchExecutor`): the run and its timer do not wait for a busy
     // cooperative pool.
