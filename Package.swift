@@ -45,11 +45,9 @@ let package = Package(
             providers: [.apt(["libnotify-dev"])]
         ),
         // FFmpeg's libavformat (with libavcodec and libavutil): the mux of a stream's parts.
-        .systemLibrary(
-            name: "CAVFormat",
-            pkgConfig: "libavformat",
-            providers: [.apt(["libavformat-dev", "libavcodec-dev", "libavutil-dev"])]
-        ),
+        // Loaded at the first mux (dlopen), not linked: include/CAVFormat.h says why. The
+        // headers come from libavformat-dev, libavcodec-dev and libavutil-dev.
+        .target(name: "CAVFormat"),
         // libmosquitto, the Eclipse Mosquitto client: MQTT subscriptions and publications.
         .systemLibrary(
             name: "CMosquitto",
@@ -68,6 +66,7 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         // The vocabulary every layer shares, as pure values: a media URL as libcurl parses it, and

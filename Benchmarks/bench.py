@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""vodapp against curl --parallel and aria2c, and the costs of a one-shot tool.
+"""vodapp against curl --parallel, curl then sync, and aria2c, and the costs of a one-shot tool.
 
-Serves generated files from nginx on loopback, runs vodapp, curl and aria2c alternating
-(A B C A B C ...) at the same concurrency (16) on three workloads, measures each run with
-/usr/bin/time, then measures vodapp's start-to-exit costs and what a dropped item costs on the
-wire. Writes Benchmarks/RESULTS.md. Run it through Benchmarks/run, which installs and builds first.
+Serves generated files from nginx on loopback, runs vodapp (the static build and, when built, the
+non-static one), curl, curl then sync (the durable peer: curl's files made safe, as vodapp's are)
+and aria2c alternating (A B C A B C ...) at the same concurrency (16) on three workloads, measures
+each run with /usr/bin/time, then measures vodapp's start-to-exit costs and what a dropped item
+costs on the wire. Writes Benchmarks/RESULTS.md. Run it through Benchmarks/run, which installs and
+builds first; Benchmarks/shaped.py adds the shaped-link table.
 
     Benchmarks/bench.py [--runs 5] [--only W1,W2,W3] [--skip-costs]
 """
@@ -12,6 +14,9 @@ import argparse, datetime, json, os, platform, re, shutil, signal, socket, stati
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VODAPP = os.path.join(ROOT, ".build/release/vodapp")
+# The same commit built without --static-swift-stdlib (Benchmarks/run builds it in its own scratch
+# folder: the two builds share no object file).
+VODAPP_DYNAMIC = os.path.join(ROOT, ".build/dynamic/release/vodapp")
 VODAPP_PUSH = os.path.join(ROOT, ".build/release/vodapp-push")
 MiB = 1 << 20
 WORKLOADS = {
@@ -21,6 +26,11 @@ WORKLOADS = {
 }
 JOBS = 16
 NOSYNC = "vodapp, fsync off"
+DYNAMIC = "vodapp, non-static"
+DURABLE = "curl + sync"
+# What issue 30 asks of each workload: wall at most the durable peer's, CPU at most twice curl's,
+# peak RSS at most 30 MiB.
+TARGETS = {"wall": 1.0, "cpu": 2.0, "rss": 30.0}
 
 
 def free_port():
@@ -104,14 +114,21 @@ def tools(base, files, work):
         for i, path in enumerate(files):
             c.write(f'url = "{base}/{path}"\noutput = "{out}/k{i:03d}.bin"\n')
             a.write(f"{base}/{path}\n  dir={out}\n  out=k{i:03d}.bin\n")
-    return {
+    curl = ["curl", "-s", "--parallel", "--parallel-max", str(JOBS), "-K", curl_list]
+    commands = {
         "vodapp": [VODAPP, payload, "--dir", out, "--no-notify", "--json", "--jobs", str(JOBS)],
-        "curl": ["curl", "-s", "--parallel", "--parallel-max", str(JOBS), "-K", curl_list],
+        "curl": curl,
+        # curl leaves its files in the page cache; `sync` then writes them out, as vodapp does
+        # before it names a file.
+        DURABLE: ["sh", "-c", 'curl "$@" && sync', "sh"] + curl[1:],
         "aria2c": ["aria2c", "-q", "-j", str(JOBS), "-x", "1", "--file-allocation=none", "-i", aria_list],
         # A diagnostic, not a peer: vodapp with fsync and sync_file_range made no-ops, to show
         # what durability costs (curl and aria2c leave their files in the page cache).
         NOSYNC: ["eatmydata", VODAPP, payload, "--dir", out, "--no-notify", "--json", "--jobs", str(JOBS)],
-    }, out
+    }
+    if os.access(VODAPP_DYNAMIC, os.X_OK):
+        commands[DYNAMIC] = [VODAPP_DYNAMIC, payload, "--dir", out, "--no-notify", "--json", "--jobs", str(JOBS)]
+    return commands, out
 
 
 def check(out, files, data):
@@ -148,36 +165,59 @@ def run_workloads(base, data, work, runs, only):
 
 
 def median_ms(command, runs=20, env=None, expect=None):
-    times = []
+    """Start to exit, median ms, and the largest peak RSS (MiB) of the runs."""
+    times, peaks = [], []
     for _ in range(runs):
-        started = time.perf_counter()
-        proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-        times.append((time.perf_counter() - started) * 1000)
+        with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
+            started = time.perf_counter()
+            proc = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            times.append((time.perf_counter() - started) * 1000)
+            # Measured apart from the time, which /usr/bin/time's own start would add to.
+            rss = subprocess.run(["/usr/bin/time", "-o", out.name, "-f", "%M"] + command, stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.DEVNULL, env=env)
+            peaks.append(int(open(out.name).read().split()[-1]) / 1024)
         if expect is not None and proc.returncode != expect:
             raise SystemExit(f"{command}: exit {proc.returncode}, expected {expect}")
-    return statistics.median(times)
+    return statistics.median(times), max(peaks)
+
+
+def builds():
+    """The vodapp builds measured: the static one, and the non-static one when it was built."""
+    found = [("static", VODAPP)]
+    if os.access(VODAPP_DYNAMIC, os.X_OK):
+        found.append(("non-static", VODAPP_DYNAMIC))
+    return found
 
 
 def run_costs(base, data, work):
+    """Each case's (label, {build: (ms, MiB)})."""
     costs = []
     files = generate(data, "w2", 200, 64 * 1024)
-    dir_ = os.path.join(work, "present")
-    shutil.rmtree(dir_, ignore_errors=True)
     env = environment()
+    cases = []
     for count in (10, 1000):
         payload = os.path.join(work, f"present{count}.json")
         playlist = {f"p{i:04d}": {"title": f"P {i}", "url": f"{base}/{files[i % len(files)]}?n={i}"} for i in range(count)}
         json.dump({"aps": {"content-available": 1}, "playlist": playlist}, open(payload, "w"))
-        subprocess.run([VODAPP, payload, "--dir", dir_, "--no-notify"], check=True, stdout=subprocess.DEVNULL, env=env)
-        costs.append((f"{count} items, all already present", median_ms([VODAPP, payload, "--dir", dir_, "--no-notify"], env=env, expect=0)))
+        cases.append((f"{count} items, all already present", payload, 0))
     empty = os.path.join(work, "empty.json")
     json.dump({"aps": {"content-available": 1}, "playlist": {}}, open(empty, "w"))
-    costs.append(("an empty playlist", median_ms([VODAPP, empty, "--dir", dir_, "--no-notify"], env=env, expect=0)))
+    cases.append(("an empty playlist", empty, 0))
     invalid = os.path.join(work, "invalid.json")
     open(invalid, "w").write('{"aps": {"alert": "no content-available"}, "playlist": {}}')
-    costs.append(("an invalid payload (exit 65)", median_ms([VODAPP, invalid, "--dir", dir_, "--no-notify"], env=env, expect=65)))
-    costs.append(("`vodapp --version`, for scale", median_ms([VODAPP, "--version"], env=env, expect=0)))
-    return costs
+    cases.append(("an invalid payload (exit 65)", invalid, 65))
+    results = {label: {} for label, _, _ in cases}
+    results["`vodapp --version`"] = {}
+    for build, binary in builds():
+        dir_ = os.path.join(work, f"present-{build}")
+        shutil.rmtree(dir_, ignore_errors=True)
+        for label, payload, code in cases:
+            if code == 0:
+                # Fetched once, so that every later run finds the items present.
+                subprocess.run([binary, payload, "--dir", dir_, "--no-notify"], check=True, stdout=subprocess.DEVNULL, env=env)
+            results[label][build] = median_ms([binary, payload, "--dir", dir_, "--no-notify"], env=env, expect=code)
+        results["`vodapp --version`"][build] = median_ms([binary, "--version"], env=env, expect=0)
+    return list(results.items())
 
 
 def dropped_bytes(base, data, work):
@@ -217,20 +257,49 @@ def machine():
             return "?"
     nginx = subprocess.run(["nginx", "-v"], capture_output=True, text=True).stderr.strip()
     commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True).stdout.strip() != ""
     return [
-        f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, vodapp at commit `{commit}`, release build with `--static-swift-stdlib`",
+        f"- Date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, vodapp at commit `{commit}`{' (with uncommitted changes)' if dirty else ''}, release builds: static (`--static-swift-stdlib`){' and non-static' if len(builds()) > 1 else ''}",
         f"- Machine: {os.cpu_count()} × {cpu}, {int(memory) // 1024 // 1024} GiB, {platform.platform()}",
         f"- Peers: {version(['curl', '--version'])}; {version(['aria2c', '--version'])}; {nginx} (1 worker, sendfile, loopback)",
     ]
 
 
+def ratio(mine, theirs, field):
+    """vodapp's over the peer's, run by run, then the median."""
+    values = [a[field] / b[field] for a, b in zip(mine, theirs) if b[field] > 0]
+    return statistics.median(values) if values else float("nan")
+
+
+def summary(results):
+    """Each workload and build against issue 30's targets."""
+    lines = ["## Against the targets", "",
+             f"vodapp's wall over curl + sync's (at most {TARGETS['wall']}), its CPU over curl's (at most "
+             f"{TARGETS['cpu']}) and its peak RSS (at most {TARGETS['rss']:.0f} MiB), median ratios run by run:", "",
+             "| workload | build | wall / (curl + sync) | CPU / curl | peak RSS MiB | met |", "| --- | --- | --- | --- | --- | --- |"]
+    for name, (label, samples) in results.items():
+        for build, tool in (("static", "vodapp"), ("non-static", DYNAMIC)):
+            if tool not in samples:
+                continue
+            wall = ratio(samples[tool], samples[DURABLE], 0)
+            cpu = ratio(samples[tool], samples["curl"], 1)
+            rss = max(s[2] for s in samples[tool]) / 1024
+            met = wall <= TARGETS["wall"] and cpu <= TARGETS["cpu"] and rss <= TARGETS["rss"]
+            lines.append(f"| {name} {label} | {build} | {wall:.2f} | {cpu:.2f} | {rss:.1f} | {'yes' if met else 'no'} |")
+    return lines
+
+
 def write(results, costs, drops, runs, path):
-    lines = ["# Benchmark results", "", "Written by `Benchmarks/run`; rerun it to refresh. Each figure is the median of "
-             f"{runs} runs, the tools alternating (vodapp, curl, aria2c, vodapp, …) at 16 transfers at once, "
+    lines = ["# Benchmark results", "", "Written by `Benchmarks/run`; rerun it to refresh (it takes about ten minutes, so CI "
+             "does not run it). Each figure is the median of "
+             f"{runs} runs, the tools alternating (vodapp, curl, curl + sync, aria2c, …) at 16 transfers at once, "
              "files served by nginx on loopback from the page cache. Ratios are vodapp's over the peer's, "
-             "taken run by run, then the median. The row \"vodapp, fsync off\" is a diagnostic, not a peer: the "
+             "taken run by run, then the median. \"curl + sync\" is curl followed by `sync`: the durable peer, whose "
+             "files are on disk when it ends, as vodapp's are. The row \"vodapp, fsync off\" is a diagnostic, not a peer: the "
              "same vodapp under eatmydata, which makes fsync and sync_file_range no-ops, so the ratio in its row is "
-             "what making every file durable before it is named costs; curl and aria2c never fsync.", ""] + machine() + [""]
+             "what making every file durable before it is named costs. \"vodapp, non-static\" is the same commit "
+             "built without `--static-swift-stdlib`, the Swift runtime and Foundation loaded as shared libraries.", ""] + machine() + [""]
+    lines += summary(results) + [""]
     lines += ["## Throughput", "", "| workload | tool | wall s | CPU s | peak RSS MiB | vodapp/peer wall | vodapp/peer CPU |",
               "| --- | --- | --- | --- | --- | --- | --- |"]
     for name, (label, samples) in results.items():
@@ -242,13 +311,19 @@ def write(results, costs, drops, runs, path):
                 ratio_wall = ratio_cpu = "–"
             else:
                 mine = samples["vodapp"]
-                ratio_wall = f"{statistics.median(a[0] / b[0] for a, b in zip(mine, runs_) if b[0] > 0):.2f}"
-                ratio_cpu = f"{statistics.median(a[1] / b[1] for a, b in zip(mine, runs_) if b[1] > 0):.2f}"
+                ratio_wall = f"{ratio(mine, runs_, 0):.2f}"
+                ratio_cpu = f"{ratio(mine, runs_, 1):.2f}"
             lines.append(f"| {name} {label} | {tool} | {wall:.2f} | {cpu:.2f} | {rss:.1f} | {ratio_wall} | {ratio_cpu} |")
     if costs:
-        lines += ["", "## The costs of a one-shot tool", "", "Start to exit, median of 20 runs:", "",
-                  "| case | ms |", "| --- | --- |"]
-        lines += [f"| {label} | {ms:.1f} |" for label, ms in costs]
+        found = [build for build, _ in builds()]
+        lines += ["", "## The costs of a one-shot tool", "",
+                  "Start to exit, median of 20 runs, and the largest peak RSS of them (targets: `--version` at most 12 ms, "
+                  "10 items already present at most 20 ms, peak RSS at most 30 MiB):", "",
+                  "| case | " + " | ".join(f"{b} ms | {b} peak RSS MiB" for b in found) + " |",
+                  "| --- |" + " --- | --- |" * len(found)]
+        for label, by_build in costs:
+            cells = " | ".join(f"{by_build[b][0]:.1f} | {by_build[b][1]:.1f}" for b in found)
+            lines.append(f"| {label} | {cells} |")
     if drops:
         lines += ["", "Body bytes a dropped item cost (vodapp's count of bytes received; the limit is 20 MiB):", "",
                   "| item | bytes received |", "| --- | --- |"]

@@ -112,8 +112,9 @@ package enum SafeFile {
 
     /// Creates `path` afresh for writing, removing whatever had the name first: a file of
     /// vodapp's own work area is never opened with `O_TRUNC`, which would empty the file outside
-    /// DIR that a planted hard link names.
-    package static func create(_ path: String) throws(Failure) -> Int32 {
+    /// DIR that a planted hard link names. `readable`: open for reading too (a body digested as it
+    /// is written reads nothing, but one resumed later reads back what it kept).
+    package static func create(_ path: String, readable: Bool = false) throws(Failure) -> Int32 {
         // A directory planted at the name goes too, with the files in it (links, not their
         // targets): the name is vodapp's. One that holds more (folders, a mount) is moved out of
         // the way, hidden beside it, and nothing in it is removed. What can be neither makes
@@ -121,7 +122,7 @@ package enum SafeFile {
         if remove(path) == EISDIR {
             removeFolder(path)
         }
-        return try open(path, O_WRONLY | O_CREAT | O_EXCL)
+        return try open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL)
     }
 
     /// The folder that holds `path`, held open, and the name in it. Below DIR's work area (a path

@@ -35,6 +35,14 @@ extension Delivery {
                                                        headerHosts: options.headerHosts, rateLimit: options.rateLimit),
                                     logger: logger)
         let syncer = FileSyncer(width: jobs)
+        // Items that end close together are made known together: one fsync of DIR makes every
+        // new name in the batch durable, then one transaction records them all, before any of
+        // their locks goes. A file per fsync was most of a small-file playlist's time.
+        let commits = GroupCommit<(record: StoredItem, placed: Bool)> { batch in
+            // The new names are durable before the store says the files are there.
+            if batch.contains(where: \.placed) { directory.sync() }
+            ledger?.record(batch.map(\.record), until: budget.end)
+        }
         let finished = NIOLockedValueBox<[String: ItemReport]>([:])
         // What was chosen of each HLS master playlist, for its report.
         let choices = NIOLockedValueBox<[String: StreamChoice]>([:])
@@ -53,9 +61,8 @@ extension Delivery {
             if itemReport.status == .downloaded, let path = itemReport.path, !tracks.isEmpty {
                 itemReport.subtitles = placeSubtitles(tracks, beside: path, key: key, known: known[key], directory: directory, until: budget.end)
             }
-            // The new name is durable before the store says the file is there.
-            if itemReport.status == .downloaded { directory.sync() }
-            ledger?.record([StoredItem(outcome: outcome, report: itemReport, of: target.item, known: known[key], vouched: options.vouched)], until: budget.end)
+            commits.commit((StoredItem(outcome: outcome, report: itemReport, of: target.item, known: known[key], vouched: options.vouched),
+                            itemReport.status == .downloaded))
             finished.withLockedValue { $0[key] = itemReport }
             locks.release(key)
         }
@@ -125,6 +132,8 @@ extension Delivery {
             mux(hls, target, stop?.reason ?? "the budget ran out")
         }
         syncer.finish()
+        let batches = commits.statistics
+        logger.debug("group commits", metadata: ["flushes": "\(batches.flushes)", "items": "\(batches.entries)", "largest": "\(batches.largest)"])
         for (key, muxed) in muxedOtherwise.withLockedValue({ $0 }) { byKey[key] = muxed }
 
         // What did not complete is recorded in one transaction, before its locks go, so that a

@@ -268,10 +268,12 @@ package struct MediaDirectory: Sendable {
     /// EPERM), `renameat2` with RENAME_NOREPLACE does the same in one step; where that is refused
     /// too (exfat-fuse answers EINVAL), a `rename` after checking the name is free. The caller
     /// holds the item's lock, so no other vodapp can take the name in between; only a person could.
-    package func place(_ temporary: String, at final: String) -> Placement {
+    /// - Parameter fingerprint: the file's fingerprint when it was digested as it was written;
+    ///   without it the file is read.
+    package func place(_ temporary: String, at final: String, fingerprint: String? = nil) -> Placement {
         defer { SafeFile.remove(temporary) }
         // The same inode after the link or the rename: its identity and bytes now are the file's.
-        let identity = Self.identity(of: temporary)
+        let identity = Self.identity(of: temporary, fingerprint: fingerprint)
         // Through the folders' descriptors (`SafeFile.link`): a `.vodapp` swapped for a link
         // while the item downloaded cannot put a file from outside DIR at the item's name.
         let linked = SafeFile.link(temporary, to: final)
@@ -292,10 +294,11 @@ package struct MediaDirectory: Sendable {
         SafeFile.renameWithoutReplacing(from, to: to)
     }
 
-    /// The identity and fingerprint of the regular file at `path`, through one descriptor.
-    private static func identity(of path: String) -> PlacedIdentity? {
+    /// The identity and fingerprint of the regular file at `path`, through one descriptor: the
+    /// fingerprint `known` when given, else the file's bytes read.
+    private static func identity(of path: String, fingerprint known: String? = nil) -> PlacedIdentity? {
         examining(path) { descriptor, info in
-            guard (info.st_mode & S_IFMT) == S_IFREG, let fingerprint = FileFingerprint.of(descriptor) else { return nil }
+            guard (info.st_mode & S_IFMT) == S_IFREG, let fingerprint = known ?? FileFingerprint.of(descriptor) else { return nil }
             return PlacedIdentity(fileID: fileID(info), fingerprint: fingerprint)
         } ?? nil
     }

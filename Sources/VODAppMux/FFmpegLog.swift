@@ -29,12 +29,12 @@ enum FFmpegLog {
     /// Routes the log, once per process.
     static let routed: Void = {
         _ = logger
-        av_log_set_level(AV_LOG_WARNING)
-        av_log_set_callback { context, level, format, arguments in
+        vod_av_log_set_level(AV_LOG_WARNING)
+        vod_av_log_set_callback { context, level, format, arguments in
             guard level <= AV_LOG_WARNING, let format, let arguments else { return }
             let line: (text: String, level: Int32)? = FFmpegLog.pending.withLockedValue { pending in
                 var buffer = [CChar](repeating: 0, count: 512)
-                _ = av_log_format_line2(context, level, format, arguments, &buffer, Int32(buffer.count), &pending.printPrefix)
+                _ = vod_av_log_format_line2(context, level, format, arguments, &buffer, Int32(buffer.count), &pending.printPrefix)
                 pending.text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 pending.level = min(pending.level, level)
                 guard pending.text.hasSuffix("\n") || pending.text.utf8.count > 4096 else { return nil }

@@ -63,7 +63,7 @@ final class MuxTrackInput {
               streams: inout Streams) throws(MuxFailure) -> Bool {
         while true {
             guard let input = demuxer else { return false }
-            let status = av_read_frame(input, packet)
+            let status = vod_av_read_frame(input, packet)
             if status == vod_averror_eof() {
                 if let failure = reader?.failure { throw failure }
                 guard runIndex + 1 < track.runs.count else {
@@ -78,19 +78,19 @@ final class MuxTrackInput {
             guard status >= 0 else { throw failure(status) }
             guard let target = map[packet.pointee.stream_index], let source = input.pointee.streams[Int(packet.pointee.stream_index)],
                   let destination = output.pointee.streams[Int(target)] else {
-                av_packet_unref(packet)
+                vod_av_packet_unref(packet)
                 continue
             }
             let sourceBase = source.pointee.time_base
-            let offset = av_rescale_q(shift, vod_time_base_q(), sourceBase)
+            let offset = vod_av_rescale_q(shift, vod_time_base_q(), sourceBase)
             if packet.pointee.pts != vod_no_pts() { packet.pointee.pts += offset }
             if packet.pointee.dts != vod_no_pts() { packet.pointee.dts += offset }
-            av_packet_rescale_ts(packet, sourceBase, destination.pointee.time_base)
+            vod_av_packet_rescale_ts(packet, sourceBase, destination.pointee.time_base)
             packet.pointee.stream_index = target
             packet.pointee.pos = -1
             let at = packet.pointee.pts != vod_no_pts() ? packet.pointee.pts : packet.pointee.dts
             if at != vod_no_pts() {
-                let end = av_rescale_q(at + packet.pointee.duration, destination.pointee.time_base, vod_time_base_q())
+                let end = vod_av_rescale_q(at + packet.pointee.duration, destination.pointee.time_base, vod_time_base_q())
                 ends[target] = max(ends[target] ?? end, end)
             }
             return true
@@ -115,7 +115,7 @@ final class MuxTrackInput {
         self.reader = reader
         guard let context = reader.context() else { throw MuxFailure(.passing, "out of memory") }
         io = context
-        guard let allocated = avformat_alloc_context() else { throw MuxFailure(.passing, "out of memory") }
+        guard let allocated = vod_avformat_alloc_context() else { throw MuxFailure(.passing, "out of memory") }
         allocated.pointee.pb = context
         allocated.pointee.flags |= AVFMT_FLAG_CUSTOM_IO
         // A demuxer may open more than it is given: a DASH manifest or a playlist behind an ID3
@@ -129,11 +129,11 @@ final class MuxTrackInput {
             return Unmanaged<PartReader>.fromOpaque(opaque).takeUnretainedValue().shouldStop() ? 1 : 0
         }, opaque: Unmanaged.passUnretained(reader).toOpaque())
         var options: OpaquePointer?
-        av_dict_set(&options, "format_whitelist", Self.formats, 0)
-        av_dict_set(&options, "protocol_whitelist", "none", 0)
-        defer { av_dict_free(&options) }
+        vod_av_dict_set(&options, "format_whitelist", Self.formats, 0)
+        vod_av_dict_set(&options, "protocol_whitelist", "none", 0)
+        defer { vod_av_dict_free(&options) }
         var made: UnsafeMutablePointer<AVFormatContext>? = allocated
-        var status = avformat_open_input(&made, nil, nil, &options)
+        var status = vod_avformat_open_input(&made, nil, nil, &options)
         // On failure, avformat_open_input frees the context and sets `made` to nil.
         demuxer = made
         guard status >= 0, let input = made else {
@@ -143,14 +143,14 @@ final class MuxTrackInput {
             }
             throw failure(status)
         }
-        status = avformat_find_stream_info(input, nil)
+        status = vod_avformat_find_stream_info(input, nil)
         guard status >= 0 else { throw failure(status) }
 
         map = [:]
         for type in [AVMEDIA_TYPE_VIDEO, AVMEDIA_TYPE_AUDIO] {
             let isVideo = type == AVMEDIA_TYPE_VIDEO
             guard isVideo ? track.takesVideo : track.takesAudio else { continue }
-            let found = av_find_best_stream(input, type, -1, -1, nil, 0)
+            let found = vod_av_find_best_stream(input, type, -1, -1, nil, 0)
             guard found >= 0, let stream = input.pointee.streams[Int(found)] else { continue }
             let codec = stream.pointee.codecpar.pointee.codec_id
             if let existing = isVideo ? streams.video : streams.audio {
@@ -167,16 +167,16 @@ final class MuxTrackInput {
                 }
                 map[found] = existing
             } else if !streams.headerWritten {
-                guard let added = avformat_new_stream(output, nil),
-                      avcodec_parameters_copy(added.pointee.codecpar, stream.pointee.codecpar) >= 0 else {
+                guard let added = vod_avformat_new_stream(output, nil),
+                      vod_avcodec_parameters_copy(added.pointee.codecpar, stream.pointee.codecpar) >= 0 else {
                     throw MuxFailure(.passing, "out of memory")
                 }
                 added.pointee.codecpar.pointee.codec_tag = 0
                 added.pointee.time_base = stream.pointee.time_base
                 // The playlist's word on the language, else the segments' own (MPEG-TS carries one).
                 let language = isVideo ? nil : track.audioLanguage.flatMap(LanguageCode.iso639_2)
-                    ?? av_dict_get(stream.pointee.metadata, "language", nil, 0).flatMap { LanguageCode.iso639_2(String(cString: $0.pointee.value)) }
-                if let language { av_dict_set(&added.pointee.metadata, "language", language, 0) }
+                    ?? vod_av_dict_get(stream.pointee.metadata, "language", nil, 0).flatMap { LanguageCode.iso639_2(String(cString: $0.pointee.value)) }
+                if let language { vod_av_dict_set(&added.pointee.metadata, "language", language, 0) }
                 map[found] = added.pointee.index
                 streams.codecs[added.pointee.index] = codec
                 if isVideo { streams.video = added.pointee.index } else { streams.audio = added.pointee.index }
@@ -213,10 +213,10 @@ final class MuxTrackInput {
 
     /// Frees the current run's demuxer, then the I/O context it read through.
     private func close() {
-        if demuxer != nil { avformat_close_input(&demuxer) }
+        if demuxer != nil { vod_avformat_close_input(&demuxer) }
         if let context = io {
-            av_freep(&context.pointee.buffer)
-            avio_context_free(&io)
+            vod_av_freep(&context.pointee.buffer)
+            vod_avio_context_free(&io)
         }
         io = nil
         reader = nil

@@ -56,13 +56,13 @@ final class PartReader {
     /// buffer first), while the reader is still alive.
     func context() -> UnsafeMutablePointer<AVIOContext>? {
         let size: Int32 = 1 << 16
-        guard let buffer = av_malloc(Int(size)) else { return nil }
+        guard let buffer = vod_av_malloc(Int(size)) else { return nil }
         let opaque = Unmanaged.passUnretained(self).toOpaque()
-        let context = avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0, opaque, { opaque, target, count in
+        let context = vod_avio_alloc_context(buffer.assumingMemoryBound(to: UInt8.self), size, 0, opaque, { opaque, target, count in
             guard let opaque, let target else { return vod_averror_eof() }
             return Unmanaged<PartReader>.fromOpaque(opaque).takeUnretainedValue().read(into: target, count: count)
         }, nil, nil)
-        if context == nil { av_free(buffer) }
+        if context == nil { vod_av_free(buffer) }
         return context
     }
 }

@@ -21,7 +21,7 @@ package enum StreamMuxer {
     /// those it cannot (the seventh and eighth attacker trials found three ways past a look at the
     /// boxes). 64 MiB holds the index of millions of samples: a long film has a few hundred
     /// thousand.
-    private static let allocationLimit: Void = av_max_alloc(64 << 20)
+    private static let allocationLimit: Void = vod_av_max_alloc(64 << 20)
 
     /// What the mux made.
     package struct Made: Sendable, Equatable {
@@ -45,6 +45,7 @@ package enum StreamMuxer {
     ///   - shouldStop: asked at every packet; true stops the mux (`MuxFailure.Kind.stopped`).
     package static func mux(_ tracks: [MuxTrack], into descriptor: Int32, maximumSize: Int64,
                             shouldStop: @escaping () -> Bool = { false }) throws(MuxFailure) -> Made {
+        try FFmpegLibraries.load()
         // FFmpeg's own lines go to the debug log (`FFmpegLog`); its errors come back as codes,
         // which `message(_:)` words.
         _ = FFmpegLog.routed
@@ -55,12 +56,12 @@ package enum StreamMuxer {
         // trailer ran 2 s past the budget (sixth attacker trial).
         let check = StopCheck(shouldStop)
         var made: UnsafeMutablePointer<AVFormatContext>?
-        guard avformat_alloc_output_context2(&made, nil, "mp4", url) >= 0, let output = made else {
+        guard vod_avformat_alloc_output_context2(&made, nil, "mp4", url) >= 0, let output = made else {
             throw MuxFailure(.passing, "libavformat has no MP4 muxer")
         }
         defer {
-            if output.pointee.pb != nil { avio_closep(&output.pointee.pb) }
-            avformat_free_context(output)
+            if output.pointee.pb != nil { vod_avio_closep(&output.pointee.pb) }
+            vod_avformat_free_context(output)
             // The callback's object outlives the context that calls it.
             withExtendedLifetime(check) {}
         }
@@ -70,7 +71,7 @@ package enum StreamMuxer {
         }, opaque: Unmanaged.passUnretained(check).toOpaque())
         output.pointee.interrupt_callback = interrupt
         var callback = interrupt
-        let opened = avio_open2(&output.pointee.pb, url, vod_avio_flag_write(), &callback, nil)
+        let opened = vod_avio_open2(&output.pointee.pb, url, vod_avio_flag_write(), &callback, nil)
         guard opened >= 0 else { throw MuxFailure(.passing, "cannot write the file: \(message(opened))") }
 
         var streams = MuxTrackInput.Streams()
@@ -81,9 +82,9 @@ package enum StreamMuxer {
         }
         guard !inputs.isEmpty else { throw MuxFailure(.unusable, "the stream has no parts") }
         var options: OpaquePointer?
-        av_dict_set(&options, "movflags", "+faststart", 0)
-        let header = avformat_write_header(output, &options)
-        av_dict_free(&options)
+        vod_av_dict_set(&options, "movflags", "+faststart", 0)
+        let header = vod_avformat_write_header(output, &options)
+        vod_av_dict_free(&options)
         guard header >= 0 else { throw MuxFailure(.unusable, "the stream cannot go into an MP4 file: \(message(header))") }
         streams.headerWritten = true
         let zero = inputs.compactMap(\.firstStart).min() ?? 0
@@ -91,10 +92,10 @@ package enum StreamMuxer {
 
         // One packet waiting from each track; the earliest goes first.
         var waiting: [UnsafeMutablePointer<AVPacket>?] = []
-        defer { for index in waiting.indices { av_packet_free(&waiting[index]) } }
+        defer { for index in waiting.indices { vod_av_packet_free(&waiting[index]) } }
         var has: [Bool] = []
         for input in inputs {
-            guard let packet = av_packet_alloc() else { throw MuxFailure(.passing, "out of memory") }
+            guard let packet = vod_av_packet_alloc() else { throw MuxFailure(.passing, "out of memory") }
             waiting.append(packet)
             has.append(try input.next(packet, output: output, streams: &streams))
         }
@@ -111,17 +112,17 @@ package enum StreamMuxer {
                 }
                 lastDTS[target] = packet.pointee.dts
             }
-            let status = av_interleaved_write_frame(output, packet)
+            let status = vod_av_interleaved_write_frame(output, packet)
             guard status >= 0 else { throw MuxFailure(.passing, "cannot write the file: \(message(status))") }
-            if avio_tell(output.pointee.pb) > maximumSize {
+            if vod_avio_tell(output.pointee.pb) > maximumSize {
                 throw MuxFailure(.tooLarge, "the file passed \(maximumSize) bytes as it was made")
             }
             has[index] = try inputs[index].next(packet, output: output, streams: &streams)
         }
-        let ended = av_write_trailer(output)
+        let ended = vod_av_write_trailer(output)
         if ended < 0, shouldStop() { throw MuxFailure(.stopped, "stopped while the file was made") }
         guard ended >= 0 else { throw MuxFailure(.passing, "cannot finish the file: \(message(ended))") }
-        avio_flush(output.pointee.pb)
+        vod_avio_flush(output.pointee.pb)
         var info = stat()
         guard fstat(descriptor, &info) == 0 else { throw MuxFailure(.passing, "cannot read the file's size: \(String(cString: strerror(errno)))") }
         let bytes = Int64(info.st_size)
@@ -143,7 +144,7 @@ package enum StreamMuxer {
             }
             let base = output.pointee.streams[Int(packet.pointee.stream_index)]!.pointee.time_base
             let otherBase = output.pointee.streams[Int(other.pointee.stream_index)]!.pointee.time_base
-            if av_compare_ts(packet.pointee.dts, base, other.pointee.dts, otherBase) < 0 { best = index }
+            if vod_av_compare_ts(packet.pointee.dts, base, other.pointee.dts, otherBase) < 0 { best = index }
         }
         return best
     }
@@ -157,7 +158,7 @@ package enum StreamMuxer {
     /// libavformat's words for an error code.
     static func message(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)
-        av_strerror(code, &buffer, buffer.count)
+        vod_av_strerror(code, &buffer, buffer.count)
         return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 }

@@ -18,6 +18,8 @@ package struct DeliveryLedger: Sendable {
     /// Failures after the first are logged at debug level: a store busy for the whole budget
     /// would otherwise write a warning per item.
     private let failures = NIOLockedValueBox(0)
+    /// Checkpoints not written yet (`checkpoint`).
+    private let pendingCheckpoints = NIOLockedValueBox<[StoredItem]>([])
 
     /// - Parameter attention: told when the store cannot be used, and of the first write that fails.
     package init?(directory: String, logger: Logger, attention: Attention, until deadline: ContinuousClock.Instant? = nil) {
@@ -89,12 +91,25 @@ package struct DeliveryLedger: Sendable {
     }
 
     /// Records, without waiting for it, that an item's transfer can be resumed from its file.
+    /// Checkpoints that arrive while the store is busy are written together, in one transaction:
+    /// two hundred small items starting at once cost a few writes, not two hundred.
     package func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant) {
-        writes.async { [store] in
+        let first = pendingCheckpoints.withLockedValue { pending in
+            pending.append(item)
+            return pending.count == 1
+        }
+        // One write is queued for whatever is pending when it runs; a later checkpoint queues
+        // the next. Queued behind it, a `record` of the same item still lands after it.
+        guard first else { return }
+        writes.async { [store, pendingCheckpoints] in
+            let items = pendingCheckpoints.withLockedValue { pending in
+                defer { pending = [] }
+                return pending
+            }
             do {
-                try store.checkpoint(item, until: deadline)
+                try store.checkpoint(items, until: deadline)
             } catch {
-                warn("cannot record that \(item.key) can be resumed: \(StateStoreError.oneLine(error))")
+                warn("cannot record that \(items.map(\.key).joined(separator: ", ")) can be resumed: \(StateStoreError.oneLine(error))")
             }
         }
     }

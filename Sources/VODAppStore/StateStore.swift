@@ -285,13 +285,20 @@ public final class StateStore: Sendable {
     /// validator and size a resume needs), without counting an attempt: if the process dies
     /// before the transfer ends, the next delivery resumes instead of starting over.
     public func checkpoint(_ item: StoredItem, until deadline: ContinuousClock.Instant? = nil) throws {
+        try checkpoint([item], until: deadline)
+    }
+
+    /// `checkpoint(_:until:)` of several items, in one transaction, in order.
+    public func checkpoint(_ items: [StoredItem], until deadline: ContinuousClock.Instant? = nil) throws {
+        guard !items.isEmpty else { return }
         try write(until: deadline) { db in
-            var item = item
-            // The transfer has not ended: its start stays counted (`markStarted`).
-            let earlier = try StoredItem.attemptsRecorded(for: item.key, in: db)
-            item.attempts = earlier?.attempts ?? 0
-            item.unendedStarts = earlier?.unendedStarts ?? 1
-            try item.upsert(db)
+            for var item in items {
+                // The transfer has not ended: its start stays counted (`markStarted`).
+                let earlier = try StoredItem.attemptsRecorded(for: item.key, in: db)
+                item.attempts = earlier?.attempts ?? 0
+                item.unendedStarts = earlier?.unendedStarts ?? 1
+                try item.upsert(db)
+            }
         }
     }
 

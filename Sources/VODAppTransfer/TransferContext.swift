@@ -68,6 +68,13 @@ final class TransferContext {
     private var sink: Sink
     private var head: [UInt8] = []
     private var fd: Int32 = -1
+    /// The digest of the file's bytes so far, for an item's own body (`.media`): its fingerprint
+    /// is taken as it is written rather than by reading the file back when it is placed. Nil for
+    /// a segment (muxed, never placed as it is) and where the kept bytes of a resume could not be
+    /// read (placing reads the file then).
+    private var digest: FileFingerprint.Running?
+    /// The SHA-256 of the file's bytes, once a body arrived whole and all of them were digested.
+    private(set) var fingerprint: String?
     /// Where the file's writeback was last started: see `write`.
     private var writebackStarted: Int64 = 0
     /// Start writing a body to disk every this many bytes, so the fsync before it is placed has
@@ -290,6 +297,7 @@ final class TransferContext {
             abort = .fileError("\(error)")
             return false
         }
+        digest?.update(bytes)
         if !wroteToFile {
             wroteToFile = true
             checkpoint = resumePoint
@@ -321,11 +329,17 @@ final class TransferContext {
         do {
             // Never through a planted link or FIFO (`SafeFile`): a resume appends only to a file
             // of vodapp's own, and a fresh start replaces whatever has the name.
-            fd = appending ? try SafeFile.open(request.temporaryPath, O_WRONLY | O_APPEND)
-                           : try SafeFile.create(request.temporaryPath)
+            fd = appending ? try SafeFile.open(request.temporaryPath, (request.expectation == .media ? O_RDWR : O_WRONLY) | O_APPEND)
+                           : try SafeFile.create(request.temporaryPath, readable: request.expectation == .media)
         } catch {
             abort = .fileError(error.description)
             return false
+        }
+        if request.expectation == .media {
+            var digest = FileFingerprint.Running()
+            // A resume's kept bytes are read once here (from the page cache when the last
+            // delivery was recent); the rest is digested as it arrives.
+            self.digest = digest.absorb(FileDescriptor(rawValue: fd), upTo: baseOffset) ? digest : nil
         }
         floorCheckedAt = baseOffset
         return reserve()
@@ -406,6 +420,7 @@ final class TransferContext {
         if sink == .deciding, !decide(complete: true) {
             return abort ?? .fileError("cannot create the temporary file")
         }
+        if let digest, digest.bytes == fileBytes { fingerprint = digest.finish() }
         closeFile()
         return nil
     }

@@ -431,6 +431,7 @@ extension TransferEngine {
             contentType: context.effectiveContentType, partial: partial, attempts: context.attempt,
             retryAfterSeconds: context.retryAfterSeconds, isFinal: judgement.isFinal, finalURL: context.request.url)
         outcome.isDASHManifest = context.verdict == .dashManifest
+        if case .completed = judgement.result { outcome.fingerprint = context.fingerprint }
         return .outcome(outcome, again: judgement.again)
     }
 
