@@ -415,7 +415,14 @@ let package = Package(
             path: "Tests/TestSupport"
         ),
         // Unit tests, one target per library, mirroring its folders.
-        .testTarget(name: "VODAppBaseTests", dependencies: ["VODAppBase"]),
+        .testTarget(
+            name: "VODAppBaseTests",
+            dependencies: [
+                "VODAppBase",
+                .product(name: "SystemPackage", package: "swift-system"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
         .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "UnitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "VODAppTransferPolicyTests",

@@ -132,13 +132,15 @@ def tools(base, files, work):
 
 
 def check(out, files, data):
-    got = sorted(os.listdir(out)) if os.path.isdir(out) else []
-    got = [g for g in got if g.endswith(".bin")]
+    """Every file arrived whole: as many as asked for (vodapp names them by title and key, with
+    its playlist.m3u8 and work area beside them; the peers by key), each of its source's size."""
+    got = [name for name in (os.listdir(out) if os.path.isdir(out) else [])
+           if not name.startswith(".") and name != "playlist.m3u8"]
     if len(got) != len(files):
         return f"{len(got)} of {len(files)} files"
-    for i, path in enumerate(files):
-        if os.path.getsize(os.path.join(out, f"k{i:03d}.bin")) != os.path.getsize(os.path.join(data, path)):
-            return f"k{i:03d}.bin has the wrong size"
+    expected = sorted(os.path.getsize(os.path.join(data, path)) for path in files)
+    if sorted(os.path.getsize(os.path.join(out, name)) for name in got) != expected:
+        return "a file has the wrong size"
     return None
 
 

@@ -64,10 +64,17 @@ package final class GroupCommit<Entry: Sendable>: @unchecked Sendable {
         }
     }
 
-    /// How many flushes served how many entries, and the largest batch.
-    package var statistics: (flushes: Int, entries: UInt64, largest: Int) {
+    /// How many flushes served how many entries, the largest batch, and whether one is running.
+    package var statistics: (flushes: Int, entries: UInt64, largest: Int, flushing: Bool) {
         pthread_mutex_lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
-        return (flushes, done, largest)
+        return (flushes, done, largest, flushing)
+    }
+
+    /// Entries waiting for the next flush.
+    package var queued: Int {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return waiting.count
     }
 }

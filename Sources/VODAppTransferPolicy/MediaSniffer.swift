@@ -66,9 +66,11 @@ public enum MediaSniffer {
         // not a document, whatever follows them: skipping such bytes took one random binary
         // body in a thousand, whose skipped bytes ran up to `{"`, for JSON. A page behind junk
         // bytes is still caught below, as text or as markup.
-        let start = String(decoded.drop { character in
+        // Every sign below begins with one of `#<[{`: a body whose first byte past whitespace is
+        // none of them (every container's) matches none, and is not decoded into characters.
+        let start = utf16 != nil || mayBeginWithSign(head) ? String(decoded.drop { character in
             character.unicodeScalars.allSatisfy { Self.leadingWhitespace.contains($0) }
-        }.prefix(64)).lowercased()
+        }.prefix(64)).lowercased() : ""
         if start.hasPrefix("#extm3u") { return .hlsPlaylist }
         if let other = notMediaSignature(head) { return .notMedia("the server answered with \(other), not a video") }
         // What no container starts with: markup, JSON, a script's #!, a desktop entry.
@@ -101,6 +103,25 @@ public enum MediaSniffer {
             return .notMedia(json)
         }
         return .notMedia("the server answered with text, not media")
+    }
+
+    /// Whether the first byte past leading whitespace and byte-order marks (`leadingWhitespace`,
+    /// as bytes) is one a sign starts with.
+    static func mayBeginWithSign(_ head: [UInt8]) -> Bool {
+        var index = 0
+        while index < min(head.count, 256) {
+            switch head[index] {
+            case 0x20, 0x09, 0x0A, 0x0D, 0x0C:
+                index += 1
+            case 0xEF where head.count >= index + 3 && head[index + 1] == 0xBB && head[index + 2] == 0xBF:
+                index += 3
+            case UInt8(ascii: "#"), UInt8(ascii: "<"), UInt8(ascii: "["), UInt8(ascii: "{"):
+                return true
+            default:
+                return false
+            }
+        }
+        return false
     }
 
     /// Space, tab, LF, CR, form feed and the byte-order mark.
@@ -155,10 +176,21 @@ public enum MediaSniffer {
     /// HTML or SVG markup within the first 256 bytes, wherever it starts: what shared-mime-info
     /// (and so `xdg-open` and file managers) takes for a page. No container's first 256 bytes
     /// hold it.
+    ///
+    /// Searched as bytes, ASCII letters folded: the markup is ASCII, and every media body goes
+    /// through this, where decoding its binary bytes to a String and searching that with
+    /// Foundation was a tenth of a small file's cost.
     static func markupNearTheStart(_ head: [UInt8]) -> String? {
-        let text = String(decoding: head.prefix(256).map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).lowercased()
-        if ["<!doctype html", "<html", "<head", "<title", "<script", "<body", "<iframe"].contains(where: text.contains) { return "an HTML page" }
-        if text.contains("<svg") { return "an SVG image" }
+        let folded = head.prefix(256).map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+        func holds(_ markup: String) -> Bool {
+            let pattern = Array(markup.utf8)
+            guard folded.count >= pattern.count else { return false }
+            return (0...folded.count - pattern.count).contains { start in
+                folded[start] == pattern[0] && folded[start..<start + pattern.count].elementsEqual(pattern)
+            }
+        }
+        if ["<!doctype html", "<html", "<head", "<title", "<script", "<body", "<iframe"].contains(where: holds) { return "an HTML page" }
+        if holds("<svg") { return "an SVG image" }
         return nil
     }
 
@@ -180,9 +212,16 @@ public enum MediaSniffer {
     /// head is allowed) or mostly ASCII, as a page in Latin-1 or another 8-bit charset is. A
     /// container's first bytes hold many more control bytes, and random ones half non-ASCII.
     package static func isText(_ bytes: [UInt8], complete: Bool = true) -> Bool {
-        let binary = bytes.count { ($0 < 0x20 && $0 != 0x09 && $0 != 0x0A && $0 != 0x0D && $0 != 0x0C) || $0 == 0x7F }
-        guard binary * 100 <= bytes.count else { return false }
-        let ascii = bytes.count { $0 < 0x80 }
+        // One pass, ended by the control byte that decides: every media body goes through this.
+        var binary = 0
+        var ascii = 0
+        for byte in bytes {
+            if byte < 0x80 { ascii += 1 }
+            if (byte < 0x20 && byte != 0x09 && byte != 0x0A && byte != 0x0D && byte != 0x0C) || byte == 0x7F {
+                binary += 1
+                if binary * 100 > bytes.count { return false }
+            }
+        }
         if ascii * 4 >= bytes.count * 3 { return true }
         var checked = bytes[...]
         if !complete {
@@ -208,9 +247,15 @@ public enum MediaSniffer {
         } else if bytes[0] == 0xFF && bytes[1] == 0xFE {
             bigEndian = false
         } else {
-            let evenZero = stride(from: 0, to: pairs * 2, by: 2).count { bytes[$0] == 0 }
-            let oddZero = stride(from: 1, to: pairs * 2, by: 2).count { bytes[$0] == 0 }
-            guard max(evenZero, oddZero) * 10 >= pairs * 9, min(evenZero, oddZero) == 0 else { return nil }
+            var evenZero = 0
+            var oddZero = 0
+            for pair in 0..<pairs {
+                if bytes[pair * 2] == 0 { evenZero += 1 }
+                if bytes[pair * 2 + 1] == 0 { oddZero += 1 }
+                // Zeros on both sides: not UTF-16 text, as every container's first bytes show.
+                if evenZero > 0 && oddZero > 0 { return nil }
+            }
+            guard max(evenZero, oddZero) * 10 >= pairs * 9 else { return nil }
             bigEndian = evenZero > oddZero
         }
         let units = (0..<pairs).map { index in

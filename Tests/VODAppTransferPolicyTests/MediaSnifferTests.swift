@@ -34,6 +34,21 @@ import VODAppTransferPolicy
         #expect(isNotMedia(verdict(Array(#"{"error": "expired"}"#.utf8) + [0x1B])))
     }
 
+    /// Markup anywhere in the first 256 bytes, in any case, behind binary junk: a page, or an SVG
+    /// image; the same markup starting past them, or cut by their end, is not looked for.
+    @Test(arguments: ["<!DOCTYPE html", "<HTML", "<Head", "<title", "<sCrIpT", "<BODY", "<iframe", "<svg"])
+    func markupBehindJunkWithinTheFirst256Bytes(markup: String) {
+        let junk: [UInt8] = [0x00, 0x01, 0xFE, 0x80, 0x1B, 0x7F, 0xC3]
+        let tail = [UInt8](repeating: 0x00, count: 600)
+        let what = markup.lowercased().hasPrefix("<svg") ? "an SVG image" : "an HTML page"
+        let expected = MediaSniffer.Verdict.notMedia("the server answered with \(what) behind a few bytes, not media")
+        let bytes = Array(markup.utf8)
+        #expect(verdict(junk + bytes + tail) == expected)
+        let lastStart = 256 - bytes.count
+        #expect(verdict(junk + [UInt8](repeating: 0x00, count: lastStart - junk.count) + bytes + tail) == expected, "ending at byte 256")
+        #expect(verdict(junk + [UInt8](repeating: 0x00, count: lastStart - junk.count + 1) + bytes + tail) == .media, "cut by byte 256")
+    }
+
     /// What a CDN sends in place of an expired video is not one, whatever its URL or type says.
     @Test func imagesDocumentsAndArchivesAreNotMedia() {
         let heads: [String: [UInt8]] = [
