@@ -12,6 +12,14 @@
 /// others' speed (each transfer has its own limit, so the link is not shared), the planner gives
 /// up for the run and restores them.
 ///
+/// Every new connection's first bytes come in a burst (socket buffers, a server's first write),
+/// faster than the link: the rate seen while all transfers start together is not the link's.
+/// So the rate with everything running counts only once each transfer has received for `settle`,
+/// and the planner waits for it before setting anything aside. When transfers starting one after
+/// another keep it from being known, the planner tells a shared link from transfers with limits
+/// of their own by growing the width instead: rising with every transfer added up to the widest,
+/// the rate was never one link's.
+///
 /// A pure value: it reads no clock and touches no transfer. The engine describes its transfers
 /// (`Transfer`, `Waiting`), the bytes received so far and the instant; tests feed it a simulated
 /// link.
@@ -74,6 +82,10 @@ package struct BandwidthPlanner: Sendable {
     /// Restored transfers whose headers are not in yet, with what they had left: they hold
     /// their place in `width` meanwhile.
     private var restoring: [String: Int64] = [:]
+    /// When each running transfer's body began, as the planner first saw it receiving.
+    private var bodyBegan: [String: ContinuousClock.Instant] = [:]
+    /// When the link first looked short while the rate with everything running was not known yet.
+    private var shortBeforeKnown: ContinuousClock.Instant?
 
     package static let interval: Duration = .milliseconds(250)
     package static let window: Duration = .milliseconds(1500)
@@ -91,6 +103,8 @@ package struct BandwidthPlanner: Sendable {
     /// How much one more transfer must raise the rate to stay: more than a new connection's own
     /// first burst.
     package static let gain = 1.2
+    /// How long after a transfer's body begins its start-up burst is taken to be over.
+    package static let settle: Duration = .milliseconds(500)
 
     package init(enabled: Bool) {
         self.enabled = enabled
@@ -107,6 +121,8 @@ package struct BandwidthPlanner: Sendable {
         if disabled { return Decision(restore: aside.map(\.id)) }
         restoring = restoring.filter { entry in active.contains { $0.id == entry.key && !$0.receivingBody } }
         let sized = active.filter(\.receivingBody)
+        bodyBegan = bodyBegan.filter { entry in sized.contains { $0.id == entry.key } }
+        for transfer in sized where bodyBegan[transfer.id] == nil { bodyBegan[transfer.id] = now }
         // What holds a place in `width`: transfers receiving, and restored ones on their way.
         let occupants = sized.map { Waiting(id: $0.id, remaining: $0.remaining ?? .max) }
             + restoring.sorted { $0.key < $1.key }.map { Waiting(id: $0.key, remaining: $0.value) }
@@ -115,7 +131,8 @@ package struct BandwidthPlanner: Sendable {
             samples.append((now, transferred))
             samples.removeAll { $0.at.duration(to: now) > Self.window }
             rate = Self.rate(samples)
-            if let rate, short, !aside.isEmpty, let verdict = judgeWidth(running: occupants.count, now: now, rate: rate) {
+            if let rate, short, !aside.isEmpty,
+               let verdict = judgeWidth(running: occupants.count, candidates: occupants.count + aside.count, now: now, rate: rate) {
                 guard verdict else {
                     // Setting transfers aside lost bandwidth instead of moving it: they were not
                     // sharing one link.
@@ -125,7 +142,11 @@ package struct BandwidthPlanner: Sendable {
             }
         }
         guard let rate, rate > 0 else { return .keep }
-        if !short && aside.isEmpty { whole = (rate, sized.count) }
+        if !short && aside.isEmpty, let settledSince = bodyBegan.values.max().map({ $0 + Self.settle }),
+           let settled = Self.rate(samples.filter { $0.at >= settledSince }) {
+            // Past every transfer's start-up burst: the link's own rate with all of them running.
+            whole = (settled, sized.count)
+        }
 
         let capacity = rate * now.duration(to: deadline).inSeconds
         let candidates = occupants + aside
@@ -141,6 +162,14 @@ package struct BandwidthPlanner: Sendable {
         }
         if !short {
             guard candidates.count > width else { return .keep }
+            // Not until the rate with everything running is known past the bursts (a fraction of
+            // a second more of sharing), unless transfers starting one after another keep it
+            // from being known: then growing the width tells.
+            if whole == nil {
+                let since = shortBeforeKnown ?? now
+                shortBeforeKnown = since
+                if since.duration(to: now) < Self.settle + Self.minimumHistory { return .keep }
+            }
             short = true
             changedAt = now
             rateBeforeGrowth = nil
@@ -157,12 +186,13 @@ package struct BandwidthPlanner: Sendable {
 
     /// Whether the width holds up, once it has run long enough to tell, growing it when that
     /// should raise the rate; false when setting aside did not make the others faster at all.
-    private mutating func judgeWidth(running: Int, now: ContinuousClock.Instant, rate: Double) -> Bool? {
+    private mutating func judgeWidth(running: Int, candidates: Int, now: ContinuousClock.Instant, rate: Double) -> Bool? {
         // The first interval after a change is not the new width's: what the closed transfers
         // had in flight still drains through the link.
         guard let changedAt, changedAt.duration(to: now) >= Self.minimumHistory + Self.interval,
-              let settled = Self.rate(samples.filter { $0.at >= changedAt + Self.interval }), let whole, whole.count > 1,
-              running > 0 else { return nil }
+              let settled = Self.rate(samples.filter { $0.at >= changedAt + Self.interval }), running > 0 else { return nil }
+        guard let whole else { return judgeGrowth(settled: settled, candidates: candidates, now: now) }
+        guard whole.count > 1 else { return nil }
         // Each transfer got no more than when all ran: they do not share one link.
         if running < whole.count, settled / Double(running) < 1.5 * whole.rate / Double(whole.count) { return false }
         if let before = rateBeforeGrowth {
@@ -179,6 +209,29 @@ package struct BandwidthPlanner: Sendable {
         rateBeforeGrowth = settled
         width += 1
         self.changedAt = now
+        return true
+    }
+
+    /// The width judged by growing it alone, when the link was short before the rate with
+    /// everything running could be seen past the start-up bursts: one more transfer stays while
+    /// it raises the rate. Rising up to the widest, the transfers were not sharing one link:
+    /// false, and everything runs.
+    private mutating func judgeGrowth(settled: Double, candidates: Int, now: ContinuousClock.Instant) -> Bool {
+        let widest = min(Self.widest, candidates)
+        if let before = rateBeforeGrowth {
+            rateBeforeGrowth = nil
+            guard settled >= before * Self.gain else {
+                mayGrow = false
+                width = max(1, width - 1)
+                changedAt = now
+                return true
+            }
+            if width >= widest { return false }
+        }
+        guard mayGrow, width < widest else { return true }
+        rateBeforeGrowth = settled
+        width += 1
+        changedAt = now
         return true
     }
 
