@@ -6,11 +6,13 @@ non-static one), curl, curl then sync (the durable peer: curl's files made safe,
 and aria2c alternating (A B C A B C ...) at the same concurrency (16) on three workloads, measures
 each run with /usr/bin/time, then measures vodapp's start-to-exit costs and what a dropped item
 costs on the wire. Writes Benchmarks/RESULTS.md. Run it through Benchmarks/run, which installs and
-builds first; Benchmarks/shaped.py adds the shaped-link table.
+builds first. It ends with the budget planner on a shaped link (shaped.py).
 
     Benchmarks/bench.py [--runs 5] [--only W1,W2,W3] [--skip-costs]
 """
 import argparse, datetime, json, os, platform, re, shutil, signal, socket, statistics, subprocess, sys, tempfile, time
+
+import shaped
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 VODAPP = os.path.join(ROOT, ".build/release/vodapp")
@@ -291,7 +293,7 @@ def summary(results):
     return lines
 
 
-def write(results, costs, drops, runs, path):
+def write(results, costs, drops, shaped_rows, runs, path):
     lines = ["# Benchmark results", "", "Written by `Benchmarks/run`; rerun it to refresh (it takes about ten minutes, so CI "
              "does not run it). Each figure is the median of "
              f"{runs} runs, the tools alternating (vodapp, curl, curl + sync, aria2c, …) at 16 transfers at once, "
@@ -330,6 +332,8 @@ def write(results, costs, drops, runs, path):
         lines += ["", "Body bytes a dropped item cost (vodapp's count of bytes received; the limit is 20 MiB):", "",
                   "| item | bytes received |", "| --- | --- |"]
         lines += [f"| {label} | {value if value is not None else '?'} |" for label, value in drops]
+    if shaped_rows:
+        lines += [""] + shaped.table(shaped_rows)
     open(path, "w").write("\n".join(lines) + "\n")
 
 
@@ -338,6 +342,7 @@ def main():
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--only", default="W1,W2,W3")
     parser.add_argument("--skip-costs", action="store_true")
+    parser.add_argument("--skip-shaped", action="store_true", help="leave out the budget planner on a shaped link (about 90 s)")
     parser.add_argument("--output", default=os.path.join(ROOT, "Benchmarks/RESULTS.md"))
     args = parser.parse_args()
     for tool in (VODAPP, VODAPP_PUSH):
@@ -359,7 +364,8 @@ def main():
         results = run_workloads(base, data, work, args.runs, only)
         costs = [] if args.skip_costs else run_costs(base, data, work)
         drops = [] if args.skip_costs else dropped_bytes(base, data, work)
-        write(results, costs, drops, args.runs, args.output)
+        shaped_rows = [] if args.skip_shaped else shaped.measure(VODAPP)
+        write(results, costs, drops, shaped_rows, args.runs, args.output)
         print(open(args.output).read())
     finally:
         nginx.send_signal(signal.SIGQUIT)

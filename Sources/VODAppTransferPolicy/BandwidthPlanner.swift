@@ -104,7 +104,7 @@ package struct BandwidthPlanner: Sendable {
     /// first burst.
     package static let gain = 1.2
     /// How long after a transfer's body begins its start-up burst is taken to be over.
-    package static let settle: Duration = .milliseconds(500)
+    package static let settle: Duration = .milliseconds(250)
 
     package init(enabled: Bool) {
         self.enabled = enabled
