@@ -54,9 +54,14 @@ public enum CommandLineTool {
     }
 
     /// The command `word` likely meant, when it is none, no file, and close to one.
+    ///
+    /// A word that is a file is looked at first: that is every delivery's command line, which
+    /// then lists no command names (each subcommand should name itself in its configuration:
+    /// one named after its type is reflected at every start).
     static func misspeltCommand<Command: ParsableCommand>(_ word: String, of command: Command.Type) -> String? {
+        guard !word.hasPrefix("-"), !FileManager.default.fileExists(atPath: word) else { return nil }
         let commands = command.configuration.subcommands.map { $0._commandName }
-        guard !word.hasPrefix("-"), !commands.contains(word), !FileManager.default.fileExists(atPath: word) else { return nil }
+        guard !commands.contains(word) else { return nil }
         return commands.first { isNear(word, $0) }
     }
 
@@ -64,7 +69,8 @@ public enum CommandLineTool {
     /// default command's payload file: the first word is an option, and a later one is a command
     /// and no file.
     static func commandAfterOptions<Command: ParsableCommand>(_ arguments: ArraySlice<String>, of command: Command.Type) -> String? {
-        guard arguments.first?.hasPrefix("-") == true, arguments.first != "-" else { return nil }
+        guard arguments.first?.hasPrefix("-") == true, arguments.first != "-",
+              arguments.contains(where: { !$0.hasPrefix("-") }) else { return nil }
         let commands = command.configuration.subcommands.map { $0._commandName }
         return arguments.first { commands.contains($0) && !FileManager.default.fileExists(atPath: $0) }
     }

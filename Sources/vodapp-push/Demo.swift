@@ -9,6 +9,7 @@ import VODAppPush
 
 struct Demo: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "demo",
         abstract: "Run the whole path offline: sample media, a push, the delivery, the notification.",
         discussion: """
         Starts the sample media server and a listener on free loopback ports, sends the VODApp \

@@ -7,6 +7,7 @@ import VODAppPush
 
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "send",
         abstract: "Send a push to vodapp listen (or any receiver): one UDP datagram, one POST, or one MQTT publication.",
         discussion: """
         PAYLOAD is a JSON object with "aps": a vodapp payload, or a simctl .apns file. It is \

@@ -6,6 +6,7 @@ import VODAppSamples
 
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "serve",
         abstract: "Serve sample media on loopback and print a payload that points at it.",
         discussion: """
         The payload is the original VODApp sample playlist: three videos under the 20 MiB limit, \

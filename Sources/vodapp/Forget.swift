@@ -7,6 +7,7 @@ import VODAppReport
 
 struct Forget: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "forget",
         abstract: "Forget that items were removed, so that the next push naming them fetches them again.",
         discussion: """
         A file you removed from DIR by hand is remembered, and pushes naming its key report it \

@@ -5,6 +5,7 @@ import VODAppPayload
 
 struct Get: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "get",
         abstract: "Fetch plain URLs as one push of them would: no payload needed.",
         discussion: """
         Each URL becomes an item whose key comes from the URL (its file name and a hash of its \

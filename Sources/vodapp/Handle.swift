@@ -7,6 +7,7 @@ import VODAppPayload
 
 struct Handle: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "handle",
         abstract: "Fetch every item of a payload's playlist into DIR within the budget.",
         discussion: """
         PAYLOAD is a JSON file, or - for standard input:

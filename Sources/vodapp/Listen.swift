@@ -7,6 +7,7 @@ import VODAppMQTT
 
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "listen",
         abstract: "Receive pushes over UDP (the simulator protocol), HTTP or MQTT, and deliver each one.",
         discussion: """
         Every push is delivered as `vodapp handle` would deliver it, with the same options and \

@@ -7,6 +7,7 @@ import VODAppPayload
 
 struct Poll: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "poll",
         abstract: "GET a payload from URL and deliver it: the fallback for a missed push.",
         discussion: """
         The payload has the same format as a push (at most 1 MiB, after at most 5 redirects) \

@@ -6,6 +6,7 @@ import VODAppReport
 
 struct Status: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "status",
         abstract: "Show what DIR holds, what is partial or failed, and the last deliveries.",
         discussion: """
         Read from DIR's state store (DIR/.vodapp/state.sqlite): every item fetched (file, \
