@@ -118,11 +118,12 @@ package enum SafeFile {
         // A directory planted at the name goes too, with the files in it (links, not their
         // targets): the name is vodapp's. One that holds more (folders, a mount) is moved out of
         // the way, hidden beside it, and nothing in it is removed. What can be neither makes
-        // the exclusive open fail, which says why.
-        if remove(path) == EISDIR {
-            removeFolder(path)
+        // the exclusive open fail, which says why. The folder is reached once, for both steps.
+        let (folder, name) = try holder(of: path)
+        if folder.removeFile(name) == EISDIR {
+            _ = folder.removeFolder(name)
         }
-        return try open(path, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL)
+        return try open(name, in: folder, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL, shownAs: path)
     }
 
     /// The folder that holds `path`, held open, and the name in it. Below DIR's work area (a path
@@ -308,9 +309,15 @@ package enum SafeFile {
     /// file has that name), each through the folder that holds it. Returns 0 or the errno.
     package static func link(_ from: String, to: String) -> Int32 {
         betweenHolders(from, to) { source, name, destination, newName in
-            // No AT_SYMLINK_FOLLOW: a link at `from` is linked itself, never what it names.
-            linkat(source.descriptor, name, destination.descriptor, newName, 0) == 0 ? 0 : errno
+            link(name, in: source, to: newName, in: destination)
         }
+    }
+
+    /// `link(_:to:)` of names in folders already held.
+    package static func link(_ name: String, in source: Folder, to newName: String, in destination: Folder) -> Int32 {
+        guard Folder.isComponent(name), Folder.isComponent(newName) else { return EINVAL }
+        // No AT_SYMLINK_FOLLOW: a link at `from` is linked itself, never what it names.
+        return linkat(source.descriptor, name, destination.descriptor, newName, 0) == 0 ? 0 : errno
     }
 
     /// `operation` on the names of `from` and `to` in the folders that hold them (`holder(of:)`),

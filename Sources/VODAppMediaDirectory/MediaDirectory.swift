@@ -271,12 +271,26 @@ package struct MediaDirectory: Sendable {
     /// - Parameter fingerprint: the file's fingerprint when it was digested as it was written;
     ///   without it the file is read.
     package func place(_ temporary: String, at final: String, fingerprint: String? = nil) -> Placement {
-        defer { SafeFile.remove(temporary) }
+        // The temporary's folder is reached once (from DIR, not through a link) and held: what
+        // is examined, linked and removed is one file in it, whatever happens to its path.
+        let work: Folder, name: String
+        do {
+            (work, name) = try SafeFile.holder(of: temporary)
+        } catch {
+            return .failed(error.description)
+        }
+        defer { work.removeFile(name) }
         // The same inode after the link or the rename: its identity and bytes now are the file's.
-        let identity = Self.identity(of: temporary, fingerprint: fingerprint)
-        // Through the folders' descriptors (`SafeFile.link`): a `.vodapp` swapped for a link
-        // while the item downloaded cannot put a file from outside DIR at the item's name.
-        let linked = SafeFile.link(temporary, to: final)
+        let identity = Self.identity(of: name, in: work, fingerprint: fingerprint)
+        // Through the folders' descriptors: a `.vodapp` swapped for a link while the item
+        // downloaded cannot put a file from outside DIR at the item's name.
+        let linked: Int32
+        do {
+            let (destination, newName) = try SafeFile.holder(of: final)
+            linked = SafeFile.link(name, in: work, to: newName, in: destination)
+        } catch {
+            linked = error.errno
+        }
         if linked == 0 { return .placed(identity) }
         if linked == EEXIST { return taken(final) }
         guard [EPERM, ENOTSUP, EOPNOTSUPP, ENOSYS, EMLINK].contains(linked) else { return .failed(Errno(rawValue: linked).description) }
@@ -294,11 +308,12 @@ package struct MediaDirectory: Sendable {
         SafeFile.renameWithoutReplacing(from, to: to)
     }
 
-    /// The identity and fingerprint of the regular file at `path`, through one descriptor: the
-    /// fingerprint `known` when given, else the file's bytes read.
-    private static func identity(of path: String, fingerprint known: String? = nil) -> PlacedIdentity? {
-        examining(path) { descriptor, info in
-            guard (info.st_mode & S_IFMT) == S_IFREG, let fingerprint = known ?? FileFingerprint.of(descriptor) else { return nil }
+    /// The identity and fingerprint of the regular file `name` in `folder`, through one
+    /// descriptor: the fingerprint `known` when given, else the file's bytes read.
+    private static func identity(of name: String, in folder: Folder, fingerprint known: String? = nil) -> PlacedIdentity? {
+        folder.examining(name) { descriptor, info in
+            guard (info.st_mode & S_IFMT) == S_IFREG,
+                  let fingerprint = known ?? FileFingerprint.of(FileDescriptor(rawValue: descriptor)) else { return nil }
             return PlacedIdentity(fileID: fileID(info), fingerprint: fingerprint)
         } ?? nil
     }
