@@ -41,6 +41,11 @@ def free_port():
         return s.getsockname()[1]
 
 
+# What every file starts with: an MP4's `ftyp` box, as a video does. Random bytes alone are not
+# one: one file in a few thousand starts `{"` or `[{` and is refused as JSON, as it should be.
+FTYP = bytes.fromhex("00000020") + b"ftypisom" + bytes.fromhex("00000200") + b"isomiso2avc1mp41"
+
+
 def generate(data, name, count, size):
     folder = os.path.join(data, name)
     os.makedirs(folder, exist_ok=True)
@@ -48,7 +53,8 @@ def generate(data, name, count, size):
         path = os.path.join(folder, f"f{i:03d}.bin")
         if not os.path.exists(path) or os.path.getsize(path) != size:
             with open(path, "wb") as f:
-                left = size
+                f.write(FTYP)
+                left = size - len(FTYP)
                 while left:
                     chunk = os.urandom(min(left, 4 * MiB))
                     f.write(chunk)
@@ -93,9 +99,15 @@ def measure(command, env=None):
     """Runs command under /usr/bin/time: wall s, cpu s (user+sys), peak RSS KiB, exit code."""
     with tempfile.NamedTemporaryFile("r", suffix=".time") as out:
         proc = subprocess.run(["/usr/bin/time", "-o", out.name, "-f", "%e %U %S %M"] + command,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         wall, user, system, rss = open(out.name).read().split()[-4:]
-    return float(wall), float(user) + float(system), int(rss), proc.returncode, proc.stderr.decode(errors="replace")
+    said = proc.stderr.decode(errors="replace")
+    try:
+        # vodapp's --json report: the items that did not arrive, and why.
+        said += "".join(f"\n{item}" for item in json.loads(proc.stdout)["items"] if item["status"] != "downloaded")
+    except (ValueError, KeyError, TypeError):
+        pass
+    return float(wall), float(user) + float(system), int(rss), proc.returncode, said
 
 
 def environment():

@@ -41,7 +41,9 @@ def files(folder):
         path = os.path.join(folder, name)
         if not os.path.exists(path) or os.path.getsize(path) != size:
             with open(path, "wb") as f:
-                f.write(os.urandom(size))
+                # A video's first box (random bytes alone may read as JSON: bench.py's FTYP).
+                head = bytes.fromhex("00000020") + b"ftypisom" + bytes.fromhex("00000200") + b"isomiso2avc1mp41"
+                f.write(head + os.urandom(size - len(head)))
         names.append(name)
     return names
 
