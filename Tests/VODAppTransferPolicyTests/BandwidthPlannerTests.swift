@@ -22,6 +22,9 @@ import VODAppTransferPolicy
         var burstRate: Double = 4_000_000
         /// How much later each transfer's headers come than the one before it's.
         var stagger: Duration = .zero
+        /// How long the link carries nothing after transfers are set aside: a TCP retransmission
+        /// timeout, after the losses of many flows on a shaped link's short queue.
+        var stallAfterSettingAside: Duration = .zero
     }
 
     struct Run {
@@ -51,9 +54,10 @@ import VODAppTransferPolicy
         }
         var run = Run()
         var now = start
+        var stalledUntil = start
         while now < deadline {
             now += link.step
-            let receiving = items.indices.filter { items[$0].running && items[$0].headersAt <= now }
+            let receiving = now < stalledUntil ? [] : items.indices.filter { items[$0].running && items[$0].headersAt <= now }
             let share = min(link.rate / Double(max(1, receiving.count)), link.perTransfer) * link.step.inSeconds
             for index in receiving {
                 let burst = min(items[index].burstLeft, Int64(link.burstRate * link.step.inSeconds))
@@ -77,6 +81,7 @@ import VODAppTransferPolicy
                 items[Int(id)!].running = false
                 run.setAside += 1
             }
+            if !decision.setAside.isEmpty { stalledUntil = now + link.stallAfterSettingAside }
             for id in decision.restore {
                 items[Int(id)!].running = true
                 items[Int(id)!].headersAt = now + link.roundTrip
@@ -175,5 +180,17 @@ import VODAppTransferPolicy
                                 on: SimulatedLink(rate: 100_000_000, perTransfer: 100_000, stagger: staggered), seconds: 9)
         #expect(own.restored == own.setAside, "\(own)")
         #expect(own.finished.count == 4, "\(own)")
+    }
+
+    /// The shaped link's case: the transfer left alone stalls for 600 ms (a retransmission
+    /// timeout) right after the others are set aside. Judged across the stall, it looked as if it
+    /// had a limit of its own, and the planner restored everything: none finished where two fit.
+    @Test(arguments: [(10, 1), (14, 2), (20, 2)])
+    func aStallAfterSettingAsideIsNotTakenForALimitPerTransfer(seconds: Int, optimum: Int) {
+        let sizes = [3 * Self.mebibyte / 2, 3 * Self.mebibyte, 6 * Self.mebibyte, 67 * Self.mebibyte / 10]
+        let link = SimulatedLink(rate: 400_000, stallAfterSettingAside: .milliseconds(600))
+        let run = Self.simulate(sizes, on: link, seconds: seconds)
+        #expect(run.finished == Array(sizes.prefix(optimum)), "\(run)")
+        #expect(run.widestAfterSettingAside == 1, "\(run)")
     }
 }
