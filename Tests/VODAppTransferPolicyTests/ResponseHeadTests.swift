@@ -74,4 +74,19 @@ import VODAppTransferPolicy
         let head = Self.head(["HTTP/1.1 200 OK"] + (declared.map { ["Content-Type: \($0)"] } ?? []))
         #expect(head.effectiveContentType(sniffed: sniffed) == named)
     }
+
+    /// Space and tab around a field's name and value are not part of them (RFC 9110 5.6.3), nor
+    /// the line's end; a no-break space is, as libcurl sees it: such a line names no field vodapp
+    /// knows, and its value is not taken.
+    @Test func onlySpaceAndTabAroundANameOrValueAreDropped() {
+        let head = Self.head(["HTTP/1.1 200 OK", "Content-Length: \t 1234 \t", "ETag:\"abc\"", " Content-Type :  video/mp4  "])
+        #expect(head.declaredLength == 1234)
+        #expect(head.etag == "\"abc\"")
+        #expect(head.contentType == "video/mp4")
+        let spaced = Self.head(["HTTP/1.1 200 OK", "\u{A0}Content-Length: 99", "ETag: \u{A0}x\u{A0}"])
+        #expect(spaced.declaredLength == nil)
+        #expect(spaced.etag == "\u{A0}x\u{A0}")
+        #expect(ResponseHead.trimmed(" \t\r\n") == "")
+        #expect(ResponseHead.trimmed("\r\n") == "")
+    }
 }
