@@ -41,11 +41,6 @@ def free_port():
         return s.getsockname()[1]
 
 
-# What every file starts with: an MP4's `ftyp` box, as a video does. Random bytes alone are not
-# one: one file in a few thousand starts `{"` or `[{` and is refused as JSON, as it should be.
-FTYP = bytes.fromhex("00000020") + b"ftypisom" + bytes.fromhex("00000200") + b"isomiso2avc1mp41"
-
-
 def generate(data, name, count, size):
     folder = os.path.join(data, name)
     os.makedirs(folder, exist_ok=True)
@@ -53,8 +48,8 @@ def generate(data, name, count, size):
         path = os.path.join(folder, f"f{i:03d}.bin")
         if not os.path.exists(path) or os.path.getsize(path) != size:
             with open(path, "wb") as f:
-                f.write(FTYP)
-                left = size - len(FTYP)
+                f.write(shaped.FTYP)
+                left = size - len(shaped.FTYP)
                 while left:
                     chunk = os.urandom(min(left, 4 * MiB))
                     f.write(chunk)

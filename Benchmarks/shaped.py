@@ -19,6 +19,9 @@ MiB = 1 << 20
 SIZES = [3 * MiB // 2, 3 * MiB, 6 * MiB, 67 * MiB // 10]
 RATE = 400_000
 BUDGETS = [10, 14, 20]
+# What every generated file starts with: an MP4's `ftyp` box, as a video does. Random bytes alone
+# are not one: one file in a few thousand starts `{"` or `[{` and is refused as JSON, as it should be.
+FTYP = bytes.fromhex("00000020") + b"ftypisom" + bytes.fromhex("00000200") + b"isomiso2avc1mp41"
 NAMESPACE = f"vodapp-shaped-{os.getpid()}"
 OUTSIDE, INSIDE = "10.77.0.1", "10.77.0.2"
 
@@ -41,9 +44,7 @@ def files(folder):
         path = os.path.join(folder, name)
         if not os.path.exists(path) or os.path.getsize(path) != size:
             with open(path, "wb") as f:
-                # A video's first box (random bytes alone may read as JSON: bench.py's FTYP).
-                head = bytes.fromhex("00000020") + b"ftypisom" + bytes.fromhex("00000200") + b"isomiso2avc1mp41"
-                f.write(head + os.urandom(size - len(head)))
+                f.write(FTYP + os.urandom(size - len(FTYP)))
         names.append(name)
     return names
 

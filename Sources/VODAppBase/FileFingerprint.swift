@@ -47,6 +47,8 @@ package enum FileFingerprint {
         /// bytes an earlier response kept, before a resumed body is appended. False on a read
         /// error or when the file ends before `limit` (unless `limit` is `.max`).
         package mutating func absorb(_ descriptor: FileDescriptor, upTo limit: Int64) -> Bool {
+            // Nothing kept (every fresh body): no buffer, no read.
+            guard bytes < limit else { return true }
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 16)
             defer { buffer.deallocate() }
             while bytes < limit {

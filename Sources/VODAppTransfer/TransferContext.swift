@@ -326,16 +326,18 @@ final class TransferContext {
             request.allowance?.release(resume.offset)
             baseReleased = true
         }
+        // An item's own body is digested as it is written; a resume's kept bytes are read back.
+        let digested = request.expectation == .media
         do {
             // Never through a planted link or FIFO (`SafeFile`): a resume appends only to a file
             // of vodapp's own, and a fresh start replaces whatever has the name.
-            fd = appending ? try SafeFile.open(request.temporaryPath, (request.expectation == .media ? O_RDWR : O_WRONLY) | O_APPEND)
-                           : try SafeFile.create(request.temporaryPath, readable: request.expectation == .media)
+            fd = appending ? try SafeFile.open(request.temporaryPath, (digested ? O_RDWR : O_WRONLY) | O_APPEND)
+                           : try SafeFile.create(request.temporaryPath, readable: digested)
         } catch {
             abort = .fileError(error.description)
             return false
         }
-        if request.expectation == .media {
+        if digested {
             var digest = FileFingerprint.Running()
             // A resume's kept bytes are read once here (from the page cache when the last
             // delivery was recent); the rest is digested as it arrives.

@@ -200,21 +200,30 @@ package struct BandwidthPlanner: Sendable {
         guard whole.count > 1 else { return nil }
         // Each transfer got no more than when all ran: they do not share one link.
         if running < whole.count, settled / Double(running) < 1.5 * whole.rate / Double(whole.count) { return false }
-        if let before = rateBeforeGrowth {
-            rateBeforeGrowth = nil
-            if settled < before * Self.gain {
-                // One more did not raise the rate: the width before was as good.
-                mayGrow = false
-                width = max(1, width - 1)
-                self.changedAt = now
-                return true
-            }
-        }
+        if let before = rateBeforeGrowth, !keptGrowth(from: before, settled: settled, now: now) { return true }
         guard mayGrow, settled < Self.filled * whole.rate, width < min(Self.widest, whole.count) else { return true }
+        grow(from: settled, now: now)
+        return true
+    }
+
+    /// After the width grew: whether the one more transfer raised the rate by `gain`. If not,
+    /// the width before was as good: it goes back, and grows no more this run.
+    private mutating func keptGrowth(from before: Double, settled: Double, now: ContinuousClock.Instant) -> Bool {
+        rateBeforeGrowth = nil
+        guard settled >= before * Self.gain else {
+            mayGrow = false
+            width = max(1, width - 1)
+            changedAt = now
+            return false
+        }
+        return true
+    }
+
+    /// One more transfer runs; the rate before it is what it must raise.
+    private mutating func grow(from settled: Double, now: ContinuousClock.Instant) {
         rateBeforeGrowth = settled
         width += 1
-        self.changedAt = now
-        return true
+        changedAt = now
     }
 
     /// The width judged by growing it alone, when the link was short before the rate with
@@ -229,21 +238,13 @@ package struct BandwidthPlanner: Sendable {
     private mutating func judgeGrowth(settled: Double, candidates: Int, now: ContinuousClock.Instant) -> Bool {
         let widest = min(Self.widest, candidates)
         if let before = rateBeforeGrowth {
-            rateBeforeGrowth = nil
-            guard settled >= before * Self.gain else {
-                mayGrow = false
-                width = max(1, width - 1)
-                changedAt = now
-                return true
-            }
+            guard keptGrowth(from: before, settled: settled, now: now) else { return true }
             if width >= widest { return false }
         } else if settled >= Self.filled * (rateWhenShort ?? .infinity) {
             return true
         }
         guard mayGrow, width < widest else { return true }
-        rateBeforeGrowth = settled
-        width += 1
-        changedAt = now
+        grow(from: settled, now: now)
         return true
     }
 
