@@ -1,6 +1,18 @@
 // swift-tools-version:6.2
 import PackageDescription
 
+/// Where GLib's and libnotify's headers are: what `pkg-config --cflags libnotify` says on Debian,
+/// which SwiftPM would only give a target that also links the libraries (a system library target).
+let glibHeaders: [CSetting] = {
+    #if arch(arm64)
+    let triplet = "aarch64-linux-gnu"
+    #else
+    let triplet = "x86_64-linux-gnu"
+    #endif
+    return [.unsafeFlags(["-I/usr/include/glib-2.0", "-I/usr/lib/\(triplet)/glib-2.0/include",
+                          "-I/usr/include/gdk-pixbuf-2.0", "-I/usr/include/libpng16"])]
+}()
+
 let package = Package(
     name: "vodapp",
     platforms: [.macOS(.v15)],
@@ -26,34 +38,26 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
-        // The only code that knows libcurl's variadic calls: typed inline wrappers in shim.h.
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"])]
-        ),
+        // libcurl (headers from libcurl4-openssl-dev), loaded at its first call rather than linked:
+        // include/CCurl.h says why. The only code that knows libcurl's variadic calls: typed inline
+        // wrappers in the header.
+        .target(name: "CCurl", dependencies: ["CLibraryLoader"]),
+        // What the libraries loaded at their first call share: opening one and finding its functions.
+        .target(name: "CLibraryLoader"),
         // Linux file calls Swift's Glibc module leaves out (they need _GNU_SOURCE).
         .target(name: "CFileShims"),
-        .systemLibrary(
-            name: "CGio",
-            pkgConfig: "gio-2.0",
-            providers: [.apt(["libglib2.0-dev"])]
-        ),
-        .systemLibrary(
-            name: "CLibNotify",
-            pkgConfig: "libnotify",
-            providers: [.apt(["libnotify-dev"])]
-        ),
+        // GLib, GObject and GIO (the device's conditions, GLib's log lines) and libnotify (the
+        // desktop notification), loaded at their first use: include/CGio.h says why. Their headers
+        // (libglib2.0-dev, libnotify-dev) are seen by these targets' C files alone.
+        .target(name: "CGio", dependencies: ["CLibraryLoader"], cSettings: glibHeaders),
+        .target(name: "CLibNotify", dependencies: ["CGio", "CLibraryLoader"], cSettings: glibHeaders),
         // FFmpeg's libavformat (with libavcodec and libavutil): the mux of a stream's parts.
         // Loaded at the first mux (dlopen), not linked: include/CAVFormat.h says why. The
         // headers come from libavformat-dev, libavcodec-dev and libavutil-dev.
         .target(name: "CAVFormat"),
         // libmosquitto, the Eclipse Mosquitto client: MQTT subscriptions and publications.
-        .systemLibrary(
-            name: "CMosquitto",
-            pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]
-        ),
+        // Loaded at its first call, as libcurl is (include/CMosquitto.h).
+        .target(name: "CMosquitto", dependencies: ["CLibraryLoader"]),
         // The libraries, bottom to top (docs/ARCHITECTURE.md draws them). None prints, parses
         // arguments or knows an exit code; none imports a target above it.
         //

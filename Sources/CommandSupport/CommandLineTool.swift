@@ -4,15 +4,13 @@ import VODAppTransfer
 
 /// How both executables start and end: one shape for `vodapp` and `vodapp-push`.
 ///
-/// The process clock is read first (a delivery's budget counts from process start), libcurl's
-/// global set-up runs before any other thread exists, and whatever a command throws ends the
-/// process one way: a library's error as one line on stderr with its exit status
+/// The process clock is read first (a delivery's budget counts from process start), and whatever
+/// a command throws ends the process one way: a library's error as one line on stderr with its exit status
 /// (`CommandFailure`), anything else as ArgumentParser ends it (64 for a bad command line,
 /// `ExitCode`, `--help`).
 public enum CommandLineTool {
     public static func main<Command: AsyncParsableCommand>(_ command: Command.Type) async -> Never {
         _ = ProcessClock.launch
-        Curl.initialize()
         let name = command.configuration.commandName ?? "vodapp"
         if let word = CommandLine.arguments.dropFirst().first, name == "vodapp", isURL(word) {
             // Read as a payload file, it would be "No such file or directory".

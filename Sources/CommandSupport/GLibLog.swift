@@ -11,6 +11,7 @@ enum GLibLog {
     /// Made after swift-log's bootstrap: the first use is `route()`.
     static let logger = Logger(label: "vodapp")
 
+    /// Before anything loads GLib: its loader sets this writer when it loads.
     static func route() {
         _ = logger
         vod_route_glib_logs { level, domain, message in
@@ -19,11 +20,11 @@ enum GLibLog {
         }
     }
 
-    static func level(_ glib: Int32) -> Logger.Level {
+    static func level(_ glib: VodGLibLogLevel) -> Logger.Level {
         switch glib {
-        case G_LOG_LEVEL_ERROR.rawValue: .critical
-        case G_LOG_LEVEL_CRITICAL.rawValue: .error
-        case G_LOG_LEVEL_WARNING.rawValue, G_LOG_LEVEL_MESSAGE.rawValue: .info
+        case VOD_GLIB_LOG_ERROR: .critical
+        case VOD_GLIB_LOG_CRITICAL: .error
+        case VOD_GLIB_LOG_WARNING, VOD_GLIB_LOG_MESSAGE: .info
         default: .debug
         }
     }

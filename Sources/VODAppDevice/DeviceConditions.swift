@@ -37,18 +37,18 @@ public struct DeviceConditions: Sendable, Equatable {
 
     /// The monitoring thread and what it last saw. Never freed: it lives as long as the process.
     private final class Monitors: @unchecked Sendable {
-        // The thread writes these with GLib's atomics and the readers read them with GLib's
-        // atomics: that is the only sharing, hence @unchecked.
-        private let state: UnsafeMutablePointer<VodDeviceConditions>
+        // The thread writes the answers atomically and the readers read them atomically (CGio's
+        // functions): that is the only sharing, hence @unchecked.
+        private let state: OpaquePointer
 
         static let shared = Monitors()
 
         private init() {
-            state = .allocate(capacity: 1)
-            state.initialize(to: VodDeviceConditions())
-            let state = UInt(bitPattern: state)
+            guard let made = vod_device_conditions_new() else { preconditionFailure("no memory for the device's conditions") }
+            state = made
+            let address = Int(bitPattern: made)
             let thread = Thread {
-                guard let pointer = UnsafeMutablePointer<VodDeviceConditions>(bitPattern: state) else { return }
+                guard let pointer = OpaquePointer(bitPattern: address) else { return }
                 vod_device_conditions_run(pointer)
             }
             thread.name = "vodapp-device"
@@ -56,12 +56,12 @@ public struct DeviceConditions: Sendable, Equatable {
         }
 
         var answered: Bool {
-            g_atomic_int_get(&state.pointee.network_known) != 0 && g_atomic_int_get(&state.pointee.power_known) != 0
+            vod_device_conditions_answered(state) != 0
         }
 
         var conditions: DeviceConditions {
-            DeviceConditions(metered: g_atomic_int_get(&state.pointee.metered) != 0,
-                             powerSaver: g_atomic_int_get(&state.pointee.power_saver) != 0)
+            DeviceConditions(metered: vod_device_conditions_metered(state) != 0,
+                             powerSaver: vod_device_conditions_power_saver(state) != 0)
         }
     }
 }

@@ -44,9 +44,15 @@ final class MosquittoClient {
         }
     }
 
-    /// libmosquitto's global set-up, once per process, before the first client.
-    private static let library: Void = {
+    /// libmosquitto loaded (CMosquitto's loader) and set up, once per process, before the first
+    /// client; or why it cannot be used.
+    private static let unavailable: String? = {
+        var why = [CChar](repeating: 0, count: 512)
+        guard vod_mosquitto_load(&why, why.count) == 0 else {
+            return "libmosquitto cannot be used: " + String(writtenInto: why)
+        }
         mosquitto_lib_init()
+        return nil
     }()
 
     let settings: Settings
@@ -56,7 +62,7 @@ final class MosquittoClient {
 
     /// - Throws: `BrokerError.invalidSettings` when libmosquitto refuses them (an unreadable CA file).
     init(_ settings: Settings, logger: Logger, onMessage: @escaping (BrokerMessage) -> Void = { _ in }) throws(BrokerError) {
-        _ = Self.library
+        if let reason = Self.unavailable { throw .invalidSettings(reason) }
         self.settings = settings
         heard = Heard(logger: logger, maximumPayload: settings.maximumPayload)
         heard.onMessage = onMessage

@@ -67,8 +67,9 @@ public struct LibNotifyNotifier: Notifier {
         func give(_ report: NotificationReport) {
             if !answer.give(report) { unanswered.withLockedValue { $0 -= 1 } }
         }
-        guard notify_is_initted() != 0 || notify_init(DesktopNotification.appName) != 0 else {
-            return give(.notShown("libnotify could not be initialised"))
+        var why = [CChar](repeating: 0, count: 512)
+        guard vod_notify_start(DesktopNotification.appName, &why, why.count) == 0 else {
+            return give(.notShown(String(writtenInto: why)))
         }
         let offersAction = notification.folder != nil && notification.folderAction
             && ContinuousClock.now.duration(to: deadline) > shortestActionWait && vod_server_has_capability("actions") != 0 && canOpenFolders
@@ -76,28 +77,22 @@ public struct LibNotifyNotifier: Notifier {
         if let folder = notification.folder, !offersAction, vod_server_has_capability("body-hyperlinks") != 0 {
             body += "\n" + DesktopNotification.folderLink(folder)
         }
-        guard let handle = notify_notification_new(notification.summary, body, DesktopNotification.icon) else {
+        guard let handle = vod_notification_new(notification.summary, body, DesktopNotification.icon, notification.category,
+                                                DesktopNotification.appName, notification.isUrgent ? 1 : 0) else {
             return give(.notShown("libnotify could not create a notification"))
         }
         defer { vod_notification_unref(handle) }
-        notify_notification_set_category(handle, notification.category)
         if let replaced = notification.replacing { vod_notification_set_id(handle, replaced) }
-        notify_notification_set_app_name(handle, DesktopNotification.appName)
-        notify_notification_set_urgency(handle, notification.isUrgent ? NOTIFY_URGENCY_NORMAL : NOTIFY_URGENCY_LOW)
-        // The server's own timeout: the user's settings, not ours.
-        notify_notification_set_timeout(handle, NOTIFY_EXPIRES_DEFAULT)
 
-        var action: UnsafeMutablePointer<VodFolderAction>?
+        var action: OpaquePointer?
         if let folder = notification.folder, offersAction {
             action = vod_folder_action_add(handle, folder, DesktopNotification.openFolderLabel)
         }
 
-        var error: UnsafeMutablePointer<GError>?
-        guard notify_notification_show(handle, &error) != 0 else {
-            let message = error.flatMap { $0.pointee.message.map { String(cString: $0) } } ?? "unknown error"
-            if let error { g_error_free(error) }
+        var error = [CChar](repeating: 0, count: 512)
+        guard vod_notification_show(handle, &error, error.count) != 0 else {
             if let action { vod_folder_action_discard(handle, action) }
-            return give(.notShown("no notification server: \(message)"))
+            return give(.notShown("no notification server: \(String(writtenInto: error))"))
         }
         let shown = NotificationReport.shown(id: vod_notification_id(handle))
         guard let action else { return give(shown) }

@@ -1,17 +1,18 @@
 import CCurl
+import VODAppBase
 import VODAppTransferPolicy
 
 /// Process-wide libcurl set-up.
 public enum Curl {
-    /// libcurl's global state. `curl_global_init` is not thread-safe, so executables touch this
-    /// first thing, before any thread starts; a Swift global is initialised exactly once.
-    private static let initialization: CURLcode = vod_global_init()
-
-    /// Initialises libcurl once per process. Call before starting threads.
-    @discardableResult
-    public static func initialize() -> Bool {
-        initialization == CURLE_OK
-    }
+    /// Why libcurl cannot be used, or nil when it can. The first read loads and initialises it,
+    /// once per process, under a lock (CCurl's loader): any thread may be first. A libcurl call
+    /// does the same, and ends the process when it fails; what checks this first can fail one
+    /// request instead.
+    public static let unavailable: String? = {
+        var why = [CChar](repeating: 0, count: 512)
+        guard vod_curl_load(&why, why.count) != 0 else { return nil }
+        return "libcurl cannot be used: " + String(writtenInto: why)
+    }()
 
     /// The libcurl version string, for the User-Agent and for logs.
     public static var version: String {

@@ -64,7 +64,7 @@ public struct SingleRequest: Sendable {
     }
 
     private func performBlocking() -> Result<Answer, Failure> {
-        Curl.initialize()
+        if let reason = Curl.unavailable { return .failure(.transport(reason)) }
         guard let handle = curl_easy_init() else { return .failure(.transport("libcurl could not start a transfer")) }
         defer { curl_easy_cleanup(handle) }
         // "Expect:" with no value stops libcurl from waiting for a 100 Continue on large bodies.

@@ -128,7 +128,9 @@ public struct TransferEngine: Sendable {
                                     checkpoint: (@Sendable (String, TransferOutcome.Partial) -> Void)?,
                                     progress: (@Sendable (TransferSnapshot) -> Void)?,
                                     followUp: (any TransferFollowUp)?) -> [TransferOutcome] {
-        Curl.initialize()
+        if let reason = Curl.unavailable {
+            return requests.map { TransferOutcome(id: $0.id, result: .failed(reason: reason)) }
+        }
         guard let multi = curl_multi_init() else {
             return requests.map { TransferOutcome(id: $0.id, result: .failed(reason: "libcurl could not start")) }
         }

@@ -42,7 +42,6 @@ public final class ListenerUnderTest: Sendable {
         self.process = process
         udpPort = port("udp://")
         httpPort = port("http://")
-        Curl.initialize()
     }
 
     public var pushURL: URL { URL(string: "http://127.0.0.1:\(httpPort)/push")! }

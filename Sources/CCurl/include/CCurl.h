@@ -1,15 +1,28 @@
-#ifndef VODAPP_CCURL_SHIM_H
-#define VODAPP_CCURL_SHIM_H
+#ifndef VODAPP_CCURL_H
+#define VODAPP_CCURL_H
+
+/* libcurl, loaded when it is first called rather than when vodapp starts.
+
+   Linked, libcurl brings 40 libraries (OpenSSL, GnuTLS through LDAP and RTMP, SSH, IDN, …): about
+   3 ms of ld.so's work and 5 MiB at every start, `vodapp --version` and a payload refused as
+   invalid included, which never fetch. So vodapp names libcurl's functions (loader.c defines each
+   one, hidden inside the executable) and the first call opens libcurl.so.4 and calls
+   curl_global_init, once, under a lock. Callers use libcurl's own names and headers, unchanged. */
 
 #include <curl/curl.h>
 #include <locale.h>
+#include <stddef.h>
+
+/* Opens libcurl.so.4 and initialises it, once per process: 0 when every function was found, else
+   -1 with the reason (which library or function is missing) in `why`. A libcurl function called
+   when it failed ends the process with exit 69 and that reason on stderr: without libcurl nothing
+   can be fetched, and with the package's dependencies it is always there. */
+int vod_curl_load(char *why, size_t size);
 
 /*
  * curl_easy_setopt, curl_easy_getinfo and curl_multi_setopt are C variadics, which Swift cannot
  * call. One typed wrapper per argument type keeps the variadic calls here and nowhere else.
  */
-
-static inline CURLcode vod_global_init(void) { return curl_global_init(CURL_GLOBAL_ALL); }
 
 static inline CURLcode vod_easy_setopt_long(CURL *handle, CURLoption option, long value) {
     return curl_easy_setopt(handle, option, value);

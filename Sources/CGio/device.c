@@ -1,16 +1,11 @@
-#ifndef VODAPP_CGIO_SHIM_H
-#define VODAPP_CGIO_SHIM_H
+/* What the device says about fetching now (include/CGio.h), through GIO's monitors. */
+
+#include "CGio.h"
 
 #include <gio/gio.h>
+#include <stdlib.h>
 
-/*
- * What the device says about fetching now, as GNOME asks applications to read it: GNetworkMonitor's
- * network-metered (from NetworkManager) and GPowerProfileMonitor's power-saver-enabled (from
- * power-profiles-daemon). Both monitors live on a thread of their own, in a main context of their
- * own that the thread iterates for the life of the process, so a listener sees changes as they
- * happen. Other threads read the atomics below, never the monitors.
- */
-typedef struct {
+struct VodDeviceConditions {
     gint metered;
     gint power_saver;
     /* Whether the first answers are in: the network monitor's at once (it starts synchronously),
@@ -19,7 +14,7 @@ typedef struct {
     gint power_known;
     GNetworkMonitor *network;
     GPowerProfileMonitor *power;
-} VodDeviceConditions;
+};
 
 #define VOD_POWER_PROFILES_NAME "net.hadess.PowerProfiles"
 #define VOD_POWER_PROFILES_PATH "/net/hadess/PowerProfiles"
@@ -63,9 +58,30 @@ static void vod_device_power_vanished(GDBusConnection *connection, const gchar *
     g_atomic_int_set(&conditions->power_known, 1);
 }
 
-/* The monitoring thread's body: makes the monitors in a main context of its own and iterates it;
-   never returns. */
-static inline void vod_device_conditions_run(VodDeviceConditions *conditions) {
+VodDeviceConditions *vod_device_conditions_new(void) {
+    /* calloc, not g_new0: GLib may not be loaded yet, or at all. */
+    return calloc(1, sizeof(VodDeviceConditions));
+}
+
+int vod_device_conditions_answered(const VodDeviceConditions *conditions) {
+    return g_atomic_int_get(&conditions->network_known) != 0 && g_atomic_int_get(&conditions->power_known) != 0;
+}
+
+int vod_device_conditions_metered(const VodDeviceConditions *conditions) {
+    return g_atomic_int_get(&conditions->metered) != 0;
+}
+
+int vod_device_conditions_power_saver(const VodDeviceConditions *conditions) {
+    return g_atomic_int_get(&conditions->power_saver) != 0;
+}
+
+void vod_device_conditions_run(VodDeviceConditions *conditions) {
+    if (vod_glib_load(NULL, 0) != 0) {
+        /* Nothing can be known, and what is not known is not said. */
+        g_atomic_int_set(&conditions->network_known, 1);
+        g_atomic_int_set(&conditions->power_known, 1);
+        return;
+    }
     GMainContext *context = g_main_context_new();
     g_main_context_push_thread_default(context);
 
@@ -85,29 +101,3 @@ static inline void vod_device_conditions_run(VodDeviceConditions *conditions) {
     }
     for (;;) g_main_context_iteration(context, TRUE);
 }
-
-/* GLib's log lines (libnotify's and GIO's among them) go to this function instead of stderr: the
-   executable hands them to swift-log, so that they read as its other lines and obey -q and -v. */
-typedef void (*VodLogSink)(int level, const char *domain, const char *message);
-
-static GLogWriterOutput vod_glib_log_writer(GLogLevelFlags level, const GLogField *fields, gsize count, gpointer data) {
-    const char *domain = NULL;
-    char *message = NULL;
-    for (gsize i = 0; i < count; i++) {
-        if (g_strcmp0(fields[i].key, "GLIB_DOMAIN") == 0 && fields[i].length < 0) {
-            domain = fields[i].value;
-        } else if (g_strcmp0(fields[i].key, "MESSAGE") == 0) {
-            message = fields[i].length < 0 ? g_strdup(fields[i].value) : g_strndup(fields[i].value, (gsize)fields[i].length);
-        }
-    }
-    ((VodLogSink)data)((int)(level & G_LOG_LEVEL_MASK), domain, message);
-    g_free(message);
-    return G_LOG_WRITER_HANDLED;
-}
-
-/* Once, before any GLib call logs: GLib allows one writer per process. */
-static inline void vod_route_glib_logs(VodLogSink sink) {
-    g_log_set_writer_func(vod_glib_log_writer, (gpointer)sink, NULL);
-}
-
-#endif
