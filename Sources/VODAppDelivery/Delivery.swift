@@ -65,7 +65,6 @@ public struct Delivery: Sendable {
         let startedAt = Date(timeIntervalSinceNow: -budget.elapsed.inSeconds)
         let late = lateStart(of: budget)
 
-        if options.deferral.defersAnything { device.prepare() }
         let planned = try plan(payload, budget: budget, startedAt: startedAt)
         defer { planned.locks?.releaseAll() }
         // The alert is the server's word, shown as the phone showed it, deferred or not.
@@ -162,6 +161,10 @@ public struct Delivery: Sendable {
         }
 
         if !missing.isEmpty {
+            // Whether to defer them may be asked (`deferring`): the device's monitors start now,
+            // so that their first answers come while DIR and the store are read. A delivery with
+            // nothing missing never asks, and loads no GLib.
+            if options.deferral.defersAnything { device.prepare() }
             try directory.prepare()
             hasWorkArea = true
             if !wayChecked { try Self.checkWay(to: directory) }
