@@ -25,6 +25,20 @@ import UnitTestSupport
         }
     }
 
+    /// The digest that lets a current store skip the comparison is the migrations' own: a new
+    /// migration must change it, or every current store would be compared object by object (and
+    /// still pass), and an old digest would let nothing through that the comparison refuses.
+    @Test func theCurrentDigestIsThatOfAStoreEveryMigrationMade() throws {
+        let queue = try DatabaseQueue()
+        try StateStore.migrator.migrate(queue)
+        let digest = try queue.read { db in StoreSchema.digest(of: try StoreSchema.objects(in: db)) }
+        #expect(digest == StoreSchema.currentDigest)
+        // One migration short, it differs.
+        let older = try DatabaseQueue()
+        try StateStore.migrator.migrate(older, upTo: "v8: the subtitle files placed beside an item's")
+        #expect(try older.read { db in StoreSchema.digest(of: try StoreSchema.objects(in: db)) } != StoreSchema.currentDigest)
+    }
+
     @Test func vodappsOwnSchemaOfEveryVersionPasses() throws {
         for version in ["v1", "v2: final failures", "v4: the placed file's identity"] {
             let (scratch, dir, store) = try directory()
