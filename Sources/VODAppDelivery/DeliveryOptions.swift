@@ -34,8 +34,14 @@ public struct DeliveryOptions: Sendable, Equatable {
     public var cookieFile: String?
     /// Where `headers` may go (`--header-host`); empty for each item's own origin.
     public var headerHosts: [HeaderScope] = []
-    /// The User-Agent of every media request (`--user-agent`).
-    public var userAgent: String = Self.defaultUserAgent
+    /// The User-Agent of every media request (`--user-agent`), `defaultUserAgent` unless set.
+    public var userAgent: String {
+        get { chosenUserAgent ?? Self.defaultUserAgent }
+        set { chosenUserAgent = newValue == Self.defaultUserAgent ? nil : newValue }
+    }
+    /// Kept apart so that options made and compared never read `defaultUserAgent`, which loads
+    /// libcurl to name its version: a payload refused as invalid fetches nothing, and loads none.
+    private var chosenUserAgent: String?
     public static let defaultUserAgent = "vodapp/0.1 libcurl/\(Curl.version)"
     /// The most bytes per second the whole delivery receives (`--limit-rate`); nil for no limit.
     public var rateLimit: Int64?
