@@ -33,7 +33,8 @@ package enum WorkAreaOwnership {
     /// - Parameter area: the work area `entry` is in (itself, or what holds it), which the fix
     ///   names: one command for all of it.
     package static func refusal(of entry: Entry, runningAs user: uid_t, honoursPermissions: Bool, area: String? = nil) -> String? {
-        let quoted = shellQuoted(area ?? entry.path)
+        // Quoted only for a refusal: every entry of every delivery's work area is checked.
+        var quoted: String { shellQuoted(area ?? entry.path) }
         if entry.owner != user {
             let theirs = userName(entry.owner).map { "user \($0) (uid \(entry.owner))" } ?? "uid \(entry.owner)"
             let yours = userName(user).map { "\($0) (uid \(user))" } ?? "uid \(user)"

@@ -60,15 +60,15 @@ public enum MediaSniffer {
         // Ciphertext shows no signature: the text checks below still tell a page or a document.
         if let typeReason, !ciphertext, containerType(head) == nil { return .notMedia(typeReason) }
         let utf16 = utf16Text(head)
-        let decoded = utf16 ?? String(decoding: head.prefix(256), as: UTF8.self)
         // Only text's own whitespace and a byte-order mark come before the first sign: a body
         // whose first bytes do not decode as text (control bytes, bytes that are not UTF-8) is
         // not a document, whatever follows them: skipping such bytes took one random binary
         // body in a thousand, whose skipped bytes ran up to `{"`, for JSON. A page behind junk
         // bytes is still caught below, as text or as markup.
         // Every sign below begins with one of `#<[{`: a body whose first byte past whitespace is
-        // none of them (every container's) matches none, and is not decoded into characters.
-        let start = utf16 != nil || mayBeginWithSign(head) ? String(decoded.drop { character in
+        // none of them (every container's) matches none, and is not decoded into characters at
+        // all.
+        let start = utf16 != nil || mayBeginWithSign(head) ? String((utf16 ?? String(decoding: head.prefix(256), as: UTF8.self)).drop { character in
             character.unicodeScalars.allSatisfy { Self.leadingWhitespace.contains($0) }
         }.prefix(64)).lowercased() : ""
         if start.hasPrefix("#extm3u") { return .hlsPlaylist }

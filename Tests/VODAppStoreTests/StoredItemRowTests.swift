@@ -42,11 +42,14 @@ import Testing
         #expect(try store.items(["plain"])["plain"] == written)
     }
 
-    @Test func aStateVodappDoesNotKnowIsAnErrorNotAGuess() throws {
+    /// A record edited by hand is an error that says so in one line, never a guess or a crash.
+    @Test(arguments: ["state = 'teleported'", "updatedAt = 'garbage'", "namedAt = 'yesterday'"])
+    func aRecordEditedByHandIsAnErrorNotAGuess(_ change: String) throws {
         let queue = try DatabaseQueue()
         let store = try StateStore(writer: queue)
-        try store.save([everyField("odd", state: .fetched)])
-        try queue.write { db in try db.execute(sql: "UPDATE item SET state = 'teleported' WHERE key = 'odd'") }
-        #expect(throws: DatabaseError.self) { try store.items(["odd"]) }
+        try queue.write { db in try everyField("odd", state: .fetched).upsert(db) }
+        try queue.write { db in try db.execute(sql: "UPDATE item SET \(change) WHERE key = 'odd'") }
+        let error = try #require(throws: (any Error).self) { try store.items(["odd"]) }
+        #expect(StateStoreError.oneLine(error).hasPrefix("it holds a record vodapp cannot read"), "\(change): \(error)")
     }
 }
