@@ -75,14 +75,8 @@ static void vod_curl_ready(VodLibrary *library) {
         snprintf(library->failure, sizeof library->failure, "curl_global_init: %s", vod_p_curl_easy_strerror(code));
 }
 
-static VodLibrary vod_library = VOD_LIBRARY("libcurl.so.4", "libcurl4", vod_names, vod_slots, vod_curl_ready);
+VOD_LIBRARY_DEFINE("libcurl.so.4", "libcurl4", vod_curl_ready, vod_curl_load, VOD_CURL_FUNCTIONS, VOD_CURL_PROCEDURES)
 
-int vod_curl_load(char *why, size_t size) {
-    return vod_library_load(&vod_library, why, size);
-}
-
-#define VOD_CURL_CALL(type, name, parameters, arguments) VOD_LIBRARY_CALL(vod_library, type, name, parameters, arguments)
-#define VOD_CURL_RUN(type, name, parameters, arguments) VOD_LIBRARY_RUN(vod_library, type, name, parameters, arguments)
 #define VOD_CURL_FORWARD(type, name, handle_type, option_type) \
     __attribute__((visibility("hidden"))) type name(handle_type handle, option_type option, ...) { \
         vod_library_require(&vod_library); \
@@ -92,6 +86,4 @@ int vod_curl_load(char *why, size_t size) {
         va_end(list); \
         return vod_p_##name(handle, option, value); \
     }
-VOD_CURL_FUNCTIONS(VOD_CURL_CALL)
-VOD_CURL_PROCEDURES(VOD_CURL_RUN)
 VOD_CURL_VARIADICS(VOD_CURL_FORWARD)

@@ -81,16 +81,7 @@ static void vod_glib_ready(VodLibrary *library) {
 }
 
 /* dlsym on libgio finds GObject's and GLib's functions too: they are its dependencies. */
-static VodLibrary vod_library = VOD_LIBRARY("libgio-2.0.so.0", "libglib2.0-0", vod_names, vod_slots, vod_glib_ready);
-
-int vod_glib_load(char *why, size_t size) {
-    return vod_library_load(&vod_library, why, size);
-}
-
-#define VOD_GLIB_CALL(type, name, parameters, arguments) VOD_LIBRARY_CALL(vod_library, type, name, parameters, arguments)
-#define VOD_GLIB_RUN(type, name, parameters, arguments) VOD_LIBRARY_RUN(vod_library, type, name, parameters, arguments)
-VOD_GLIB_FUNCTIONS(VOD_GLIB_CALL)
-VOD_GLIB_PROCEDURES(VOD_GLIB_RUN)
+VOD_LIBRARY_DEFINE("libgio-2.0.so.0", "libglib2.0-0", vod_glib_ready, vod_glib_load, VOD_GLIB_FUNCTIONS, VOD_GLIB_PROCEDURES)
 
 /* g_object_get and g_object_set, through their va_list forms. */
 __attribute__((visibility("hidden"))) void g_object_get(gpointer object, const gchar *first_property_name, ...) {

@@ -30,13 +30,4 @@ VOD_NOTIFY_PROCEDURES(VOD_LIBRARY_POINTER)
 static const char *const vod_names[] = {VOD_NOTIFY_FUNCTIONS(VOD_LIBRARY_NAME) VOD_NOTIFY_PROCEDURES(VOD_LIBRARY_NAME)};
 static void **const vod_slots[] = {VOD_NOTIFY_FUNCTIONS(VOD_LIBRARY_SLOT) VOD_NOTIFY_PROCEDURES(VOD_LIBRARY_SLOT)};
 
-static VodLibrary vod_library = VOD_LIBRARY("libnotify.so.4", "libnotify4", vod_names, vod_slots, NULL);
-
-int vod_notify_load(char *why, size_t size) {
-    return vod_library_load(&vod_library, why, size);
-}
-
-#define VOD_NOTIFY_CALL(type, name, parameters, arguments) VOD_LIBRARY_CALL(vod_library, type, name, parameters, arguments)
-#define VOD_NOTIFY_RUN(type, name, parameters, arguments) VOD_LIBRARY_RUN(vod_library, type, name, parameters, arguments)
-VOD_NOTIFY_FUNCTIONS(VOD_NOTIFY_CALL)
-VOD_NOTIFY_PROCEDURES(VOD_NOTIFY_RUN)
+VOD_LIBRARY_DEFINE("libnotify.so.4", "libnotify4", NULL, vod_notify_load, VOD_NOTIFY_FUNCTIONS, VOD_NOTIFY_PROCEDURES)

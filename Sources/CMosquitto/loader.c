@@ -45,13 +45,4 @@ VOD_MOSQUITTO_PROCEDURES(VOD_LIBRARY_POINTER)
 static const char *const vod_names[] = {VOD_MOSQUITTO_FUNCTIONS(VOD_LIBRARY_NAME) VOD_MOSQUITTO_PROCEDURES(VOD_LIBRARY_NAME)};
 static void **const vod_slots[] = {VOD_MOSQUITTO_FUNCTIONS(VOD_LIBRARY_SLOT) VOD_MOSQUITTO_PROCEDURES(VOD_LIBRARY_SLOT)};
 
-static VodLibrary vod_library = VOD_LIBRARY("libmosquitto.so.1", "libmosquitto1", vod_names, vod_slots, NULL);
-
-int vod_mosquitto_load(char *why, size_t size) {
-    return vod_library_load(&vod_library, why, size);
-}
-
-#define VOD_MOSQUITTO_CALL(type, name, parameters, arguments) VOD_LIBRARY_CALL(vod_library, type, name, parameters, arguments)
-#define VOD_MOSQUITTO_RUN(type, name, parameters, arguments) VOD_LIBRARY_RUN(vod_library, type, name, parameters, arguments)
-VOD_MOSQUITTO_FUNCTIONS(VOD_MOSQUITTO_CALL)
-VOD_MOSQUITTO_PROCEDURES(VOD_MOSQUITTO_RUN)
+VOD_LIBRARY_DEFINE("libmosquitto.so.1", "libmosquitto1", NULL, vod_mosquitto_load, VOD_MOSQUITTO_FUNCTIONS, VOD_MOSQUITTO_PROCEDURES)

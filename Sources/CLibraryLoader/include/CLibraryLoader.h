@@ -55,6 +55,17 @@ void vod_library_require(VodLibrary *library);
         vod_p_##name arguments; \
     }
 
+/* What follows a loader's `vod_names` and `vod_slots`: its library, named `vod_library`; `load`,
+   the function that loads it for vodapp's callers; and each function of FUNCTIONS and PROCEDURES
+   (lists of F(return type, name, parameters, arguments)) under its own name. */
+#define VOD_LIBRARY_DEFINE(soname, package, ready, load, FUNCTIONS, PROCEDURES) \
+    static VodLibrary vod_library = VOD_LIBRARY(soname, package, vod_names, vod_slots, ready); \
+    int load(char *why, size_t size) { return vod_library_load(&vod_library, why, size); } \
+    FUNCTIONS(VOD_LIBRARY_CALL_HERE) \
+    PROCEDURES(VOD_LIBRARY_RUN_HERE)
+#define VOD_LIBRARY_CALL_HERE(type, name, parameters, arguments) VOD_LIBRARY_CALL(vod_library, type, name, parameters, arguments)
+#define VOD_LIBRARY_RUN_HERE(type, name, parameters, arguments) VOD_LIBRARY_RUN(vod_library, type, name, parameters, arguments)
+
 /* The pointer each function is called through, its name and its slot, for the lists. */
 #define VOD_LIBRARY_POINTER(type, name, parameters, arguments) static type (*vod_p_##name) parameters;
 #define VOD_LIBRARY_NAME(type, name, ...) #name,
