@@ -69,10 +69,10 @@ final class TransferContext {
     private var head: [UInt8] = []
     private var fd: Int32 = -1
     /// The digest of the file's bytes so far, for an item's own body (`.media`): its fingerprint
-    /// is taken as it is written rather than by reading the file back when it is placed. Nil for
-    /// a segment (muxed, never placed as it is) and where the kept bytes of a resume could not be
-    /// read (placing reads the file then).
-    private var digest: FileFingerprint.Running?
+    /// is taken as it is written, on a queue beside this thread (`DigestPipeline`), rather than by
+    /// reading the file back when it is placed. Nil for a segment (muxed, never placed as it is)
+    /// and where the kept bytes of a resume could not be read (placing reads the file then).
+    private var digest: DigestPipeline?
     /// The SHA-256 of the file's bytes, once a body arrived whole and all of them were digested.
     private(set) var fingerprint: String?
     /// Where the file's writeback was last started: see `write`.
@@ -341,7 +341,7 @@ final class TransferContext {
             var digest = FileFingerprint.Running()
             // A resume's kept bytes are read once here (from the page cache when the last
             // delivery was recent); the rest is digested as it arrives.
-            self.digest = digest.absorb(FileDescriptor(rawValue: fd), upTo: baseOffset) ? digest : nil
+            self.digest = digest.absorb(FileDescriptor(rawValue: fd), upTo: baseOffset) ? DigestPipeline(continuing: digest) : nil
         }
         floorCheckedAt = baseOffset
         return reserve()
@@ -422,7 +422,10 @@ final class TransferContext {
         if sink == .deciding, !decide(complete: true) {
             return abort ?? .fileError("cannot create the temporary file")
         }
-        if let digest, digest.bytes == fileBytes { fingerprint = digest.finish() }
+        if let digest {
+            let (bytes, value) = digest.finish()
+            if bytes == fileBytes { fingerprint = value }
+        }
         closeFile()
         return nil
     }

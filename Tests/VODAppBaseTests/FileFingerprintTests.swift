@@ -80,6 +80,34 @@ import VODAppBase
         #expect(running.finish() == FileFingerprint.of(path: path))
     }
 
+    /// The same digest taken beside the writer (`DigestPipeline`), or in its calls on a single
+    /// core: batches, the wait when the digest falls behind, and the kept bytes it continues from
+    /// change nothing of it.
+    @Test(arguments: [0, 1, (1 << 20) + 7, 3_000_000], [true, false])
+    func aDigestTakenOnItsOwnQueueAgreesWithOneReadBack(keptBefore: Int, besideTheWriter: Bool) throws {
+        let size = 3_000_000
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 7) }
+        let path = try write(bytes, name: "pipeline-\(keptBefore)-\(besideTheWriter)")
+        defer { unlink(path) }
+        let descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
+        defer { try? descriptor.close() }
+        var running = FileFingerprint.Running()
+        let kept = running.absorb(descriptor, upTo: Int64(keptBefore))
+        #expect(kept)
+        let pipeline = DigestPipeline(continuing: running, besideTheWriter: besideTheWriter)
+        var offset = keptBefore
+        var chunk = 1
+        while offset < size {
+            let end = min(size, offset + chunk)
+            bytes[offset..<end].withUnsafeBytes { pipeline.update($0) }
+            offset = end
+            chunk = chunk * 5 % 300_007 + 1
+        }
+        let (digested, digest) = pipeline.finish()
+        #expect(digested == Int64(size))
+        #expect(digest == FileFingerprint.of(path: path))
+    }
+
     @Test func keptBytesShorterThanTheResumeSaysAreNotDigested() throws {
         let path = try write([1, 2, 3], name: "kept-short")
         defer { unlink(path) }
