@@ -53,9 +53,9 @@ public final class MosquittoBroker: Sendable {
         try await Self.makeCertificates(in: scratch)
         let passwords = try await runTool("/usr/bin/mosquitto_passwd", ["-b", "-c", scratch.child("passwd"), Self.user, Self.password])
         guard passwords.exited, passwords.exitCode == 0 else { throw Failure.setUp("mosquitto_passwd: \(passwords.stderr)") }
-        port = try closedPort()
-        var tls = try closedPort()
-        while tls == port { tls = try closedPort() }
+        port = try portOutsideTheEphemeralRange()
+        var tls = try portOutsideTheEphemeralRange()
+        while tls == port { tls = try portOutsideTheEphemeralRange() }
         tlsPort = tls
         try config.write(toFile: configPath, atomically: true, encoding: .utf8)
         if started { try await start() }

@@ -14,6 +14,34 @@ public func withSampleServer<T>(rate: Int? = nil, linkRate: Int? = nil, _ body: 
     }
 }
 
+/// A loopback port for a server that starts later, or stops and starts again on it (a broker
+/// brought down and back): below the kernel's ephemeral range, which `closedPort()` picks from and
+/// which every outgoing connection of the tests running beside takes its local port from. One of
+/// them took a broker's port while it was down (EADDRINUSE when it came back).
+public func portOutsideTheEphemeralRange() throws -> Int {
+    let range = (try? String(contentsOfFile: "/proc/sys/net/ipv4/ip_local_port_range", encoding: .utf8))?
+        .split(whereSeparator: \.isWhitespace).compactMap { Int($0) } ?? []
+    let ephemeralStart = range.first ?? 32768
+    for _ in 0..<100 {
+        let port = Int.random(in: 10_000..<max(10_001, ephemeralStart))
+        if canBind(port) { return port }
+    }
+    return try closedPort()
+}
+
+/// Whether `port` on loopback can be bound now.
+private func canBind(_ port: Int) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = UInt16(port).bigEndian
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
+    }
+}
+
 /// A loopback port that nothing listens on: bound, then released.
 public func closedPort() throws -> Int {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
