@@ -1,12 +1,11 @@
 import ArgumentParser
 import Foundation
-import VODAppTransfer
 
 /// How both executables start and end: one shape for `vodapp` and `vodapp-push`.
 ///
-/// The process clock is read first (a delivery's budget counts from process start), and whatever
-/// a command throws ends the process one way: a library's error as one line on stderr with its exit status
-/// (`CommandFailure`), anything else as ArgumentParser ends it (64 for a bad command line,
+/// The process clock is read first (a delivery's budget counts from process start), and whatever a
+/// command throws ends the process one way: a library's error as one line on stderr with its exit
+/// status (`CommandFailure`), anything else as ArgumentParser ends it (64 for a bad command line,
 /// `ExitCode`, `--help`).
 public enum CommandLineTool {
     public static func main<Command: AsyncParsableCommand>(_ command: Command.Type) async -> Never {

@@ -47,9 +47,8 @@ final class MosquittoClient {
     /// libmosquitto loaded (CMosquitto's loader) and set up, once per process, before the first
     /// client; or why it cannot be used.
     private static let unavailable: String? = {
-        var why = [CChar](repeating: 0, count: 512)
-        guard vod_mosquitto_load(&why, why.count) == 0 else {
-            return "libmosquitto cannot be used: " + String(writtenInto: why)
+        if let failure = String(failureOf: { vod_mosquitto_load($0, $1) }) {
+            return "libmosquitto cannot be used: " + failure
         }
         mosquitto_lib_init()
         return nil

@@ -2,6 +2,7 @@ import CAVFormat
 import Foundation
 import Logging
 import NIOConcurrencyHelpers
+import VODAppBase
 
 /// FFmpeg's own log lines ("Packet corrupt", "Non-monotonous DTS", "Found duplicated MOOV
 /// Atom") through swift-log, where `-v` shows them, instead of nowhere. A mux's failure already
@@ -35,7 +36,7 @@ enum FFmpegLog {
             let line: (text: String, level: Int32)? = FFmpegLog.pending.withLockedValue { pending in
                 var buffer = [CChar](repeating: 0, count: 512)
                 _ = vod_av_log_format_line2(context, level, format, arguments, &buffer, Int32(buffer.count), &pending.printPrefix)
-                pending.text += String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                pending.text += String(writtenInto: buffer)
                 pending.level = min(pending.level, level)
                 guard pending.text.hasSuffix("\n") || pending.text.utf8.count > 4096 else { return nil }
                 defer { pending = Pending() }

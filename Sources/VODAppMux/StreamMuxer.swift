@@ -1,5 +1,6 @@
 import CAVFormat
 import Glibc
+import VODAppBase
 
 /// Remuxes a stream's parts into one MP4 with FFmpeg's libavformat: no decoding, the packets
 /// copied as they are, `+faststart` so that a player starts before it has read the whole file.
@@ -159,6 +160,6 @@ package enum StreamMuxer {
     static func message(_ code: Int32) -> String {
         var buffer = [CChar](repeating: 0, count: 128)
         vod_av_strerror(code, &buffer, buffer.count)
-        return String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return String(writtenInto: buffer)
     }
 }

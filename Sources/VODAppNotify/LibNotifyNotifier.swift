@@ -67,9 +67,8 @@ public struct LibNotifyNotifier: Notifier {
         func give(_ report: NotificationReport) {
             if !answer.give(report) { unanswered.withLockedValue { $0 -= 1 } }
         }
-        var why = [CChar](repeating: 0, count: 512)
-        guard vod_notify_start(DesktopNotification.appName, &why, why.count) == 0 else {
-            return give(.notShown(String(writtenInto: why)))
+        if let failure = String(failureOf: { vod_notify_start(DesktopNotification.appName, $0, $1) }) {
+            return give(.notShown(failure))
         }
         let offersAction = notification.folder != nil && notification.folderAction
             && ContinuousClock.now.duration(to: deadline) > shortestActionWait && vod_server_has_capability("actions") != 0 && canOpenFolders

@@ -61,9 +61,8 @@ enum StoreSchema {
         for row in rows {
             let fields: [String?] = [row["type"], row["name"], row["tbl_name"], row["sql"]]
             for field in fields {
-                let text = field.map { "\($0.utf8.count):\($0)" } ?? "-"
-                text.utf8.withContiguousStorageIfAvailable { running.update(UnsafeRawBufferPointer($0)) }
-                    ?? Array(text.utf8).withUnsafeBytes { running.update($0) }
+                var text = field.map { "\($0.utf8.count):\($0)" } ?? "-"
+                text.withUTF8 { running.update(UnsafeRawBufferPointer($0)) }
             }
         }
         return running.finish()

@@ -8,11 +8,7 @@ public enum Curl {
     /// once per process, under a lock (CCurl's loader): any thread may be first. A libcurl call
     /// does the same, and ends the process when it fails; what checks this first can fail one
     /// request instead.
-    public static let unavailable: String? = {
-        var why = [CChar](repeating: 0, count: 512)
-        guard vod_curl_load(&why, why.count) != 0 else { return nil }
-        return "libcurl cannot be used: " + String(writtenInto: why)
-    }()
+    public static let unavailable: String? = String(failureOf: { vod_curl_load($0, $1) }).map { "libcurl cannot be used: " + $0 }
 
     /// The libcurl version string, for the User-Agent and for logs.
     public static var version: String {

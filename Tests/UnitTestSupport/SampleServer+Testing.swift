@@ -31,33 +31,34 @@ public func portOutsideTheEphemeralRange() throws -> Int {
 
 /// Whether `port` on loopback can be bound now.
 private func canBind(_ port: Int) -> Bool {
+    withLoopbackSocket(boundTo: port) { _, bound in bound }
+}
+
+/// A loopback port that nothing listens on: bound, then released.
+public func closedPort() throws -> Int {
+    withLoopbackSocket(boundTo: 0) { fd, _ in
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// `body` given a TCP socket and whether it could be bound to `port` on loopback (0: one the
+/// kernel picks); the socket is closed after.
+private func withLoopbackSocket<T>(boundTo port: Int, _ body: (Int32, Bool) -> T) -> T {
     let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     defer { close(fd) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     address.sin_port = UInt16(port).bigEndian
-    return withUnsafePointer(to: &address) {
+    let bound = withUnsafePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
     }
-}
-
-/// A loopback port that nothing listens on: bound, then released.
-public func closedPort() throws -> Int {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    defer { close(fd) }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    _ = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(fd, pointer, length)
-            return getsockname(fd, pointer, &length)
-        }
-    }
-    return Int(UInt16(bigEndian: address.sin_port))
+    return body(fd, bound)
 }
 
 /// The most requests the server was answering at the same moment.

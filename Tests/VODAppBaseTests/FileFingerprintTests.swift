@@ -59,23 +59,11 @@ import VODAppBase
     func aDigestFedAsTheBytesAreWrittenAgreesWithOneReadBack(keptBefore: Int) throws {
         let size = 3_000_000
         let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9) }
-        let path = try write(bytes, name: "running-\(keptBefore)")
-        defer { unlink(path) }
         // What an earlier response kept is read from the file; the rest arrives in chunks of
         // libcurl's sizes, uneven.
-        let descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
-        defer { try? descriptor.close() }
-        var running = FileFingerprint.Running()
-        let kept = running.absorb(descriptor, upTo: Int64(keptBefore))
-        #expect(kept)
-        var offset = keptBefore
-        var chunk = 1
-        while offset < size {
-            let end = min(size, offset + chunk)
-            bytes[offset..<end].withUnsafeBytes { running.update($0) }
-            offset = end
-            chunk = chunk * 3 % 65_537 + 1
-        }
+        var (path, running) = try resumed(bytes, name: "running-\(keptBefore)", kept: keptBefore)
+        defer { unlink(path) }
+        inUnevenChunks(bytes, from: keptBefore, largest: 65_537) { running.update($0) }
         #expect(running.bytes == Int64(size))
         #expect(running.finish() == FileFingerprint.of(path: path))
     }
@@ -87,25 +75,38 @@ import VODAppBase
     func aDigestTakenOnItsOwnQueueAgreesWithOneReadBack(keptBefore: Int, besideTheWriter: Bool) throws {
         let size = 3_000_000
         let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 >> 7) }
-        let path = try write(bytes, name: "pipeline-\(keptBefore)-\(besideTheWriter)")
+        let (path, running) = try resumed(bytes, name: "pipeline-\(keptBefore)-\(besideTheWriter)", kept: keptBefore)
         defer { unlink(path) }
-        let descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
-        defer { try? descriptor.close() }
-        var running = FileFingerprint.Running()
-        let kept = running.absorb(descriptor, upTo: Int64(keptBefore))
-        #expect(kept)
         let pipeline = DigestPipeline(continuing: running, besideTheWriter: besideTheWriter)
-        var offset = keptBefore
-        var chunk = 1
-        while offset < size {
-            let end = min(size, offset + chunk)
-            bytes[offset..<end].withUnsafeBytes { pipeline.update($0) }
-            offset = end
-            chunk = chunk * 5 % 300_007 + 1
-        }
+        inUnevenChunks(bytes, from: keptBefore, largest: 300_007) { pipeline.update($0) }
         let (digested, digest) = pipeline.finish()
         #expect(digested == Int64(size))
         #expect(digest == FileFingerprint.of(path: path))
+    }
+
+    /// `bytes` written to a file, and a digest fed its first `kept` bytes read back from it, as a
+    /// resume's kept bytes are.
+    private func resumed(_ bytes: [UInt8], name: String, kept: Int) throws -> (path: String, running: FileFingerprint.Running) {
+        let path = try write(bytes, name: name)
+        let descriptor = try FileDescriptor.open(FilePath(path), .readOnly)
+        defer { try? descriptor.close() }
+        var running = FileFingerprint.Running()
+        let absorbed = running.absorb(descriptor, upTo: Int64(kept))
+        #expect(absorbed)
+        return (path, running)
+    }
+
+    /// Hands `bytes` from `offset` on to `body` as libcurl hands a body over: in chunks of uneven
+    /// sizes, up to `largest`.
+    private func inUnevenChunks(_ bytes: [UInt8], from offset: Int, largest: Int, _ body: (UnsafeRawBufferPointer) -> Void) {
+        var offset = offset
+        var chunk = 1
+        while offset < bytes.count {
+            let end = min(bytes.count, offset + chunk)
+            bytes[offset..<end].withUnsafeBytes(body)
+            offset = end
+            chunk = chunk * 3 % largest + 1
+        }
     }
 
     @Test func keptBytesShorterThanTheResumeSaysAreNotDigested() throws {

@@ -1,13 +1,14 @@
 #ifndef VODAPP_CLIBRARYLOADER_H
 #define VODAPP_CLIBRARYLOADER_H
 
-/* What the libraries vodapp loads at their first use (libcurl, libmosquitto, GLib and libnotify)
-   share: opening one by soname, once per process, and finding its functions.
+/* What the libraries vodapp loads at their first use (libcurl, libmosquitto, GLib, libnotify and
+   FFmpeg's) share: opening one by soname, once per process, and finding its functions.
 
-   Each library's loader.c lists the functions vodapp uses, keeps a typed pointer for each, and
-   defines each under the library's own name (VOD_LIBRARY_CALL), hidden in the executable: callers
-   use the library's headers unchanged, the compiler checks every definition against them, and the
-   library's calls to its own functions never reach vodapp's. */
+   Each library's loader.c lists the functions vodapp uses and keeps a typed pointer for each.
+   libcurl's, libmosquitto's, GLib's and libnotify's define each under the library's own name
+   (VOD_LIBRARY_CALL), hidden in the executable: callers use the library's headers unchanged, the
+   compiler checks every definition against them, and the library's calls to its own functions
+   never reach vodapp's. FFmpeg's are called under vodapp's names (CAVFormat.h). */
 
 #include <pthread.h>
 #include <stddef.h>
