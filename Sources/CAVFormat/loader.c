@@ -1,6 +1,9 @@
 #include "CAVFormat.h"
 #include "CLibraryLoader.h"
 
+#include <dlfcn.h>
+#include <stdio.h>
+
 #define VOD_TEXT(x) #x
 #define VOD_SONAME(library, major) "lib" #library ".so." VOD_TEXT(major)
 
@@ -19,7 +22,18 @@ VOD_AV_PROCEDURES(VOD_AV_POINTER)
 static const char *const vod_names[] = {VOD_AV_FUNCTIONS(VOD_AV_NAME) VOD_AV_PROCEDURES(VOD_AV_NAME)};
 static void **const vod_slots[] = {VOD_AV_FUNCTIONS(VOD_AV_SLOT) VOD_AV_PROCEDURES(VOD_AV_SLOT)};
 
-static VodLibrary vod_library = VOD_LIBRARY(vod_avformat_soname, "libavformat59", vod_names, vod_slots, NULL);
+/* The libavcodec and libavutil that libavformat brought must be the majors these headers describe
+   too: another lays its structs out differently. (Their sonames in the binary are also how
+   scripts/package-deb names their packages.) */
+static void vod_av_ready(VodLibrary *library) {
+    const char *const dependencies[] = {VOD_SONAME(avcodec, LIBAVCODEC_VERSION_MAJOR), VOD_SONAME(avutil, LIBAVUTIL_VERSION_MAJOR)};
+    for (size_t i = 0; i < sizeof dependencies / sizeof *dependencies; i++) {
+        if (dlopen(dependencies[i], RTLD_NOW | RTLD_NOLOAD | RTLD_NODELETE) == NULL)
+            snprintf(library->failure, sizeof library->failure, "%s did not bring %s", library->soname, dependencies[i]);
+    }
+}
+
+static VodLibrary vod_library = VOD_LIBRARY(vod_avformat_soname, "libavformat59", vod_names, vod_slots, vod_av_ready);
 
 int vod_av_load(char *why, size_t size) {
     return vod_library_load(&vod_library, why, size);
