@@ -85,6 +85,8 @@ import UnitTestSupport
         let server = try await NginxServer()
         let url = server.url("nothing-here")
         #expect(try await get(url, tag: "404").status == 404)
+        // The search finds the running server, so that finding nothing below means something.
+        #expect(try await nginxProcesses(using: server.configPath).count == 1)
         server.stop()
         server.stop()
         #expect(try await nginxProcesses(using: server.configPath).isEmpty)
@@ -175,9 +177,10 @@ import UnitTestSupport
     private func nginxProcesses(using config: String) async throws -> [String] {
         let scratch = try ScratchDirectory("vodapp-pgrep")
         let list = scratch.child("list")
-        // pgrep exits 1 when nothing matches: run through sh so that is not an error. `[n]ginx`
-        // so that the pattern does not match the command line of that sh, which holds it.
-        try await MediaFixtures.run("/bin/sh", ["-c", "pgrep -a -f -- \"$1\" > \"$2\" || true", "pgrep", "[n]ginx -c \(config)", list])
+        // pgrep exits 1 when nothing matches: run through sh so that is not an error. Anchored
+        // at nginx's own path: the watchdog's command line holds nginx's after python3's, and
+        // the watchdog may still be exiting when stop() returns (it has reaped nginx by then).
+        try await MediaFixtures.run("/bin/sh", ["-c", "pgrep -a -f -- \"$1\" > \"$2\" || true", "pgrep", "^/usr/sbin/nginx -c \(config)", list])
         return ((try? String(contentsOfFile: list, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 }
