@@ -11,6 +11,7 @@
 
 #include <curl/curl.h>
 #include <locale.h>
+#include <stdatomic.h>
 #include <stddef.h>
 
 /* Opens libcurl.so.4 and initialises it, once per process: 0 when every function was found, else
@@ -65,15 +66,28 @@ static inline CURLMcode vod_multi_setopt_long(CURLM *multi, CURLMoption option, 
  * idn2_lookup_ul, which reads the host in the locale's charset: in the "C" locale a program starts
  * in, every non-ASCII host fails (as CURLUE_OUT_OF_MEMORY). A UTF-8 LC_CTYPE for this thread
  * alone, for this call alone, leaves the process's locale as it was.
+ *
+ * The locale is made once and kept: newlocale reads the locale's file from disk on every call,
+ * which was 200 opens for a payload of 200 items, and every URL a playlist names.
  */
+static inline locale_t vod_utf8_ctype(void) {
+    static _Atomic(locale_t) made = (locale_t)0;
+    locale_t utf8 = atomic_load(&made);
+    if (utf8) return utf8;
+    locale_t fresh = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    if (!fresh) return (locale_t)0;
+    locale_t expected = (locale_t)0;
+    if (atomic_compare_exchange_strong(&made, &expected, fresh)) return fresh;
+    /* Another thread made it first: use that one. */
+    freelocale(fresh);
+    return expected;
+}
+
 static inline CURLUcode vod_url_get_punycode(CURLU *url, CURLUPart part, char **value) {
-    locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+    locale_t utf8 = vod_utf8_ctype();
     locale_t previous = utf8 ? uselocale(utf8) : (locale_t)0;
     CURLUcode code = curl_url_get(url, part, value, CURLU_PUNYCODE);
-    if (utf8) {
-        uselocale(previous);
-        freelocale(utf8);
-    }
+    if (utf8) uselocale(previous);
     return code;
 }
 
