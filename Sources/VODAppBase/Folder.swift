@@ -11,7 +11,10 @@ import Foundation
 /// through that descriptor and removed with `unlinkat` relative to it: a link in it is a name to
 /// remove, never a way out. Nothing here recurses, and nothing removes a directory that is not
 /// empty or that is a mount.
-package final class Folder {
+///
+/// Its descriptor never changes, and every call on it is one `*at` system call, so one may be
+/// shared between threads (`FolderHold`).
+package final class Folder: Sendable {
     /// Where the folder was when it was opened, for messages only: nothing is looked up by it.
     package let path: String
     package let descriptor: Int32

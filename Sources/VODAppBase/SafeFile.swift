@@ -130,7 +130,14 @@ package enum SafeFile {
     /// with `/.vodapp/` in it), every folder from `.vodapp` down is opened without following a
     /// link, from DIR's descriptor: a work folder swapped for a link cannot lead outside DIR.
     /// Above it (DIR itself, which may be a link, the user's choice), the path is followed.
+    ///
+    /// A folder a running delivery holds (`FolderHold`) is used as it was checked, with no walk.
     package static func holder(of path: String) throws(Failure) -> (folder: Folder, name: String) {
+        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
+           let held = FolderHold.folder(at: String(path[..<slash])) {
+            let name = String(path[path.utf8.index(after: slash)...])
+            if Folder.isComponent(name) { return (held, name) }
+        }
         let name = (path as NSString).lastPathComponent
         guard let work = path.range(of: "/" + workAreaName + "/", options: .backwards) else {
             let parent = (path as NSString).deletingLastPathComponent

@@ -71,6 +71,11 @@ public struct Delivery: Sendable {
         let alert = await showAlert(of: payload, plan: planned, budget: budget)
         let plan = await deferring(planned, budget: budget)
         recordStart(of: payload, from: source, plan: plan, budget: budget)
+        // The folders every item it fetches is written in and placed from, checked once and held
+        // until it ends (`FolderHold`). Without the hold (it could not be taken), each item walks
+        // from DIR as before, and meets whatever stopped the hold.
+        let hold = plan.mine.isEmpty ? nil : try? plan.directory.holdWorkFolders()
+        defer { hold?.release() }
 
         // Items another delivery is fetching are waited for while this one transfers, places and
         // records its own.

@@ -238,6 +238,11 @@ package struct MediaDirectory: Sendable {
         }
     }
 
+    /// DIR, its work area and `partial`, held while a delivery fetches into them (`FolderHold`).
+    package func holdWorkFolders() throws(SafeFile.Failure) -> FolderHold {
+        try FolderHold(workAreaOf: path, below: ["partial"])
+    }
+
     /// The work area's `partial` folder, reached from DIR without following a link.
     package func workFolder() throws(SafeFile.Failure) -> Folder {
         try Folder.openWorkArea(in: path, below: ["partial"])
