@@ -5,8 +5,12 @@
 #include <unistd.h>
 
 static int vod_open(VodLibrary *library) {
-    /* RTLD_LOCAL: its symbols stay its own; RTLD_NODELETE: the pointers stay good for the process. */
-    void *handle = dlopen(library->soname, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
+    /* RTLD_LOCAL: its symbols stay its own; RTLD_NODELETE: the pointers stay good for the process.
+       RTLD_LAZY: libcurl brings some thirty libraries (OpenSSL, GnuTLS, Kerberos, LDAP, ...), and
+       binding every symbol they import at once took about a millisecond of each start, for
+       functions a run mostly never calls. Versions are still checked as they load, and every
+       function vodapp calls is looked up below. */
+    void *handle = dlopen(library->soname, RTLD_LAZY | RTLD_LOCAL | RTLD_NODELETE);
     if (handle == NULL) {
         const char *reason = dlerror();
         snprintf(library->failure, sizeof library->failure, "%s", reason != NULL ? reason : library->soname);

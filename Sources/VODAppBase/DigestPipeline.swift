@@ -12,6 +12,10 @@ import Foundation
 /// digest, and past that the writer waits for it to catch up, so a link faster than SHA-256 piles
 /// up no memory. The copy and the hand-over cost about a tenth more CPU than digesting in place:
 /// with a single core to run on, which could only take turns, the digest is taken in place.
+///
+/// A body that never fills a batch (a small file, a segment) is digested by the writer when it
+/// ends: handing 64 KiB to another thread and waiting for its answer cost more than the digest.
+/// The queue is made when the first batch is sent.
 package final class DigestPipeline: @unchecked Sendable {
     package static let batchBytes = 256 * 1024
     package static let batchesInFlight = 4
@@ -19,24 +23,25 @@ package final class DigestPipeline: @unchecked Sendable {
     /// Whether this process may run on more than one core (its affinity, as Foundation reads it).
     package static let besideTheWriter = ProcessInfo.processInfo.activeProcessorCount > 1
 
-    // `running` is touched only on `queue` when there is one, else only by the writer; `batch`
-    // only by the writer (`update`, `finish`), one thread at a time. The semaphore counts the
-    // batches the queue may still take.
+    // `running` is touched only on `queue` once there is one, before that only by the writer;
+    // `batch` and `queue` only by the writer (`update`, `finish`), one thread at a time. The
+    // semaphore counts the batches the queue may still take.
     private var running: FileFingerprint.Running
     private var batch: [UInt8] = []
-    private let queue: DispatchQueue?
+    private let besideTheWriter: Bool
+    private var queue: DispatchQueue?
     private let room = DispatchSemaphore(value: DigestPipeline.batchesInFlight)
 
     /// Continues `running`, which may already hold bytes (a resumed body's kept bytes), on a queue
     /// of its own when `besideTheWriter`, else in the writer's calls.
     package init(continuing running: FileFingerprint.Running, besideTheWriter: Bool = DigestPipeline.besideTheWriter) {
         self.running = running
-        queue = besideTheWriter ? DispatchQueue(label: "vodapp-digest", qos: .userInitiated) : nil
+        self.besideTheWriter = besideTheWriter
     }
 
     /// Hands `chunk`, the next bytes of the body, to the digest.
     package func update(_ chunk: UnsafeRawBufferPointer) {
-        guard queue != nil else { return running.update(chunk) }
+        guard besideTheWriter else { return running.update(chunk) }
         if batch.capacity == 0 { batch.reserveCapacity(Self.batchBytes) }
         batch.append(contentsOf: chunk)
         if batch.count >= Self.batchBytes { send() }
@@ -45,7 +50,12 @@ package final class DigestPipeline: @unchecked Sendable {
     /// Waits for every byte handed over to be digested: how many bytes the digest holds (a resumed
     /// body's kept bytes included) and their SHA-256 in hexadecimal.
     package func finish() -> (bytes: Int64, digest: String) {
-        guard let queue else { return (running.bytes, running.finish()) }
+        guard let queue else {
+            // Nothing was handed over: what is left is digested here.
+            if !batch.isEmpty { batch.withUnsafeBytes { running.update($0) } }
+            batch = []
+            return (running.bytes, running.finish())
+        }
         if !batch.isEmpty { send() }
         return queue.sync { (running.bytes, running.finish()) }
     }
@@ -54,7 +64,9 @@ package final class DigestPipeline: @unchecked Sendable {
         let full = batch
         batch = []
         room.wait()
-        queue?.async {
+        let queue = queue ?? DispatchQueue(label: "vodapp-digest", qos: .userInitiated)
+        self.queue = queue
+        queue.async {
             full.withUnsafeBytes { self.running.update($0) }
             self.room.signal()
         }

@@ -324,7 +324,8 @@ public final class StateStore: Sendable {
             for item in started { try item.insertStarted(db) }
             guard !push.isEmpty else { return false }
             let named = try db.cachedStatement(sql: "UPDATE item SET namedAt = ? WHERE key = ?")
-            for item in push { try named.execute(arguments: [now, item.key]) }
+            let namedAt = StoreDate.value(now)
+            for item in push { try named.execute(arguments: [namedAt, item.key]) }
             try db.execute(sql: """
                 DELETE FROM item WHERE state IN ('failed', 'tooLarge', 'removed', 'deferred')
                 AND COALESCE(namedAt, updatedAt) < ?

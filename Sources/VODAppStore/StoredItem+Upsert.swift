@@ -5,7 +5,8 @@ import GRDB
 /// GRDB's record `save` encodes each row through `Codable`, then runs an UPDATE and, for a new
 /// key, an INSERT, each checked by its statement authorizer: a tenth of a millisecond a row in a
 /// release build, which a delivery of 6,000 items spent after its deadline, past its budget.
-/// The values are the ones `save` writes (dates in GRDB's own text format, the state's raw value).
+/// The values are the ones `save` writes (dates in GRDB's own text format, `StoreDate`; the state's
+/// raw value).
 extension StoredItem {
     private static let columns = ["key", "title", "url", "state", "path", "bytes", "etag", "lastModified", "error", "attempts",
                                   "nextAttemptAt", "final", "total", "fileID", "fingerprint", "vouched",
@@ -35,8 +36,9 @@ extension StoredItem {
 
     private var arguments: StatementArguments {
         [key, title, url, state.rawValue, path, bytes, etag, lastModified, error, attempts,
-         nextAttemptAt, final, total, fileID, fingerprint, vouched,
-         variantCeiling, variantCeilingLimit, subtitles, subtitle, unendedStarts, removedByVodapp, namedAt, updatedAt]
+         StoreDate.value(nextAttemptAt), final, total, fileID, fingerprint, vouched,
+         variantCeiling, variantCeilingLimit, subtitles, subtitle, unendedStarts, removedByVodapp, StoreDate.value(namedAt),
+         StoreDate.value(updatedAt)]
     }
 
     /// The state, attempts and bytes recorded for `key`, if any: what counting the next attempt needs.

@@ -84,6 +84,20 @@ import VODAppBase
         #expect(digest == FileFingerprint.of(path: path))
     }
 
+    /// Bodies around one batch: under it the writer digests them as they end, with no queue; at it
+    /// and past it they go to the queue. Either way, the file's digest.
+    @Test(arguments: [1, 65_536, DigestPipeline.batchBytes - 1, DigestPipeline.batchBytes, DigestPipeline.batchBytes + 1], [0, 1000])
+    func aBodyAroundOneBatchAgreesWithOneReadBack(size: Int, keptBefore: Int) throws {
+        let bytes = (0..<size + keptBefore).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let (path, running) = try resumed(bytes, name: "batch-\(size)-\(keptBefore)", kept: keptBefore)
+        defer { unlink(path) }
+        let pipeline = DigestPipeline(continuing: running, besideTheWriter: true)
+        inUnevenChunks(bytes, from: keptBefore, largest: 70_001) { pipeline.update($0) }
+        let (digested, digest) = pipeline.finish()
+        #expect(digested == Int64(bytes.count))
+        #expect(digest == FileFingerprint.of(path: path))
+    }
+
     /// `bytes` written to a file, and a digest fed its first `kept` bytes read back from it, as a
     /// resume's kept bytes are.
     private func resumed(_ bytes: [UInt8], name: String, kept: Int) throws -> (path: String, running: FileFingerprint.Running) {
