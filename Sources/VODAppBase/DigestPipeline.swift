@@ -13,9 +13,10 @@ import Foundation
 /// up no memory. The copy and the hand-over cost about a tenth more CPU than digesting in place:
 /// with a single core to run on, which could only take turns, the digest is taken in place.
 ///
-/// A body that never fills a batch (a small file, a segment) is digested by the writer when it
-/// ends: handing 64 KiB to another thread and waiting for its answer cost more than the digest.
-/// The queue is made when the first batch is sent.
+/// A body that never fills a batch (a small file) is digested by the writer: handing 64 KiB to
+/// another thread and waiting for its answer cost more than the digest. One declared that small
+/// is digested in place as it comes, with no copy; one of unknown length, when it ends. The queue
+/// is made when the first batch is sent.
 package final class DigestPipeline: @unchecked Sendable {
     package static let batchBytes = 256 * 1024
     package static let batchesInFlight = 4
@@ -34,9 +35,12 @@ package final class DigestPipeline: @unchecked Sendable {
 
     /// Continues `running`, which may already hold bytes (a resumed body's kept bytes), on a queue
     /// of its own when `besideTheWriter`, else in the writer's calls.
-    package init(continuing running: FileFingerprint.Running, besideTheWriter: Bool = DigestPipeline.besideTheWriter) {
+    /// - Parameter expectedBytes: how many bytes are still to come, when the response said: at
+    ///   most one batch, and they are digested in the writer's calls.
+    package init(continuing running: FileFingerprint.Running, expectedBytes: Int64? = nil,
+                 besideTheWriter: Bool = DigestPipeline.besideTheWriter) {
         self.running = running
-        self.besideTheWriter = besideTheWriter
+        self.besideTheWriter = besideTheWriter && (expectedBytes.map { $0 > Int64(Self.batchBytes) } ?? true)
     }
 
     /// Hands `chunk`, the next bytes of the body, to the digest.

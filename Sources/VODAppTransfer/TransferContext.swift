@@ -341,7 +341,8 @@ final class TransferContext {
             var digest = FileFingerprint.Running()
             // A resume's kept bytes are read once here (from the page cache when the last
             // delivery was recent); the rest is digested as it arrives.
-            self.digest = digest.absorb(FileDescriptor(rawValue: fd), upTo: baseOffset) ? DigestPipeline(continuing: digest) : nil
+            self.digest = digest.absorb(FileDescriptor(rawValue: fd), upTo: baseOffset)
+                ? DigestPipeline(continuing: digest, expectedBytes: declaredLength) : nil
         }
         floorCheckedAt = baseOffset
         return reserve()

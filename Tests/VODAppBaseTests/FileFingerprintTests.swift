@@ -84,14 +84,18 @@ import VODAppBase
         #expect(digest == FileFingerprint.of(path: path))
     }
 
-    /// Bodies around one batch: under it the writer digests them as they end, with no queue; at it
-    /// and past it they go to the queue. Either way, the file's digest.
-    @Test(arguments: [1, 65_536, DigestPipeline.batchBytes - 1, DigestPipeline.batchBytes, DigestPipeline.batchBytes + 1], [0, 1000])
-    func aBodyAroundOneBatchAgreesWithOneReadBack(size: Int, keptBefore: Int) throws {
+    /// Bodies around one batch: under it the writer digests them (in place when their length is
+    /// declared, else as they end), with no queue; at it and past it they go to the queue. A
+    /// declared length that is wrong changes only where the digest is taken. Either way, the
+    /// file's digest.
+    @Test(arguments: [1, 65_536, DigestPipeline.batchBytes - 1, DigestPipeline.batchBytes, DigestPipeline.batchBytes + 1],
+          [nil, 0, 65_536, Int64(DigestPipeline.batchBytes), 1 << 30])
+    func aBodyAroundOneBatchAgreesWithOneReadBack(size: Int, declared: Int64?) throws {
+        let keptBefore = 1000
         let bytes = (0..<size + keptBefore).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
-        let (path, running) = try resumed(bytes, name: "batch-\(size)-\(keptBefore)", kept: keptBefore)
+        let (path, running) = try resumed(bytes, name: "batch-\(size)-\(declared ?? -1)", kept: keptBefore)
         defer { unlink(path) }
-        let pipeline = DigestPipeline(continuing: running, besideTheWriter: true)
+        let pipeline = DigestPipeline(continuing: running, expectedBytes: declared, besideTheWriter: true)
         inUnevenChunks(bytes, from: keptBefore, largest: 70_001) { pipeline.update($0) }
         let (digested, digest) = pipeline.finish()
         #expect(digested == Int64(bytes.count))
