@@ -107,6 +107,13 @@ public struct Delivery: Sendable {
         return report
     }
 
+    /// Tells the stores this process opens from now on that its deliveries overlap (a
+    /// listener's): each keeps a pool of connections, so that one delivery's reads never wait
+    /// behind another's write. A command, which runs one delivery, opens a single connection.
+    public static func expectOverlappingDeliveries() {
+        StateStore.connectionMode = .pool
+    }
+
     /// Refuses a DIR whose way another user can change (`DirectoryPath`).
     static func checkWay(to directory: MediaDirectory) throws(MediaDirectoryError) {
         if let refusal = DirectoryPath.refusal(to: directory.path) {

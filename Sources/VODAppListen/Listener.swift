@@ -86,6 +86,7 @@ public struct Listener: Sendable {
         // holds 3 MiB over idle after three rounds, and its deliveries take as long
         // (Benchmarks/hls-streams.py --rounds 3).
         vod_keep_heap_trimmed()
+        Delivery.expectOverlappingDeliveries()
         do {
             try configuration.delivery.prepareDirectory()
         } catch {

@@ -9,7 +9,8 @@ import VODAppBase
 /// The store is a record, not the truth: a file's presence in DIR decides `alreadyPresent`, so a
 /// lost or damaged store costs at most some resumable bytes, never a wrong report.
 public final class StateStore: Sendable {
-    /// A pool of connections in WAL mode; one read-only connection for `readOnly`.
+    /// The connections, in WAL mode: one, or a pool of them (`ConnectionMode`); one read-only
+    /// connection for `readOnly`.
     let pool: any DatabaseWriter
     private let waits: StoreWaitLimit
     /// The work area, held open: SQLite opens the database and its `-wal` and `-shm` through it
@@ -32,7 +33,10 @@ public final class StateStore: Sendable {
     ///   objects vodapp did not make (`StoreSchema`); or GRDB's error.
     /// - Parameter readOnly: only reads, never creates, migrates or writes (`vodapp status`,
     ///   which must not change DIR).
-    public init(directory: String, until deadline: ContinuousClock.Instant? = nil, readOnly: Bool = false) throws {
+    /// - Parameter connections: one connection or a pool (`ConnectionMode`); the process's mode
+    ///   unless said.
+    public init(directory: String, until deadline: ContinuousClock.Instant? = nil, readOnly: Bool = false,
+                connections: ConnectionMode = StateStore.connectionMode) throws {
         let path = directory + "/.vodapp/state.sqlite"
         try Self.check(workArea: directory + "/.vodapp", database: path)
         let planted = StoreSideFiles.planted(beside: path)
@@ -76,7 +80,10 @@ public final class StateStore: Sendable {
                 try queue.read { db in try QueryTimeLimit.run(db) { try StoreSchema.verify(db, path: path) } }
                 return queue
             }
-            let pool = try DatabasePool(path: opened, configuration: configuration)
+            let pool: any DatabaseWriter = switch connections {
+            case .pool: try DatabasePool(path: opened, configuration: configuration)
+            case .single: try Self.singleConnection(opened, configuration: configuration)
+            }
             // Checked before the migrator reads the store: it would run what is there.
             try pool.read { db in try QueryTimeLimit.run(db) { try StoreSchema.verify(db, path: path) } }
             try QueryTimeLimit.run(interrupting: { pool.interrupt() }) { try Self.migrator.migrate(pool) }
@@ -92,6 +99,31 @@ public final class StateStore: Sendable {
         waits = StoreWaitLimit()
         workArea = -1
         try Self.migrator.migrate(writer)
+    }
+
+    /// How many connections a store opens: one for a command, which runs one delivery at a time;
+    /// a pool for a listener, whose deliveries overlap, so that one's reads never wait behind
+    /// another's write. A pool opens a second connection for its first read, which parses the
+    /// schema again and checks it: about 1.4 ms of every command's 22.
+    public enum ConnectionMode: Sendable {
+        case single, pool
+    }
+
+    private static let connectionModeBox = NIOLockedValueBox(ConnectionMode.single)
+
+    /// The mode of the stores this process opens from now on: a listener sets `.pool` before
+    /// its first delivery.
+    public static var connectionMode: ConnectionMode {
+        get { connectionModeBox.withLockedValue { $0 } }
+        set { connectionModeBox.withLockedValue { $0 = newValue } }
+    }
+
+    /// One connection that reads and writes, in WAL mode as a pool's are: another process (a
+    /// listener, `vodapp status`) reads while it writes, and a store it creates is one a pool opens.
+    private static func singleConnection(_ path: String, configuration: Configuration) throws -> DatabaseQueue {
+        var configuration = configuration
+        configuration.journalMode = .wal
+        return try DatabaseQueue(path: path, configuration: configuration)
     }
 
     /// A connection that writes nothing in the work area. A read-only connection to a WAL
