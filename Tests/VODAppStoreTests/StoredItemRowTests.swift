@@ -52,4 +52,21 @@ import Testing
         let error = try #require(throws: (any Error).self) { try store.items(["odd"]) }
         #expect(StateStoreError.oneLine(error).hasPrefix("it holds a record vodapp cannot read"), "\(change): \(error)")
     }
+
+    /// The records of the keys asked for, and only those: keys without a record, a key asked
+    /// twice, characters JSON escapes, none at all, and more keys than SQLite binds variables.
+    @Test func theRecordsOfTheKeysAskedForAndNoOthers() throws {
+        let store = try StateStore(writer: DatabaseQueue())
+        let odd = #"quote" back\slash ünï"#
+        let keys = (0..<40_000).map { "k\($0)" } + [odd]
+        try store.save(keys.enumerated().filter { $0.offset % 2 == 0 || $0.element == odd }.map { _, key in
+            StoredItem(key: key, title: nil, url: "https://example.com/\(key.count).mp4", state: .fetched, attempts: 0, updatedAt: Self.moment)
+        })
+        #expect(try store.items([]).isEmpty)
+        #expect(try store.items(["k1", "absent"]).isEmpty)
+        #expect(try Set(store.items(["k0", "k0", "k2", "k3", odd]).keys) == ["k0", "k2", odd])
+        let all = try store.items(keys)
+        #expect(all.count == 20_001)
+        #expect(all.keys.allSatisfy { $0 == odd || Int($0.dropFirst())! % 2 == 0 })
+    }
 }
