@@ -33,6 +33,10 @@ public enum CommandLineTool {
                 try parsed.run()
             }
             command.exit()
+        } catch let code as ExitCode {
+            // A command's own status (a delivery that failed, nothing new): nothing to say, and
+            // ArgumentParser would build its help to learn that.
+            exit(code.rawValue)
         } catch {
             CommandFailure(error)?.exit()
             if command.exitCode(for: error) == .validationFailure {

@@ -362,7 +362,7 @@ public final class StateStore: Sendable {
             try db.execute(sql: """
                 DELETE FROM item WHERE state IN ('failed', 'tooLarge', 'removed', 'deferred')
                 AND COALESCE(namedAt, updatedAt) < ?
-                """, arguments: [now.addingTimeInterval(-Self.forgetAfter)])
+                """, arguments: [StoreDate.value(now.addingTimeInterval(-Self.forgetAfter))])
             // Plain statements, each prepared once: GRDB's record insert encodes every row through
             // Codable, and its query interface builds the count, a third of a ten-item run's
             // time in the store.
