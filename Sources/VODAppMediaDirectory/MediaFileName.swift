@@ -167,8 +167,7 @@ public struct MediaFileName: Sendable, Equatable {
     /// what they say (players read the bytes, and need no extension).
     package static func fileExtension(url: MediaURL, contentType: String?) -> String? {
         if let fromURL = url.fileExtension, mediaExtensions.contains(fromURL) { return fromURL }
-        let mime = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased()
-        return mime.flatMap { Self.extensionsByType[$0] }
+        return Self.extensionsByType[ContentTypeEssence.of(contentType)]
     }
 
     private static let extensionsByType: [String: String] = [

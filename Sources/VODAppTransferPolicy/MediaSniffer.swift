@@ -1,4 +1,5 @@
 import Foundation
+import VODAppBase
 
 /// Decides, from a response's Content-Type and its first bytes, whether its body is media, an
 /// HLS playlist or a DASH manifest to follow, or evidently something else: a page a person was
@@ -45,7 +46,7 @@ public enum MediaSniffer {
     /// - Parameter ciphertext: the body is encrypted as a whole (an AES-128 HLS segment), so no
     ///   container's signature can show in it.
     public static func verdict(contentType: String?, head: [UInt8], complete: Bool, ciphertext: Bool = false) -> Verdict {
-        let type = contentType?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+        let type = ContentTypeEssence.of(contentType)
         if head.isEmpty && complete { return .notMedia("the server sent an empty body") }
         if hlsTypes.contains(type) { return .hlsPlaylist }
         if type == "application/dash+xml" { return .dashManifest }
