@@ -1,14 +1,15 @@
 import Foundation
 import GRDB
 
-/// A date as GRDB stores one, "yyyy-MM-dd HH:mm:ss.SSS" in UTC, written without the
-/// `DateFormatter` GRDB formats every bound `Date` with.
+/// A date as GRDB stores one, "yyyy-MM-dd HH:mm:ss.SSS" in UTC, written and read without the
+/// `DateFormatter` and `Calendar` GRDB goes through, which load ICU's calendar and its data.
 ///
 /// An item's record binds three dates and is written twice a delivery: through the formatter,
-/// that was 2 % of a 200-item delivery's CPU. The same text is written here from `gmtime_r`,
-/// for dates from 1970 to 9999 (those vodapp stores); any other goes through GRDB, whose calendar
-/// switches to the Julian one before 1582. GRDB reads both back alike. `StoreDateTests` holds the
-/// text to GRDB's own.
+/// that was 2 % of a 200-item delivery's CPU; reading ten records back took ICU's data into
+/// memory (1.7 MiB). The same text is written here from `gmtime_r` and read with `timegm`, for
+/// dates from 1970 to 9999 (those vodapp stores); any other date, and any other text (GRDB reads
+/// several), goes through GRDB, whose calendar switches to the Julian one before 1582.
+/// `StoreDateTests` holds both to GRDB's own.
 enum StoreDate {
     /// The milliseconds since 1970 at the start of the year 10000.
     private static let yearTenThousand: Int64 = 253_402_300_800_000
@@ -46,5 +47,56 @@ enum StoreDate {
     /// `date` as GRDB would bind it; NULL for none.
     static func value(_ date: Date?) -> DatabaseValue {
         date.map(value) ?? .null
+    }
+
+    /// The date in `column`, nil for NULL: text in the form `value(_:)` writes is read here, and
+    /// anything else as GRDB reads it (and refuses it: a date edited to "garbage" is GRDB's error).
+    static func decode(_ row: Row, column: String) throws -> Date? {
+        let stored: DatabaseValue = row[column]
+        if stored.isNull { return nil }
+        if case .string(let text) = stored.storage, let date = date(text) { return date }
+        return try row.decode(Date?.self, forColumn: column)
+    }
+
+    /// `text` as the date `value(_:)` wrote it, or nil when it is not exactly that form.
+    static func date(_ text: String) -> Date? {
+        var utf8 = text.utf8.makeIterator()
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(23)
+        while let byte = utf8.next() {
+            bytes.append(byte)
+            if bytes.count > 23 { return nil }
+        }
+        guard bytes.count == 23 else { return nil }
+        for (offset, separator) in [(4, "-"), (7, "-"), (10, " "), (13, ":"), (16, ":"), (19, ".")]
+        where bytes[offset] != UInt8(ascii: Unicode.Scalar(separator)!) {
+            return nil
+        }
+        func number(_ offset: Int, _ digits: Int) -> Int? {
+            var value = 0
+            for byte in bytes[offset..<offset + digits] {
+                guard (48...57).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2), let hour = number(11, 2),
+              let minute = number(14, 2), let second = number(17, 2), let millisecond = number(20, 3),
+              year >= 1970, (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else {
+            return nil
+        }
+        var fields = tm()
+        fields.tm_year = Int32(year - 1900)
+        fields.tm_mon = Int32(month - 1)
+        fields.tm_mday = Int32(day)
+        fields.tm_hour = Int32(hour)
+        fields.tm_min = Int32(minute)
+        fields.tm_sec = Int32(second)
+        let seconds = timegm(&fields)
+        // A day past the month's end (February 30th) is normalized by timegm: not this form.
+        guard seconds >= 0, fields.tm_mday == Int32(day), fields.tm_mon == Int32(month - 1) else { return nil }
+        // As Foundation's Gregorian calendar adds them up for GRDB: whole seconds since 2001, then
+        // the nanoseconds, so that both give the same `Date` to the last bit.
+        return Date(timeIntervalSinceReferenceDate: Double(Int64(seconds) - 978_307_200) + Double(millisecond * 1_000_000) / 1_000_000_000)
     }
 }

@@ -25,7 +25,7 @@ extension StoredItem {
         lastModified = try row.decode(forColumn: "lastModified")
         error = try row.decode(forColumn: "error")
         attempts = try row.decode(forColumn: "attempts")
-        nextAttemptAt = try row.decode(forColumn: "nextAttemptAt")
+        nextAttemptAt = try StoreDate.decode(row, column: "nextAttemptAt")
         final = try row.decode(Bool?.self, forColumn: "final") ?? false
         total = try row.decode(forColumn: "total")
         fileID = try row.decode(forColumn: "fileID")
@@ -37,8 +37,13 @@ extension StoredItem {
         subtitle = try row.decode(forColumn: "subtitle")
         unendedStarts = try row.decode(Int?.self, forColumn: "unendedStarts") ?? 0
         removedByVodapp = try row.decode(Bool?.self, forColumn: "removedByVodapp") ?? false
-        namedAt = try row.decode(forColumn: "namedAt")
-        updatedAt = try row.decode(forColumn: "updatedAt")
+        namedAt = try StoreDate.decode(row, column: "namedAt")
+        guard let updatedAt = try StoreDate.decode(row, column: "updatedAt") else {
+            // GRDB's own error for a NULL where a date must be.
+            self.updatedAt = try row.decode(forColumn: "updatedAt")
+            return
+        }
+        self.updatedAt = updatedAt
     }
 }
 

@@ -49,4 +49,33 @@ import Testing
             }
         }
     }
+
+    /// What GRDB reads from `text`.
+    private func grdbsDate(_ text: String) throws -> Date? {
+        try DatabaseQueue().read { db in try Date.fetchOne(db, sql: "SELECT ?", arguments: [text]) }
+    }
+
+    @Test func itReadsItsOwnTextAsGRDBDoes() throws {
+        var generator = SystemRandomNumberGenerator()
+        let queue = try DatabaseQueue()
+        try queue.read { db in
+            for _ in 0..<5_000 {
+                let date = Date(timeIntervalSince1970: Double(Int64.random(in: 0..<253_402_300_800_000, using: &generator)) / 1000)
+                guard case .string(let text) = StoreDate.value(date).storage else { Issue.record("not text"); return }
+                let grdb = try Date.fetchOne(db, sql: "SELECT ?", arguments: [text])
+                #expect(StoreDate.date(text) == grdb, "\(text)")
+                // GRDB's own text keeps milliseconds, and its reading is not exact below them.
+                #expect(abs(StoreDate.date(text)!.timeIntervalSince(date)) < 0.001, "\(text)")
+            }
+        }
+    }
+
+    /// Text in any other form is not read here (GRDB reads it, or refuses it).
+    @Test(arguments: ["", "2026-11-27", "2026-11-27 10:00", "2026-11-27 10:00:00", "2026-11-27T10:00:00.000",
+                      "2026-11-27 10:00:00.000Z", "2026-11-27 10:00:00.0000", "2026-02-30 00:00:00.000", "2026-13-01 00:00:00.000",
+                      "1969-12-31 23:59:59.999", "2026-11-27 24:00:00.000", "2026-11-27 10:60:00.000", "202६-11-27 10:00:00.000",
+                      "garbage garbage garbage"])
+    func otherTextIsLeftToGRDB(_ text: String) {
+        #expect(StoreDate.date(text) == nil)
+    }
 }
