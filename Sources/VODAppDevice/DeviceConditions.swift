@@ -18,7 +18,31 @@ public struct DeviceConditions: Sendable, Equatable {
     /// calls this before its plan, so that their first answers come while it reads DIR and the
     /// store.
     public static func prepare() {
+        guard !unanswerable else { return }
         _ = Monitors.shared
+    }
+
+    /// Whether no service can answer in this process (`noServiceCanAnswer`), looked at once.
+    private static let unanswerable = noServiceCanAnswer(environment: ProcessInfo.processInfo.environment) { path in
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// Whether GLib's monitors could only say "not metered, no power saver": no system bus at
+    /// the address GLib would use, and nothing that makes GLib look elsewhere (another bus
+    /// address, a monitor or module of the user's choice, a sandbox whose portals answer on the
+    /// session bus).
+    ///
+    /// NetworkManager and power-profiles-daemon answer over the system bus; without one, GLib
+    /// falls back to its netlink monitor, which never says metered, and to none for power. A
+    /// server or container without D-Bus, where vodapp is often a webhook's handler, then loaded
+    /// GIO, GObject and their libraries (2.7 MiB, and milliseconds) to learn that. Anything that
+    /// might tell GLib otherwise leaves the question to GLib.
+    package static func noServiceCanAnswer(environment: [String: String], exists: (String) -> Bool) -> Bool {
+        let redirections = ["DBUS_SYSTEM_BUS_ADDRESS", "GIO_USE_NETWORK_MONITOR", "GIO_USE_POWER_PROFILE_MONITOR",
+                            "GIO_USE_PORTALS", "GTK_USE_PORTAL", "GIO_MODULE_DIR", "GIO_EXTRA_MODULES", "SNAP"]
+        guard !redirections.contains(where: { environment[$0] != nil }) else { return false }
+        return !["/var/run/dbus/system_bus_socket", "/run/dbus/system_bus_socket", "/.flatpak-info"].contains(where: exists)
     }
 
     /// The conditions now. The monitors start with the first call (or `prepare`), on a thread of
@@ -27,6 +51,7 @@ public struct DeviceConditions: Sendable, Equatable {
     /// services answer in milliseconds, a system bus that does not answer must not hold a
     /// delivery, and what is not known is not said.
     public static func current(patience: Duration = .milliseconds(250)) async -> DeviceConditions {
+        guard !unanswerable else { return DeviceConditions() }
         let monitors = Monitors.shared
         let deadline = ContinuousClock.now + patience
         while !monitors.answered, ContinuousClock.now < deadline {
