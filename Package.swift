@@ -51,6 +51,9 @@ let package = Package(
         // (libglib2.0-dev, libnotify-dev) are seen by these targets' C files alone.
         .target(name: "CGio", dependencies: ["CLibraryLoader"], cSettings: glibHeaders),
         .target(name: "CLibNotify", dependencies: ["CGio", "CLibraryLoader"], cSettings: glibHeaders),
+        // libxml2's reader, loaded when the first DASH manifest is read; its headers are where
+        // `pkg-config --cflags libxml-2.0` says.
+        .target(name: "CLibXML2", dependencies: ["CLibraryLoader"], cSettings: [.unsafeFlags(["-I/usr/include/libxml2"])]),
         // FFmpeg's libavformat (with libavcodec and libavutil): the mux of a stream's parts.
         // Loaded at the first mux (dlopen), not linked: include/CAVFormat.h says why. The
         // headers come from libavformat-dev, libavcodec-dev and libavutil-dev.
@@ -124,7 +127,7 @@ let package = Package(
         // media playlists the HLS plan already fetches.
         .target(
             name: "VODAppDASH",
-            dependencies: ["VODAppBase", "VODAppModel", "VODAppHLS"]
+            dependencies: ["VODAppBase", "VODAppModel", "VODAppHLS", "CLibXML2"]
         ),
         // FFmpeg's libavformat muxing a stream's parts into the one MP4 a viewer keeps.
         .target(
@@ -501,7 +504,7 @@ let package = Package(
 // packed (RELR: ld.so read 2.9 MB of them at every start), and nothing is exported (36,000 symbols
 // that nothing loads). scripts/hot-text/generate writes the list.
 let releaseOnly = BuildSettingCondition.when(configuration: .release)
-let cTargets: Set<String> = ["CAVFormat", "CCurl", "CFileShims", "CGio", "CLibNotify", "CLibraryLoader", "CMosquitto"]
+let cTargets: Set<String> = ["CAVFormat", "CCurl", "CFileShims", "CGio", "CLibNotify", "CLibXML2", "CLibraryLoader", "CMosquitto"]
 for target in package.targets where [.regular, .executable].contains(target.type) && !cTargets.contains(target.name) {
     target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-Xfrontend", "-function-sections"], releaseOnly)]
 }

@@ -1,12 +1,14 @@
+import CLibXML2
 import Foundation
-import FoundationXML
+import VODAppBase
 
 /// An XML document read into elements (names without their prefixes, attributes, text),
 /// bounded in element count: a DASH manifest is read whole, then walked, because its BaseURLs and
 /// segment addressing are inherited down the tree.
 ///
-/// libxml2 (through FoundationXML's `XMLParser`) does the reading: it resolves no external
-/// entity and bounds entity expansion, so a hostile document cannot make it fetch or balloon.
+/// libxml2's reader does the reading (`CLibXML2`, loaded with the first manifest): it reads no
+/// DTD, substitutes no entity and fetches nothing, and a manifest that declares a DTD never
+/// reaches it (`DASHManifestParser.declaresDTD`).
 struct XMLElementTree {
     let name: String
     let attributes: [String: String]
@@ -17,61 +19,39 @@ struct XMLElementTree {
     func children(_ name: String) -> [XMLElementTree] { children.filter { $0.name == name } }
     func child(_ name: String) -> XMLElementTree? { children.first { $0.name == name } }
 
-    /// Reads `data`; at most `limit` elements.
-    static func parse(_ data: [UInt8], limit: Int) throws(DASHManifestError) -> XMLElementTree {
-        let builder = Builder(limit: limit)
-        let parser = XMLParser(data: Data(data))
-        // Namespaces are not checked: manifests in the wild use prefixes they never declare
-        // (`scte35:`, `yt:`), and players read them; an element is known by its local name.
-        parser.shouldProcessNamespaces = false
-        parser.shouldResolveExternalEntities = false
-        parser.delegate = builder
-        let parsed = parser.parse()
-        if builder.overLimit { throw .tooManyElements(limit: limit) }
-        guard parsed, let root = builder.root else {
-            let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "it ended early"
-            throw .notXML(line: parser.lineNumber, reason: DASHManifestError.excerpt(reason))
-        }
-        return root
+    /// An element still open while its children are read.
+    private struct Open {
+        var name: String
+        var attributes: [String: String]
+        var text = ""
+        var children: [XMLElementTree] = []
     }
 
-    /// Builds the tree as the parser calls it: one open element per level.
-    private final class Builder: NSObject, XMLParserDelegate {
-        struct Open {
-            var name: String
-            var attributes: [String: String]
-            var text = ""
-            var children: [XMLElementTree] = []
+    /// Reads `data`; at most `limit` elements.
+    static func parse(_ data: [UInt8], limit: Int) throws(DASHManifestError) -> XMLElementTree {
+        var why = [CChar](repeating: 0, count: 512)
+        guard vod_xml_load(&why, why.count) == 0 else {
+            throw .notXML(line: 0, reason: DASHManifestError.excerpt("libxml2 cannot be used: " + String(writtenInto: why)))
         }
+        // libxml2 reads the bytes where they are: the reader lives inside this closure.
+        let result: Result<XMLElementTree, DASHManifestError> = data.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { bytes in
+                guard let reader = vod_xml_reader_new(bytes.baseAddress, Int32(clamping: bytes.count)) else {
+                    return .failure(.notXML(line: 0, reason: "libxml2 has no memory for it"))
+                }
+                defer { vod_xml_reader_free(reader) }
+                return read(reader, limit: limit)
+            }
+        }
+        return try result.get()
+    }
 
-        let limit: Int
+    /// The tree, node by node: one open element per level.
+    private static func read(_ reader: OpaquePointer, limit: Int) -> Result<XMLElementTree, DASHManifestError> {
         var stack: [Open] = []
         var root: XMLElementTree?
         var count = 0
-        var overLimit = false
-
-        init(limit: Int) {
-            self.limit = limit
-        }
-
-        func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
-                    attributes: [String: String] = [:]) {
-            count += 1
-            guard count <= limit else {
-                overLimit = true
-                parser.abortParsing()
-                return
-            }
-            let local = elementName.split(separator: ":").last.map(String.init) ?? elementName
-            stack.append(Open(name: local, attributes: attributes))
-        }
-
-        func parser(_ parser: XMLParser, foundCharacters string: String) {
-            guard !stack.isEmpty, stack[stack.count - 1].text.utf8.count < 4096 else { return }
-            stack[stack.count - 1].text += string
-        }
-
-        func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName: String?) {
+        func close() {
             guard let open = stack.popLast() else { return }
             let element = XMLElementTree(name: open.name, attributes: open.attributes,
                                          text: open.text.trimmingCharacters(in: .whitespacesAndNewlines), children: open.children)
@@ -81,5 +61,47 @@ struct XMLElementTree {
                 stack[stack.count - 1].children.append(element)
             }
         }
+        while true {
+            switch vod_xml_reader_read(reader) {
+            case 0:
+                guard stack.isEmpty, let root else { return .failure(.notXML(line: Int(vod_xml_reader_line(reader)), reason: "it ended early")) }
+                return .success(root)
+            case 1:
+                break
+            default:
+                var message = [CChar](repeating: 0, count: 512)
+                let line = vod_xml_reader_error(&message, message.count)
+                return .failure(.notXML(line: Int(line > 0 ? line : vod_xml_reader_line(reader)),
+                                        reason: DASHManifestError.excerpt(String(writtenInto: message))))
+            }
+            switch vod_xml_reader_node_type(reader) {
+            case Int32(VOD_XML_ELEMENT):
+                count += 1
+                guard count <= limit else { return .failure(.tooManyElements(limit: limit)) }
+                // Namespaces are not checked: manifests in the wild use prefixes they never
+                // declare (`scte35:`, `yt:`), and players read them; an element is known by its
+                // local name.
+                let qualified = text(vod_xml_reader_name(reader))
+                let local = qualified.split(separator: ":").last.map(String.init) ?? qualified
+                let empty = vod_xml_reader_is_empty_element(reader) == 1
+                var attributes: [String: String] = [:]
+                while vod_xml_reader_next_attribute(reader) == 1 {
+                    attributes[text(vod_xml_reader_name(reader))] = text(vod_xml_reader_value(reader))
+                }
+                stack.append(Open(name: local, attributes: attributes))
+                if empty { close() }
+            case Int32(VOD_XML_END_ELEMENT):
+                close()
+            case Int32(VOD_XML_TEXT), Int32(VOD_XML_CDATA), Int32(VOD_XML_WHITESPACE), Int32(VOD_XML_SIGNIFICANT_WHITESPACE):
+                guard !stack.isEmpty, stack[stack.count - 1].text.utf8.count < 4096 else { continue }
+                stack[stack.count - 1].text += text(vod_xml_reader_value(reader))
+            default:
+                continue
+            }
+        }
+    }
+
+    private static func text(_ pointer: UnsafePointer<CChar>?) -> String {
+        pointer.map { String(cString: $0) } ?? ""
     }
 }

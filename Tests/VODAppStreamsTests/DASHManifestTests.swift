@@ -298,6 +298,24 @@ import VODAppModel
         }
     }
 
+    /// XML that is not well-formed is refused with libxml2's reason and the line it was on; a
+    /// prefix nobody declared, CDATA, comments and empty elements read as a player reads them.
+    @Test func malformedXMLSaysWhereAndWellFormedOddsAndEndsRead() throws {
+        for (text, line) in [("<MPD>\n<Period>\n", 2), ("<MPD>\n</Period>", 2), ("<MPD type=static/>", 1), ("", 1)] {
+            let error = try #require(throws: DASHManifestError.self) { try parse(text) }
+            guard case .notXML(let at, let reason) = error else { Issue.record("\(error)"); continue }
+            #expect(at == line, "\(text.debugDescription): \(error)")
+            #expect(!reason.isEmpty, "\(text.debugDescription)")
+        }
+        let manifest = try parse("""
+            <?xml version="1.0" encoding="UTF-8"?><!-- a comment --><MPD type="static" mediaPresentationDuration="PT4S"
+              xmlns="urn:mpeg:dash:schema:mpd:2011"><BaseURL><![CDATA[ https://cdn.test/a/ ]]></BaseURL><Period><yt:Extra x="1"/>
+              <AdaptationSet mimeType="video/mp4"><Representation id="v&amp;1" bandwidth="1000"><BaseURL>v.mp4</BaseURL></Representation>
+              </AdaptationSet></Period></MPD>
+            """)
+        #expect(manifest.periods.first?.adaptationSets.first?.representations.map(\.id) == ["v&1"])
+    }
+
     @Test func whatIsNotAManifestSaysWhy() throws {
         #expect(throws: DASHManifestError.notAManifest(root: "html")) { try parse("<html><body>Sign in</body></html>") }
         #expect(throws: DASHManifestError.self) { try parse("<MPD><Period>") }
