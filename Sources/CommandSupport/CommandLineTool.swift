@@ -8,6 +8,25 @@ import Foundation
 /// status (`CommandFailure`), anything else as ArgumentParser ends it (64 for a bad command line,
 /// `ExitCode`, `--help`).
 public enum CommandLineTool {
+    /// Runs `command` on the concurrency runtime's threads, and parks the main thread for good:
+    /// what an `async` entry point does, without `dispatch_main`. Its `pthread_exit` unwound the
+    /// main thread's stack through the executable's unwind tables at every start, a megabyte of
+    /// them paged in for nothing.
+    public static func start<Command: AsyncParsableCommand>(_ command: Command.Type) -> Never {
+        // As dispatch_main does: this thread takes no signal that is not a fault. SIGINT and
+        // SIGTERM, ignored once `SignalTrap` has their sources, are then kept pending for the
+        // sources' signalfd instead of being discarded at this thread's door.
+        var asynchronous = sigset_t()
+        sigfillset(&asynchronous)
+        for fault in [SIGILL, SIGTRAP, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE, SIGPROF] {
+            sigdelset(&asynchronous, fault)
+        }
+        pthread_sigmask(SIG_BLOCK, &asynchronous, nil)
+        Task.detached { await main(command) }
+        // `main` ends the process; with every asynchronous signal blocked, pause never returns.
+        while true { pause() }
+    }
+
     public static func main<Command: AsyncParsableCommand>(_ command: Command.Type) async -> Never {
         _ = ProcessClock.launch
         let name = command.configuration.commandName ?? "vodapp"

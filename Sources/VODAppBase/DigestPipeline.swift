@@ -18,7 +18,7 @@ import Foundation
 /// is digested in place as it comes, with no copy; one of unknown length, when it ends. The queue
 /// is made when the first batch is sent.
 package final class DigestPipeline: @unchecked Sendable {
-    package static let batchBytes = 256 * 1024
+    package static let batchBytes = 128 * 1024
     package static let batchesInFlight = 4
 
     /// Whether this process may run on more than one core (its affinity, as Foundation reads it).

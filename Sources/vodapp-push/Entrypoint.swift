@@ -2,7 +2,7 @@ import CommandSupport
 
 @main
 enum Entrypoint {
-    static func main() async {
-        await CommandLineTool.main(PushCommand.self)
+    static func main() {
+        CommandLineTool.start(PushCommand.self)
     }
 }

@@ -2,7 +2,7 @@ import CommandSupport
 
 @main
 enum Entrypoint {
-    static func main() async {
-        await CommandLineTool.main(VODAppCommand.self)
+    static func main() {
+        CommandLineTool.start(VODAppCommand.self)
     }
 }
