@@ -13,18 +13,16 @@ public enum CommandLineTool {
     /// main thread's stack through the executable's unwind tables at every start, a megabyte of
     /// them paged in for nothing.
     public static func start<Command: AsyncParsableCommand>(_ command: Command.Type) -> Never {
-        // As dispatch_main does: this thread takes no signal that is not a fault. SIGINT and
-        // SIGTERM, ignored once `SignalTrap` has their sources, are then kept pending for the
-        // sources' signalfd instead of being discarded at this thread's door.
-        var asynchronous = sigset_t()
-        sigfillset(&asynchronous)
-        for fault in [SIGILL, SIGTRAP, SIGFPE, SIGBUS, SIGSEGV, SIGSYS, SIGPIPE, SIGPROF] {
-            sigdelset(&asynchronous, fault)
-        }
-        pthread_sigmask(SIG_BLOCK, &asynchronous, nil)
         Task.detached { await main(command) }
-        // `main` ends the process; with every asynchronous signal blocked, pause never returns.
-        while true { pause() }
+        // Parked as dispatch_main leaves the main thread on Linux (`_dispatch_sigsuspend`): every
+        // signal unblocked, waiting for them. The runtime's threads block them, so this is the
+        // thread a signal comes to: one whose default action ends the process still does
+        // (SIGTERM to `vodapp-push serve`, which traps none), and a trapped one reaches its
+        // source (`SignalTrap`) as it did. `main` ends the process.
+        var none = sigset_t()
+        sigemptyset(&none)
+        pthread_sigmask(SIG_SETMASK, &none, nil)
+        while true { sigsuspend(&none) }
     }
 
     public static func main<Command: AsyncParsableCommand>(_ command: Command.Type) async -> Never {

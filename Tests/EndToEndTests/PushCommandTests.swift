@@ -30,6 +30,17 @@ import VODAppSamples
         #expect(ScratchDirectory.visibleMedia(dir).count == 3)
     }
 
+    /// `vodapp-push serve` traps no signal: SIGTERM and SIGINT end it at their default, as they
+    /// end any server a user starts by hand, and `kill` and Ctrl-C stop it.
+    @Test(arguments: [SIGTERM, SIGINT])
+    func aSignalEndsTheSampleServer(_ signal: Int32) async throws {
+        let process = try await RunningProcess(VODAppRunner.productsDirectory + "/vodapp-push", ["serve", "--port", "\(try closedPort())"],
+                                               environment: VODAppRunner.environment())
+        try await process.wait(for: "the server to say where it serves") { process.stderr.contains("serving sample media on") }
+        process.signal(signal)
+        #expect(try await process.exitStatus(timeout: .seconds(10)) == signal)
+    }
+
     @Test func theDemoEndsWithTheFilesOnDiskAndSaysWhatTheNotificationSaid() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
