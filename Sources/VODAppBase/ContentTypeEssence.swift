@@ -9,11 +9,7 @@
 package enum ContentTypeEssence {
     package static func of(_ contentType: String?) -> String {
         guard let contentType else { return "" }
-        let type = contentType.utf8.prefix { $0 != UInt8(ascii: ";") }
-        let isBlank = { (byte: UInt8) in byte == 0x20 || byte == 0x09 }
-        guard let first = type.firstIndex(where: { !isBlank($0) }), let last = type.lastIndex(where: { !isBlank($0) }) else {
-            return ""
-        }
-        return String(decoding: type[first...last].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let type = Substring(contentType.utf8.prefix { $0 != UInt8(ascii: ";") }).withoutOptionalWhitespace
+        return String(decoding: type.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
     }
 }

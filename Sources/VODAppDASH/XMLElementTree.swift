@@ -34,14 +34,12 @@ struct XMLElementTree {
             throw .notXML(line: 0, reason: DASHManifestError.excerpt("libxml2 cannot be used: " + String(writtenInto: why)))
         }
         // libxml2 reads the bytes where they are: the reader lives inside this closure.
-        let result: Result<XMLElementTree, DASHManifestError> = data.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { bytes in
-                guard let reader = vod_xml_reader_new(bytes.baseAddress, Int32(clamping: bytes.count)) else {
-                    return .failure(.notXML(line: 0, reason: "libxml2 has no memory for it"))
-                }
-                defer { vod_xml_reader_free(reader) }
-                return read(reader, limit: limit)
+        let result: Result<XMLElementTree, DASHManifestError> = data.withUnsafeBytes { bytes in
+            guard let reader = vod_xml_reader_new(bytes.baseAddress?.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count)) else {
+                return .failure(.notXML(line: 0, reason: "libxml2 has no memory for it"))
             }
+            defer { vod_xml_reader_free(reader) }
+            return read(reader, limit: limit)
         }
         return try result.get()
     }

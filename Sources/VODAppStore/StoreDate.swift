@@ -14,6 +14,9 @@ enum StoreDate {
     /// The milliseconds since 1970 at the start of the year 10000.
     private static let yearTenThousand: Int64 = 253_402_300_800_000
 
+    /// Where the text's separators are: "yyyy-MM-dd HH:mm:ss.SSS".
+    private static let separators: [(offset: Int, byte: UInt8)] = [(4, 0x2D), (7, 0x2D), (10, 0x20), (13, 0x3A), (16, 0x3A), (19, 0x2E)]
+
     /// `date` as GRDB would bind it.
     static func value(_ date: Date) -> DatabaseValue {
         // Whole milliseconds, rounded to the nearest, as Foundation hands a date to ICU's formatter.
@@ -38,9 +41,7 @@ enum StoreDate {
         put(Int(fields.tm_min), at: 14, digits: 2)
         put(Int(fields.tm_sec), at: 17, digits: 2)
         put(Int(whole % 1000), at: 20, digits: 3)
-        for (offset, separator) in [(4, "-"), (7, "-"), (10, " "), (13, ":"), (16, ":"), (19, ".")] {
-            text[offset] = UInt8(ascii: Unicode.Scalar(separator)!)
-        }
+        for (offset, byte) in separators { text[offset] = byte }
         return String(decoding: text, as: UTF8.self).databaseValue
     }
 
@@ -60,18 +61,9 @@ enum StoreDate {
 
     /// `text` as the date `value(_:)` wrote it, or nil when it is not exactly that form.
     static func date(_ text: String) -> Date? {
-        var utf8 = text.utf8.makeIterator()
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(23)
-        while let byte = utf8.next() {
-            bytes.append(byte)
-            if bytes.count > 23 { return nil }
-        }
-        guard bytes.count == 23 else { return nil }
-        for (offset, separator) in [(4, "-"), (7, "-"), (10, " "), (13, ":"), (16, ":"), (19, ".")]
-        where bytes[offset] != UInt8(ascii: Unicode.Scalar(separator)!) {
-            return nil
-        }
+        guard text.utf8.count == 23 else { return nil }
+        let bytes = Array(text.utf8)
+        guard separators.allSatisfy({ bytes[$0.offset] == $0.byte }) else { return nil }
         func number(_ offset: Int, _ digits: Int) -> Int? {
             var value = 0
             for byte in bytes[offset..<offset + digits] {

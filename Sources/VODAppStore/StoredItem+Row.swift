@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import VODAppBase
 
 /// How an item's record is read: column by column, the columns `StoredItem+Upsert` writes.
 ///
@@ -38,12 +39,8 @@ extension StoredItem {
         unendedStarts = try row.decode(Int?.self, forColumn: "unendedStarts") ?? 0
         removedByVodapp = try row.decode(Bool?.self, forColumn: "removedByVodapp") ?? false
         namedAt = try StoreDate.decode(row, column: "namedAt")
-        guard let updatedAt = try StoreDate.decode(row, column: "updatedAt") else {
-            // GRDB's own error for a NULL where a date must be.
-            self.updatedAt = try row.decode(forColumn: "updatedAt")
-            return
-        }
-        self.updatedAt = updatedAt
+        // NULL, where a date must be, is GRDB's own error.
+        updatedAt = try StoreDate.decode(row, column: "updatedAt") ?? row.decode(Date.self, forColumn: "updatedAt")
     }
 }
 
@@ -53,7 +50,7 @@ extension StoredItem {
     /// builds its SQL through the query interface, 1.2 ms of a 10-present run's 22, and binds one
     /// variable a key, which SQLite bounds.
     static func records(keyed keys: [String], in db: Database) throws -> [StoredItem] {
-        let list = String(decoding: try JSONEncoder().encode(keys), as: UTF8.self)
+        let list = CompactJSON.text(keys, fallback: "[]")
         let statement = try db.cachedStatement(sql: "SELECT * FROM item WHERE key IN (SELECT value FROM json_each(?))")
         return try Row.fetchAll(statement, arguments: [list]).map(StoredItem.init(row:))
     }

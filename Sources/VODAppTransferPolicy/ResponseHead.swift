@@ -92,13 +92,6 @@ package struct ResponseHead: Sendable, Equatable {
         return status == 206 ? rangeTotal : declaredLength
     }
 
-    /// `text` without the spaces and tabs (RFC 9110's OWS) around it.
-    private static func withoutBlanks(_ text: Substring) -> Substring {
-        let isBlank = { (character: Character) in character == " " || character == "\t" }
-        guard let first = text.firstIndex(where: { !isBlank($0) }), let last = text.lastIndex(where: { !isBlank($0) }) else { return "" }
-        return text[first...last]
-    }
-
     /// The type the file is named by: the server's, unless it says nothing useful
     /// (`application/octet-stream`, `text/plain`, none) and the bytes say more (`sniffed`).
     package func effectiveContentType(sniffed: String?) -> String? {
@@ -113,7 +106,7 @@ package struct ResponseHead: Sendable, Equatable {
     /// Anything else, or a second header that differs, makes the response's length invalid.
     private mutating func takeContentLength(_ value: String) {
         let numbers = value.split(separator: ",", omittingEmptySubsequences: false)
-            .map { Self.withoutBlanks($0) }
+            .map(\.withoutOptionalWhitespace)
             .map { text -> Int64? in
                 guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
                 return Int64(text)
