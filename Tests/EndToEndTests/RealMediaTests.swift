@@ -432,7 +432,10 @@ import UnitTestSupport
         let scratch = try ScratchDirectory()
         let quiet = try await deliver([(key: "cut", title: "Cut", url: nginx.url(variant.playlist))], into: scratch.path)
         #expect(!quiet.stderr.contains("libavformat"), "\(quiet.stderr)")
-        let verbose = try await deliver([(key: "cut", title: "Cut", url: nginx.url(variant.playlist))], into: try ScratchDirectory().path, ["-v"])
+        // Held to the end: a scratch folder let go at once is removed before vodapp makes it
+        // again, and nothing removes that one.
+        let verboseScratch = try ScratchDirectory()
+        let verbose = try await deliver([(key: "cut", title: "Cut", url: nginx.url(variant.playlist))], into: verboseScratch.path, ["-v"])
         let lines = verbose.stderr.split(separator: "\n").filter { $0.contains("[libavformat]") }
         #expect(lines.contains { $0.contains("[mpegts @ ") && $0.hasSuffix(").") }, "\(verbose.stderr)")
     }
