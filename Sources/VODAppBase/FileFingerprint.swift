@@ -10,9 +10,9 @@ import SystemPackage
 /// A body is digested as it streams to its file (`Running`), so placing it reads nothing back;
 /// a file vodapp did not write itself (a mux's output) is read once when it is placed. Retention
 /// reads each file it removes, not every file it counts. Where the file system vouches for a file
-/// by its change time (`ChangeTimeFingerprint`: ext4, XFS, Btrfs, tmpfs), that time is recorded
-/// instead, and nothing is digested: this digest is for FAT, exFAT and the file systems whose
-/// times vodapp cannot trust.
+/// by its change time (`ChangeTimeFingerprint`: ext4, XFS, Btrfs, F2FS, bcachefs, tmpfs), that
+/// time is recorded instead, and nothing is digested: this digest is for FAT, exFAT and the file
+/// systems whose times vodapp cannot trust.
 package enum FileFingerprint {
     /// The bytes read at a time.
     static let chunkBytes = 1 << 20
