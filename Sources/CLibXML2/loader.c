@@ -50,8 +50,9 @@ VodXMLReader *vod_xml_reader_new(const char *bytes, int size) {
     if (vod_library_load(&vod_library, NULL, 0) != 0) return NULL;
     vod_p_xmlResetLastError();
     /* No network; no DTD loaded (XML_PARSE_DTDLOAD is not asked) and no entity substituted
-       (nor XML_PARSE_NOENT): a manifest that declares any is refused before it gets here
-       (DASHManifestParser.declaresDTD). CDATA reads as text. Errors are returned, not printed. */
+       (nor XML_PARSE_NOENT): a manifest that declares a DTD is refused at its DOCTYPE node, before
+       any entity could be used (XMLElementTree). CDATA reads as text. Errors are returned, not
+       printed. */
     int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_NOCDATA;
     return (VodXMLReader *)vod_p_xmlReaderForMemory(bytes, size, NULL, NULL, options);
 }

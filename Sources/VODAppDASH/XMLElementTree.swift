@@ -7,8 +7,11 @@ import VODAppBase
 /// segment addressing are inherited down the tree.
 ///
 /// libxml2's reader does the reading (`CLibXML2`, loaded with the first manifest): it reads no
-/// DTD, substitutes no entity and fetches nothing, and a manifest that declares a DTD never
-/// reaches it (`DASHManifestParser.declaresDTD`).
+/// external DTD, substitutes no entity and fetches nothing, and a document that declares a DTD
+/// is refused at its DOCTYPE, before its first element, whatever its encoding: the look for
+/// `<!DOCTYPE` in the bytes (`DASHManifestParser.declaresDTD`) cannot see one written in UTF-7
+/// or EBCDIC, which libxml2 decodes, and whose entities, expanded in attribute values, took a
+/// 789 KB manifest to 5 GB (eleventh attacker trial).
 struct XMLElementTree {
     let name: String
     let attributes: [String: String]
@@ -90,6 +93,8 @@ struct XMLElementTree {
                 if empty { close() }
             case Int32(VOD_XML_END_ELEMENT):
                 close()
+            case Int32(VOD_XML_DOCUMENT_TYPE):
+                return .failure(.declaresEntities)
             case Int32(VOD_XML_TEXT), Int32(VOD_XML_CDATA), Int32(VOD_XML_WHITESPACE), Int32(VOD_XML_SIGNIFICANT_WHITESPACE):
                 guard !stack.isEmpty, stack[stack.count - 1].text.utf8.count < 4096 else { continue }
                 stack[stack.count - 1].text += text(vod_xml_reader_value(reader))

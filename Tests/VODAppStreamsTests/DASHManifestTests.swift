@@ -342,6 +342,39 @@ import VODAppModel
         let utf16 = Array("<?xml version=\"1.0\"?><!DOCTYPE MPD><MPD/>".utf16).flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] }
         #expect(DASHManifestParser.declaresDTD([0xFF, 0xFE] + utf16))
         #expect(!DASHManifestParser.declaresDTD(Array(RealManifests.dashjsBigBuckBunny.utf8)))
+        // Declared in an encoding libxml2 decodes, where the bytes show no `<!DOCTYPE` (UTF-7
+        // writes `<!` as `<+ACE-`; EBCDIC is another alphabet): refused at libxml2's DOCTYPE
+        // node, before an entity is used (eleventh attacker trial: 5 GB for a 789 KB manifest).
+        let entity = #"<!DOCTYPE MPD [<!ENTITY z "zzzzzzzzzz"><!ENTITY e "&z;&z;&z;&z;">]><MPD type="static"><Period id="&e;"/></MPD>"#
+        let utf7 = Array(#"<?xml version="1.0" encoding="UTF-7"?>"#.utf8)
+            + Array(entity.replacingOccurrences(of: "<!", with: "<+ACE-").replacingOccurrences(of: "&", with: "+ACY-").utf8)
+        #expect(!DASHManifestParser.declaresDTD(utf7))
+        #expect(throws: DASHManifestError.declaresEntities) { try DASHManifestParser.parse(utf7, url: try MediaURL("https://media.test/m.mpd")) }
+        let ebcdic = Array(#"<?xml version="1.0" encoding="IBM037"?>"#.utf8).map(Self.ebcdic)
+            + Array(entity.utf8).map(Self.ebcdic)
+        #expect(!DASHManifestParser.declaresDTD(ebcdic))
+        #expect(throws: DASHManifestError.declaresEntities) { try DASHManifestParser.parse(ebcdic, url: try MediaURL("https://media.test/m.mpd")) }
+    }
+
+    /// An ASCII byte in IBM037 (EBCDIC), for the characters a small manifest uses.
+    private static func ebcdic(_ byte: UInt8) -> UInt8 {
+        let table: [Character: UInt8] = [
+            " ": 0x40, "<": 0x4C, "(": 0x4D, "+": 0x4E, "&": 0x50, "!": 0x5A, ";": 0x5E, "-": 0x60, "/": 0x61, "%": 0x6C,
+            "_": 0x6D, ">": 0x6E, "?": 0x6F, ":": 0x7A, "#": 0x7B, "@": 0x7C, "'": 0x7D, "=": 0x7E, "\"": 0x7F, ".": 0x4B,
+            "[": 0xBA, "]": 0xBB,
+        ]
+        let character = Character(UnicodeScalar(byte))
+        if let mapped = table[character] { return mapped }
+        switch character {
+        case "a"..."i": return 0x81 + (byte - UInt8(ascii: "a"))
+        case "j"..."r": return 0x91 + (byte - UInt8(ascii: "j"))
+        case "s"..."z": return 0xA2 + (byte - UInt8(ascii: "s"))
+        case "A"..."I": return 0xC1 + (byte - UInt8(ascii: "A"))
+        case "J"..."R": return 0xD1 + (byte - UInt8(ascii: "J"))
+        case "S"..."Z": return 0xE2 + (byte - UInt8(ascii: "S"))
+        case "0"..."9": return 0xF0 + (byte - UInt8(ascii: "0"))
+        default: return 0x6F
+        }
     }
 
     /// What the tenth attacker trial crashed vodapp with (an overflow traps), made it ask for
