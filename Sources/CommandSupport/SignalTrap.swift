@@ -4,12 +4,15 @@ import NIOConcurrencyHelpers
 import UnixSignals
 import VODAppBase
 
-/// SIGINT and SIGTERM: the first stops the transfers (keeping what can be resumed) so the run can
-/// record its state and exit 130 or 143; a second exits at once. Either way the process is gone
-/// within `grace` of the first: a second for a one-shot run, two for `listen`.
+/// SIGINT, SIGTERM and SIGHUP: the first stops the transfers (keeping what can be resumed) so the
+/// run can record its state and exit 130, 143 or 129; a second exits at once. Either way the
+/// process is gone within `grace` of the first: a second for a one-shot run, two for `listen`.
+/// SIGHUP is how a closed terminal or a dropped ssh session ends a run: at its default, it ended
+/// the process with no report, nothing recorded, and a partial body of unknown origin left for the
+/// next run to throw away (eleventh attacker trial).
 ///
-/// SIGTERM again is the same request, not a second one, and so is SIGINT again within `echo` of
-/// the first: GNU `timeout` signals the process and then its whole process group, so a run it
+/// SIGTERM (or SIGHUP) again is the same request, not a second one, and so is SIGINT again within
+/// `echo` of the first: GNU `timeout` signals the process and then its whole process group, so a run it
 /// capped got two SIGTERMs at once and exited with no report (the seventh new-user trial). Their
 /// handlers may run far apart on a loaded machine, so a repeated SIGTERM is never taken for a
 /// second; a person's second Ctrl-C is. The grace still ends the process either way.
@@ -42,7 +45,7 @@ public final class SignalTrap: Sendable {
     private let grace: Double
 
     /// Returns once the signals are trapped.
-    public init(signals: [UnixSignal] = [.sigint, .sigterm], grace: Double = oneShotGrace) async {
+    public init(signals: [UnixSignal] = [.sigint, .sigterm, .sighup], grace: Double = oneShotGrace) async {
         self.grace = grace
         sources = Sources(signals.map { signal in
             let number = signal.rawValue
@@ -58,7 +61,7 @@ public final class SignalTrap: Sendable {
         }
     }
 
-    /// The exit code for the first signal received, if any: 128 + its number (130, 143).
+    /// The exit code for the first signal received, if any: 128 + its number (130, 143, 129).
     public var exitCode: Int32? {
         received.withLockedValue { $0.map { 128 + $0.number } }
     }
@@ -71,16 +74,26 @@ public final class SignalTrap: Sendable {
                 received = (number, now)
                 return .first
             }
-            return earlier.number == number && (number == SIGTERM || now - earlier.at < Self.echo) ? .echo : .second
+            return earlier.number == number && (number != SIGINT || now - earlier.at < Self.echo) ? .echo : .second
         }
         switch kind {
         case .first: break
         case .echo: return
         case .second: _exit(128 + number)
         }
-        stop.stop(because: number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)")
+        stop.stop(because: Self.name(of: number))
         // Whatever the run is doing (reading a payload, writing the store), it does not outlive
         // its promise: on a dispatch queue, not the cooperative pool a blocked run may be using.
         DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(128 + number) }
+    }
+
+    /// The signal's name, for the report's reason.
+    static func name(of number: Int32) -> String {
+        switch number {
+        case SIGINT: "SIGINT"
+        case SIGTERM: "SIGTERM"
+        case SIGHUP: "SIGHUP"
+        default: "signal \(number)"
+        }
     }
 }

@@ -257,7 +257,7 @@ import VODAppSamples
     /// A signal stops the listener as it stops `vodapp handle`: the delivery in flight is cut at
     /// once and the queued one before it fetches, the listener is gone within the contract's 2 s
     /// with 128 + the signal, the partial is kept, and the next delivery of the payload resumes it.
-    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130)), (SIGHUP, Int32(129))])
     func aSignalCutsTheDeliveriesAndTheNextDeliveryResumes(signal: Int32, expected: Int32) async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
@@ -282,7 +282,7 @@ import VODAppSamples
             #expect(took < TimeBound.duration(.seconds(2)), "took \(took)")
 
             // Both deliveries were reported, cut by the signal, and nothing of them is in DIR.
-            let name = signal == SIGTERM ? "SIGTERM" : "SIGINT"
+            let name = [SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "?"
             let deliveries = listener.deliveries
             #expect(deliveries.count == 2, "\(listener.process.stdout)")
             for delivery in deliveries {

@@ -168,7 +168,7 @@ import UnitTestSupport
         }
     }
 
-    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130))])
+    @Test(arguments: [(SIGTERM, Int32(143)), (SIGINT, Int32(130)), (SIGHUP, Int32(129))])
     func aSignalMidTransferExitsWithinASecondAndLeavesNothingVisible(signal: Int32, expected: Int32) async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
@@ -193,7 +193,7 @@ import UnitTestSupport
             let report = try #require((try? JSONSerialization.jsonObject(with: Data(process.stdout.utf8))) as? [String: Any])
             let slow = (report["items"] as? [[String: Any]])?.first { $0["key"] as? String == "slow" }
             #expect(slow?["status"] as? String == "timedOut")
-            #expect((slow?["error"] as? String)?.contains(signal == SIGTERM ? "SIGTERM" : "SIGINT") == true)
+            #expect((slow?["error"] as? String)?.contains([SIGTERM: "SIGTERM", SIGINT: "SIGINT", SIGHUP: "SIGHUP"][signal] ?? "?") == true)
         }
     }
 
