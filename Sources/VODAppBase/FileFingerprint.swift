@@ -7,12 +7,15 @@ import SystemPackage
 /// `touch -d`) passes every check of the file's metadata; its bytes do not. All of them are
 /// digested: a sample leaves the rest of the file to be changed unseen.
 ///
+/// Not the file's status-change time, which would cost nothing: an edit written through
+/// `fdatasync` or `O_DIRECT` reaches the disk before its new times do, and after a power cut in
+/// between (5 s on ext4, longer on XFS) the file comes back with the edited bytes and the old
+/// change time, inode, size and modification time. Tried, and taken back: the attacker trial
+/// made retention remove such an edit.
+///
 /// A body is digested as it streams to its file (`Running`), so placing it reads nothing back;
 /// a file vodapp did not write itself (a mux's output) is read once when it is placed. Retention
-/// reads each file it removes, not every file it counts. Where the file system vouches for a file
-/// by its change time (`ChangeTimeFingerprint`: ext4, XFS, Btrfs, F2FS, bcachefs, tmpfs), that
-/// time is recorded instead, and nothing is digested: this digest is for FAT, exFAT and the file
-/// systems whose times vodapp cannot trust.
+/// reads each file it removes, not every file it counts.
 package enum FileFingerprint {
     /// The bytes read at a time.
     static let chunkBytes = 1 << 20

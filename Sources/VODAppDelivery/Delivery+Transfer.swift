@@ -23,14 +23,7 @@ extension Delivery {
         let ledger = plan.ledger
         let known = plan.known
         let targets = Dictionary(mine.map { ($0.item.key, $0) }, uniquingKeysWith: { first, _ in first })
-        // Where DIR's file system vouches for a placed file by its change time, placing the
-        // file records that, and no body is digested as it arrives (`ChangeTimeFingerprint`).
-        let fingerprintsBodies = !directory.keepsChangeTimes()
-        let requests = mine.map { target in
-            var request = request(for: target, known: known[target.item.key], directory: directory, room: plan.room)
-            request.fingerprintsBody = fingerprintsBodies
-            return request
-        }
+        let requests = mine.map { request(for: $0, known: known[$0.item.key], directory: directory, room: plan.room) }
         let jobs = OpenFileLimit.transfersThatFit(options.jobs)
         if jobs < options.jobs {
             attention.warn("the limit of \(OpenFileLimit.current) open files leaves room for \(jobs) transfer(s) at once, not \(options.jobs); raise it with ulimit -n")

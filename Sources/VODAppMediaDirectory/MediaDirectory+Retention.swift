@@ -34,9 +34,7 @@ extension MediaDirectory {
     /// A record without the `fingerprint` of the bytes placed claims no file: vodapp did not
     /// place it (a file found at the name, `alreadyPresent`, perhaps the user's), or cannot prove
     /// it did. The bytes themselves are checked by `remove`, for the files it removes only:
-    /// reading every file each time would read all of DIR. Where the fingerprint is the file's
-    /// change time (`ChangeTimeFingerprint`), the same inode with that very time stands for its
-    /// bytes, here and in `remove`: nothing could have written to it without setting that time.
+    /// reading every file each time would read all of DIR.
     ///
     /// Only the name counts, not the record's whole path: DIR may be reached through a symbolic
     /// link, moved or copied, and its files with it.
@@ -50,12 +48,7 @@ extension MediaDirectory {
         // dates, and no replacement comes that soon.
         let latest = placedAt.addingTimeInterval(1)
         guard modified <= latest else { return nil }
-        if ChangeTimeFingerprint.isChangeTime(fingerprint) {
-            // Vouched for by the file system: the very inode, its status unchanged since.
-            guard fileID == Self.fileID(info), ChangeTimeFingerprint.of(info) == fingerprint else { return nil }
-        } else {
-            guard fileID == Self.fileID(info) || Self.date(info.st_ctim) <= latest else { return nil }
-        }
+        guard fileID == Self.fileID(info) || Self.date(info.st_ctim) <= latest else { return nil }
         return PlacedFile(name: name, path: path + "/" + name, bytes: bytes, modified: modified, identity: Self.fileID(info),
                           fingerprint: fingerprint)
     }
@@ -90,12 +83,6 @@ extension MediaDirectory {
             aside = try root.ownFolder(".vodapp").makeFolder(Self.asideFolder)
         } catch {
             return .failed("cannot set it aside: \(error)")
-        }
-        // A file vouched for by its change time is looked at once more just before it is set
-        // aside, which changes that time: written to since `placedFile` looked, it is kept.
-        if ChangeTimeFingerprint.isChangeTime(file.fingerprint), let info = root.status(file.name),
-           Self.fileID(info) != file.identity || ChangeTimeFingerprint.of(info) != file.fingerprint {
-            return .kept("it changed since vodapp placed it")
         }
         let setAside = root.rename(file.name, to: aside, as: file.name)
         guard setAside == 0 else {
@@ -157,10 +144,7 @@ extension MediaDirectory {
             guard Self.fileID(info) == file.identity, Int64(info.st_size) == file.bytes, Self.date(info.st_mtim) == file.modified else {
                 return "it changed since it was checked"
             }
-            // Its change time was the one recorded just before it was set aside (`remove`): no
-            // byte of it changed since vodapp placed it. Otherwise its bytes are read.
-            guard ChangeTimeFingerprint.isChangeTime(file.fingerprint)
-                    || FileFingerprint.of(FileDescriptor(rawValue: descriptor)) == file.fingerprint else {
+            guard FileFingerprint.of(FileDescriptor(rawValue: descriptor)) == file.fingerprint else {
                 return "its bytes are not those vodapp placed"
             }
             return nil

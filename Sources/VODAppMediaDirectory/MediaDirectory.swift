@@ -243,23 +243,14 @@ package struct MediaDirectory: Sendable {
         try FolderHold(workAreaOf: path, below: ["partial"])
     }
 
-    /// Whether DIR's file system vouches for a placed file by its change time
-    /// (`ChangeTimeFingerprint`), as the work area, where files are written before they are
-    /// placed, is on the same one.
-    package func keepsChangeTimes() -> Bool {
-        (try? workFolder()).map { ChangeTimeFingerprint.keepsChangeTimes($0.descriptor) } ?? false
-    }
-
     /// The work area's `partial` folder, reached from DIR without following a link.
     package func workFolder() throws(SafeFile.Failure) -> Folder {
         try Folder.openWorkArea(in: path, below: ["partial"])
     }
 
-    /// What a placed file was as vodapp placed it: its `dev:ino`, and its fingerprint: the SHA-256
-    /// of its bytes, read from the temporary file before it took its name, so that no write at
-    /// the name after the placement can become part of what vodapp calls its own; or, where the
-    /// file system vouches for it, its change time once placed (`ChangeTimeFingerprint`), which
-    /// any such write would have set anew.
+    /// What a placed file was as vodapp placed it: its `dev:ino` and the SHA-256 of its bytes,
+    /// read from the temporary file before it took its name, so that no write at the name after
+    /// the placement can become part of what vodapp calls its own.
     package struct PlacedIdentity: Sendable, Equatable {
         package let fileID: String
         package let fingerprint: String
@@ -294,39 +285,8 @@ package struct MediaDirectory: Sendable {
             return .failed(error.description)
         }
         defer { work.removeFile(name) }
-        if fingerprint == nil, ChangeTimeFingerprint.keepsChangeTimes(work.descriptor),
-           let placement = work.examining(name, { descriptor, info in
-               placeSealedByChangeTime(name, in: work, descriptor: descriptor, status: info, temporary: temporary, at: final)
-           }), let placement {
-            return placement
-        }
         // The same inode after the link or the rename: its identity and bytes now are the file's.
-        return put(name, in: work, temporary: temporary, at: final, identity: Self.identity(of: name, in: work, fingerprint: fingerprint))
-    }
-
-    /// Places the temporary file `name` (open as `descriptor`, whose status was `info`) with its
-    /// change time for fingerprint (`ChangeTimeFingerprint`), taken once the file has its name
-    /// and its temporary name is gone, its last status changes, through the descriptor opened
-    /// before the link: this inode's. Nil when its change time has no nanoseconds (a file system
-    /// that keeps seconds): then its bytes are read, as where change times are not kept.
-    private func placeSealedByChangeTime(_ name: String, in work: Folder, descriptor: Int32, status info: stat,
-                                         temporary: String, at final: String) -> Placement? {
-        guard (info.st_mode & S_IFMT) == S_IFREG, ChangeTimeFingerprint.of(info) != nil else { return nil }
-        let placement = put(name, in: work, temporary: temporary, at: final, identity: nil)
-        guard case .placed = placement else { return placement }
-        work.removeFile(name)
-        // Its bytes, size and modification time as vodapp left them: a write at the new name in
-        // the moment before this look would have moved them, and the file is then not vouched for.
-        var placed = stat()
-        guard fstat(descriptor, &placed) == 0, placed.st_size == info.st_size,
-              placed.st_mtim.tv_sec == info.st_mtim.tv_sec, placed.st_mtim.tv_nsec == info.st_mtim.tv_nsec,
-              let changeTime = ChangeTimeFingerprint.of(placed) else { return .placed(nil) }
-        return .placed(PlacedIdentity(fileID: Self.fileID(placed), fingerprint: changeTime))
-    }
-
-    /// Gives the temporary file `name` of `work` its final name, never over a file already
-    /// there: `.placed(identity)` when it has it.
-    private func put(_ name: String, in work: Folder, temporary: String, at final: String, identity: PlacedIdentity?) -> Placement {
+        let identity = Self.identity(of: name, in: work, fingerprint: fingerprint)
         // Through the folders' descriptors: a `.vodapp` swapped for a link while the item
         // downloaded cannot put a file from outside DIR at the item's name.
         let linked: Int32

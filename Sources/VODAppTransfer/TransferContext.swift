@@ -326,10 +326,8 @@ final class TransferContext {
             request.allowance?.release(resume.offset)
             baseReleased = true
         }
-        // An item's own body is digested as it is written, unless DIR's file system vouches for
-        // it by its change time (`TransferRequest.fingerprintsBody`); a resume's kept bytes are
-        // read back.
-        let digested = request.expectation == .media && request.fingerprintsBody
+        // An item's own body is digested as it is written; a resume's kept bytes are read back.
+        let digested = request.expectation == .media
         do {
             // Never through a planted link or FIFO (`SafeFile`): a resume appends only to a file
             // of vodapp's own, and a fresh start replaces whatever has the name.

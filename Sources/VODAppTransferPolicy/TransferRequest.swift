@@ -95,10 +95,6 @@ public struct TransferRequest: Sendable, Equatable {
     /// Bytes every request of the delivery shares on the disk (what `--min-free` leaves): a body
     /// that would pass it is not started, or is stopped where it would.
     package let room: Room?
-    /// Whether an item's body (`.media`) is digested as it is written, for the fingerprint that
-    /// proves the placed file vodapp's. Not where DIR's file system vouches for files by their
-    /// change time (`ChangeTimeFingerprint`): placing the file records that instead.
-    public var fingerprintsBody = true
 
     /// The disk space a run's requests share, and what a body refused for it would do: the
     /// caller knows which limit it is ("leave less than --min-free 4.0 MiB free in DIR").
@@ -137,9 +133,8 @@ public struct TransferRequest: Sendable, Equatable {
 
     private init(id: String, url: MediaURL, originalURL: MediaURL, temporaryPath: String, maximumSize: Int64,
                  resume: Resume?, slice: Slice?, expectation: Expectation, redirects: Int, credentialScope: MediaURL,
-                 allowance: ByteAllowance?, room: Room?, fingerprintsBody: Bool = true) {
+                 allowance: ByteAllowance?, room: Room?) {
         self.id = id
-        self.fingerprintsBody = fingerprintsBody
         self.room = room
         self.url = url
         self.credentialScope = credentialScope
@@ -158,8 +153,7 @@ public struct TransferRequest: Sendable, Equatable {
     package func resuming(from resume: Resume?) -> TransferRequest {
         TransferRequest(id: id, url: originalURL, originalURL: originalURL, temporaryPath: temporaryPath,
                         maximumSize: maximumSize, resume: slice == nil ? resume : nil, slice: slice, expectation: expectation,
-                        redirects: 0, credentialScope: credentialScope, allowance: allowance, room: room,
-                        fingerprintsBody: fingerprintsBody)
+                        redirects: 0, credentialScope: credentialScope, allowance: allowance, room: room)
     }
 
     /// The same request again after a transfer that kept `partial`: resuming from it when it
@@ -178,7 +172,7 @@ public struct TransferRequest: Sendable, Equatable {
     package func redirected(to target: MediaURL) -> TransferRequest {
         TransferRequest(id: id, url: target, originalURL: originalURL, temporaryPath: temporaryPath,
                         maximumSize: maximumSize, resume: resume, slice: slice, expectation: expectation, redirects: redirects + 1,
-                        credentialScope: credentialScope, allowance: allowance, room: room, fingerprintsBody: fingerprintsBody)
+                        credentialScope: credentialScope, allowance: allowance, room: room)
     }
 
     /// Whether the item's own headers and cookies may go with this request: only to the origin

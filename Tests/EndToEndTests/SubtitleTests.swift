@@ -205,8 +205,6 @@ import UnitTestSupport
             """
         let aged = try await runTool("python3", ["-c", script, scratch.path + "/.vodapp/state.sqlite"])
         #expect(aged.exitCode == 0, "\(aged.stderr)")
-        // Their change times, which setting their times moved, where the store vouches by them.
-        try await PlacedEarlier.record("film", in: scratch.path, at: nil, file: scratch.path + "/A Film [film].mp4")
 
         let payload = PayloadBuilder.json([(key: "other", title: "Other", url: nginx.url(clip.path))])
         let run = try await runner.run(["-", "--dir", scratch.path, "--json", "--no-notify", "--keep-days", "5"], stdin: payload)

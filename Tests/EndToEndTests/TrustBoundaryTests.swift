@@ -340,7 +340,6 @@ import VODAppSamples
             let placed = Date(timeIntervalSinceNow: -10 * 86_400)
             try FileManager.default.setAttributes([.modificationDate: placed], ofItemAtPath: file)
             try await sql(dir, "UPDATE item SET updatedAt = ? WHERE key = ?", [Self.storeTime(placed.addingTimeInterval(1)), key])
-            try await PlacedEarlier.record(key, in: dir, at: nil, file: file)
 
             let run = try await runner.run(["-", "--dir", dir, "--json", "--no-notify", "--keep-days", "1"],
                                            stdin: PayloadBuilder.json([(key: "next", title: "Next", url: server.url("/bytes/100.mp4"))]))
@@ -395,7 +394,6 @@ import VODAppSamples
             let placed = Date(timeIntervalSinceNow: -10 * 86_400)
             try FileManager.default.setAttributes([.modificationDate: placed], ofItemAtPath: file)
             try await sql(library, "UPDATE item SET updatedAt = ? WHERE key = ?", [Self.storeTime(placed.addingTimeInterval(1)), "home"])
-            try await PlacedEarlier.record("home", in: library, at: nil, file: file)
             let before = ScratchDirectory.contents(file)
 
             // Another user's sticky folder, and in it, where DIR was, a link to the library.

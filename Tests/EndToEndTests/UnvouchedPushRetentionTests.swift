@@ -19,7 +19,15 @@ import VODAppSamples
 
     /// As if `key`'s file had been placed `days` ago: its time, and the store's record of it.
     private func placedEarlier(_ key: String, in dir: String, days: Double) async throws {
-        try await PlacedEarlier.set(key, in: dir, days: days)
+        let when = Date(timeIntervalSinceNow: -days * 86_400)
+        try FileManager.default.setAttributes([.modificationDate: when], ofItemAtPath: ScratchDirectory.media(dir, key))
+        let formatter = DateFormatter()
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss.SSS"
+        let script = "import sqlite3, sys; db = sqlite3.connect(sys.argv[1]); db.execute('UPDATE item SET updatedAt = ? WHERE key = ?', sys.argv[2:]); db.commit()"
+        let run = try await runTool("python3", ["-c", script, dir + "/.vodapp/state.sqlite", formatter.string(from: when), key])
+        #expect(run.exitCode == 0, "\(run.stderr)")
     }
 
     private func present(_ dir: String, _ keys: [String]) -> [String] {
