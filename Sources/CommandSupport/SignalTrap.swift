@@ -12,10 +12,10 @@ import VODAppBase
 /// next run to throw away (eleventh attacker trial).
 ///
 /// SIGTERM (or SIGHUP) again is the same request, not a second one, and so is SIGINT again within
-/// `echo` of the first: GNU `timeout` signals the process and then its whole process group, so a run it
-/// capped got two SIGTERMs at once and exited with no report (the seventh new-user trial). Their
-/// handlers may run far apart on a loaded machine, so a repeated SIGTERM is never taken for a
-/// second; a person's second Ctrl-C is. The grace still ends the process either way.
+/// `echo` of the first: GNU `timeout` signals the process and then its whole process group, so a
+/// run it capped got two SIGTERMs at once and exited with no report (the seventh new-user trial).
+/// Their handlers may run far apart on a loaded machine, so a repeated SIGTERM is never taken for
+/// a second; a person's second Ctrl-C is. The grace still ends the process either way.
 ///
 /// The signals arrive through dispatch signal sources on a queue of their own, registered before
 /// `init` returns, so a signal that comes as the run begins is not lost. Not through a task: one
