@@ -44,9 +44,11 @@ public final class SignalTrap: Sendable {
     public static let oneShotGrace: Double = 0.9
     private let grace: Double
 
-    /// Returns once the signals are trapped.
+    /// Returns once the signals are trapped. SIGHUP is left alone when the process started with
+    /// it ignored: `nohup vodapp listen &` is asked to outlive the terminal, and must.
     public init(signals: [UnixSignal] = [.sigint, .sigterm, .sighup], grace: Double = oneShotGrace) async {
         self.grace = grace
+        let signals = signals.filter { $0.rawValue != SIGHUP || !Self.startedIgnoring(SIGHUP) }
         sources = Sources(signals.map { signal in
             let number = signal.rawValue
             // The default action (the end of the process, with nothing recorded) gives way to
@@ -85,6 +87,14 @@ public final class SignalTrap: Sendable {
         // Whatever the run is doing (reading a payload, writing the store), it does not outlive
         // its promise: on a dispatch queue, not the cooperative pool a blocked run may be using.
         DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(128 + number) }
+    }
+
+    /// Whether `number` is ignored as the process found it (`nohup` ignores SIGHUP), asked
+    /// without changing it.
+    private static func startedIgnoring(_ number: Int32) -> Bool {
+        var current = sigaction()
+        guard sigaction(number, nil, &current) == 0 else { return false }
+        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// The signal's name, for the report's reason.

@@ -197,6 +197,24 @@ import UnitTestSupport
         }
     }
 
+    /// `nohup` starts vodapp with SIGHUP ignored, to outlive the terminal: then a hangup mid-run
+    /// changes nothing, and the run ends as it would have.
+    @Test func underNohupAHangupIsIgnored() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer(rate: 2 << 20) { server in
+            let payload = try write(PayloadBuilder.json([(key: "slow", title: "Slow", url: server.url("/bytes/\(2 << 20).mp4"))]), in: scratch)
+            let process = try await RunningProcess("/usr/bin/nohup", [VODAppRunner.executable, payload, "--dir", dir, "--json", "--no-notify"],
+                                                   environment: VODAppRunner.environment())
+            try await process.wait(for: "the transfer to be under way") {
+                server.requests.contains { $0.bodyBytesSent > 100_000 }
+            }
+            process.signal(SIGHUP)
+            #expect(try await process.exitStatus(timeout: .seconds(30)) == 0, "\(process.stderr)")
+            #expect(holdsSampleBytes(ScratchDirectory.media(dir, "slow"), count: 2 << 20))
+        }
+    }
+
     @Test func afterSIGKILLMidTransferTheNextDeliveryResumesIt() async throws {
         let scratch = try ScratchDirectory()
         let dir = scratch.child("media")
