@@ -40,8 +40,8 @@ struct Handle: AsyncParsableCommand {
         fetched again); 75 an item failed or timed out and may pass later, or was deferred (a \
         metered connection, power saver): try again; 69 items failed for good ("final": a 404, \
         a live stream; delivering again will not help); 64 bad command line; 65 invalid \
-        payload, or invalid items; 66 payload unreadable; 73 DIR unusable; 130/143 stopped by \
-        SIGINT/SIGTERM (what was cut is resumed next time). 75 wins over 65, and 65 over 69.
+        payload, or invalid items; 66 payload unreadable; 73 DIR unusable; 130/143/129 stopped by \
+        SIGINT/SIGTERM/SIGHUP (what was cut is resumed next time). 75 wins over 65, and 65 over 69.
 
         Examples:
           vodapp handle SamplePayloads/vodapp-sample-local.json --dir /tmp/videos

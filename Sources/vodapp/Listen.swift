@@ -69,9 +69,9 @@ struct Listen: AsyncParsableCommand {
         its request makes room); headers must come within 5 s, a body within 10 s of them; at \
         most 8 MiB of bodies are held at once (503 over it).
 
-        Exit codes: 130/143 stopped by SIGINT/SIGTERM; 64 bad command line; 69 a receiver could \
-        not bind, or the broker refused the client id, the topic or its certificate was not \
-        trusted; 73 DIR unusable; 77 the broker refused the credentials.
+        Exit codes: 130/143/129 stopped by SIGINT/SIGTERM/SIGHUP; 64 bad command line; 69 a \
+        receiver could not bind, or the broker refused the client id, the topic or its \
+        certificate was not trusted; 73 DIR unusable; 77 the broker refused the credentials.
 
         Examples:
           vodapp listen --dir ~/Videos/VODApp
