@@ -48,16 +48,16 @@ public final class SignalTrap: Sendable {
     /// it ignored: `nohup vodapp listen &` is asked to outlive the terminal, and must.
     public init(signals: [UnixSignal] = [.sigint, .sigterm, .sighup], grace: Double = oneShotGrace) async {
         self.grace = grace
-        let signals = signals.filter { $0.rawValue != SIGHUP || !Self.startedIgnoring(SIGHUP) }
-        sources = Sources(signals.map { signal in
+        let trapped = signals.compactMap { signal -> (number: Int32, source: any DispatchSourceSignal)? in
             let number = signal.rawValue
             // The default action (the end of the process, with nothing recorded) gives way to
             // the source; the source sees the signal all the same.
-            Foundation.signal(number, SIG_IGN)
-            return DispatchSource.makeSignalSource(signal: number, queue: Self.queue)
-        })
-        for (source, signal) in zip(sources.all, signals) {
-            let number = signal.rawValue
+            let found = Foundation.signal(number, SIG_IGN)
+            if number == SIGHUP, unsafeBitCast(found, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self) { return nil }
+            return (number, DispatchSource.makeSignalSource(signal: number, queue: Self.queue))
+        }
+        sources = Sources(trapped.map(\.source))
+        for (number, source) in trapped {
             source.setEventHandler { [weak self] in self?.handle(number) }
             source.resume()
         }
@@ -87,14 +87,6 @@ public final class SignalTrap: Sendable {
         // Whatever the run is doing (reading a payload, writing the store), it does not outlive
         // its promise: on a dispatch queue, not the cooperative pool a blocked run may be using.
         DispatchQueue.global().asyncAfter(deadline: .now() + grace) { _exit(128 + number) }
-    }
-
-    /// Whether `number` is ignored as the process found it (`nohup` ignores SIGHUP), asked
-    /// without changing it.
-    private static func startedIgnoring(_ number: Int32) -> Bool {
-        var current = sigaction()
-        guard sigaction(number, nil, &current) == 0 else { return false }
-        return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// The signal's name, for the report's reason.

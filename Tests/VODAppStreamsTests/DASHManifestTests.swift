@@ -1,3 +1,4 @@
+import Glibc
 import Testing
 import VODAppDASH
 import VODAppHLS
@@ -350,31 +351,27 @@ import VODAppModel
             + Array(entity.replacingOccurrences(of: "<!", with: "<+ACE-").replacingOccurrences(of: "&", with: "+ACY-").utf8)
         #expect(!DASHManifestParser.declaresDTD(utf7))
         #expect(throws: DASHManifestError.declaresEntities) { try DASHManifestParser.parse(utf7, url: try MediaURL("https://media.test/m.mpd")) }
-        let ebcdic = Array(#"<?xml version="1.0" encoding="IBM037"?>"#.utf8).map(Self.ebcdic)
-            + Array(entity.utf8).map(Self.ebcdic)
+        let ebcdic = try Self.converted(#"<?xml version="1.0" encoding="IBM037"?>"# + entity, to: "IBM037")
         #expect(!DASHManifestParser.declaresDTD(ebcdic))
         #expect(throws: DASHManifestError.declaresEntities) { try DASHManifestParser.parse(ebcdic, url: try MediaURL("https://media.test/m.mpd")) }
     }
 
-    /// An ASCII byte in IBM037 (EBCDIC), for the characters a small manifest uses.
-    private static func ebcdic(_ byte: UInt8) -> UInt8 {
-        let table: [Character: UInt8] = [
-            " ": 0x40, "<": 0x4C, "(": 0x4D, "+": 0x4E, "&": 0x50, "!": 0x5A, ";": 0x5E, "-": 0x60, "/": 0x61, "%": 0x6C,
-            "_": 0x6D, ">": 0x6E, "?": 0x6F, ":": 0x7A, "#": 0x7B, "@": 0x7C, "'": 0x7D, "=": 0x7E, "\"": 0x7F, ".": 0x4B,
-            "[": 0xBA, "]": 0xBB,
-        ]
-        let character = Character(UnicodeScalar(byte))
-        if let mapped = table[character] { return mapped }
-        switch character {
-        case "a"..."i": return 0x81 + (byte - UInt8(ascii: "a"))
-        case "j"..."r": return 0x91 + (byte - UInt8(ascii: "j"))
-        case "s"..."z": return 0xA2 + (byte - UInt8(ascii: "s"))
-        case "A"..."I": return 0xC1 + (byte - UInt8(ascii: "A"))
-        case "J"..."R": return 0xD1 + (byte - UInt8(ascii: "J"))
-        case "S"..."Z": return 0xE2 + (byte - UInt8(ascii: "S"))
-        case "0"..."9": return 0xF0 + (byte - UInt8(ascii: "0"))
-        default: return 0x6F
+    /// `text` in `encoding`, as glibc's iconv writes it.
+    private static func converted(_ text: String, to encoding: String) throws -> [UInt8] {
+        let converter = iconv_open(encoding, "UTF-8")
+        try #require(Int(bitPattern: converter) != -1, "iconv knows no \(encoding)")
+        defer { iconv_close(converter) }
+        var input = Array(text.utf8CString.dropLast())
+        var output = [CChar](repeating: 0, count: input.count * 4)
+        var inputLeft = input.count, outputLeft = output.count
+        let result = input.withUnsafeMutableBufferPointer { inputBuffer in
+            output.withUnsafeMutableBufferPointer { outputBuffer in
+                var inputNext = inputBuffer.baseAddress, outputNext = outputBuffer.baseAddress
+                return iconv(converter, &inputNext, &inputLeft, &outputNext, &outputLeft)
+            }
         }
+        try #require(result != -1 && inputLeft == 0, "iconv stopped at byte \(input.count - inputLeft)")
+        return output.prefix(output.count - outputLeft).map { UInt8(bitPattern: $0) }
     }
 
     /// What the tenth attacker trial crashed vodapp with (an overflow traps), made it ask for
