@@ -1,3 +1,4 @@
+import Dispatch
 import Logging
 import NIOConcurrencyHelpers
 
@@ -48,10 +49,10 @@ package final class WarningLimiter: Sendable {
             attention.warn(message(), metadata: metadata())
         }
         if let flushAt {
-            Task { [self, length] in
-                try? await Task.sleep(until: flushAt + length, clock: .continuous)
-                flush(kind, windowStarted: flushAt)
-            }
+            // On a dispatch queue, as `SignalTrap`'s grace, not on the cooperative pool: blocking
+            // work that holds both of its threads (two cores) held the count back for 20 s and more.
+            let delay = max(0, ContinuousClock.now.duration(to: flushAt + length).inSeconds)
+            DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [self] in flush(kind, windowStarted: flushAt) }
         }
     }
 
