@@ -429,6 +429,7 @@ let package = Package(
                 "VODAppBase",
                 .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "UnitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),

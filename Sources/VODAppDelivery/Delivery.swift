@@ -127,7 +127,7 @@ public struct Delivery: Sendable {
     /// - Parameter startedAt: when the delivery began, which its locks say while it runs
     ///   (`ItemLocks.markRunning`): removals spare what it records.
     func plan(_ payload: Payload, budget: Budget, startedAt: Date) throws(MediaDirectoryError) -> DeliveryPlan {
-        let directory = MediaDirectory(path: options.directory)
+        var directory = MediaDirectory(path: options.directory)
         var settled: [String: ItemReport] = [:]
         var missing: [DeliveryTarget] = []
 
@@ -186,6 +186,8 @@ public struct Delivery: Sendable {
         // transfers for more than a quarter of the budget: a busy store costs a warning.
         let early = Self.storeDeadline(budget)
         let ledger = hasWorkArea ? DeliveryLedger(directory: directory.path, logger: logger, attention: attention, until: early) : nil
+        // Before anything is placed or removed: every fingerprint is taken and checked under it.
+        directory.fingerprintKey = ledger?.fingerprintKey(until: early)
         if options.vouched, let ledger {
             missing += replacingStrangers(&settled, of: payload, in: directory, ledger: ledger, locks: locks, until: early)
         }

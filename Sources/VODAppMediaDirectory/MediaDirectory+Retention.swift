@@ -144,7 +144,7 @@ extension MediaDirectory {
             guard Self.fileID(info) == file.identity, Int64(info.st_size) == file.bytes, Self.date(info.st_mtim) == file.modified else {
                 return "it changed since it was checked"
             }
-            guard FileFingerprint.of(FileDescriptor(rawValue: descriptor)) == file.fingerprint else {
+            guard FileFingerprint.matches(FileDescriptor(rawValue: descriptor), file.fingerprint, key: fingerprintKey) else {
                 return "its bytes are not those vodapp placed"
             }
             return nil

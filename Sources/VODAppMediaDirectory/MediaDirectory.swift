@@ -12,9 +12,14 @@ import VODAppPayload
 /// nothing outside DIR can be named.
 package struct MediaDirectory: Sendable {
     package let path: String
+    /// The key of DIR's store, under which the files placed are fingerprinted and checked
+    /// (`FileFingerprint`); nil, where the store could not be read, for SHA-256, and then a keyed
+    /// fingerprint never matches.
+    package var fingerprintKey: FingerprintKey?
 
-    package init(path: String) {
+    package init(path: String, fingerprintKey: FingerprintKey? = nil) {
         self.path = path
+        self.fingerprintKey = fingerprintKey
     }
 
     /// Unfinished bodies live here, on the same file system as DIR so that placing is a rename,
@@ -248,7 +253,7 @@ package struct MediaDirectory: Sendable {
         try Folder.openWorkArea(in: path, below: ["partial"])
     }
 
-    /// What a placed file was as vodapp placed it: its `dev:ino` and the SHA-256 of its bytes,
+    /// What a placed file was as vodapp placed it: its `dev:ino` and the fingerprint of its bytes,
     /// read from the temporary file before it took its name, so that no write at the name after
     /// the placement can become part of what vodapp calls its own.
     package struct PlacedIdentity: Sendable, Equatable {
@@ -286,7 +291,7 @@ package struct MediaDirectory: Sendable {
         }
         defer { work.removeFile(name) }
         // The same inode after the link or the rename: its identity and bytes now are the file's.
-        let identity = Self.identity(of: name, in: work, fingerprint: fingerprint)
+        let identity = Self.identity(of: name, in: work, fingerprint: fingerprint, key: fingerprintKey)
         // Through the folders' descriptors: a `.vodapp` swapped for a link while the item
         // downloaded cannot put a file from outside DIR at the item's name.
         let linked: Int32
@@ -314,11 +319,12 @@ package struct MediaDirectory: Sendable {
     }
 
     /// The identity and fingerprint of the regular file `name` in `folder`, through one
-    /// descriptor: the fingerprint `known` when given, else the file's bytes read.
-    private static func identity(of name: String, in folder: Folder, fingerprint known: String? = nil) -> PlacedIdentity? {
+    /// descriptor: the fingerprint `known` when given, else the file's bytes read under `key`.
+    private static func identity(of name: String, in folder: Folder, fingerprint known: String?,
+                                 key: FingerprintKey?) -> PlacedIdentity? {
         folder.examining(name) { descriptor, info in
             guard (info.st_mode & S_IFMT) == S_IFREG,
-                  let fingerprint = known ?? FileFingerprint.of(FileDescriptor(rawValue: descriptor)) else { return nil }
+                  let fingerprint = known ?? FileFingerprint.of(FileDescriptor(rawValue: descriptor), key: key) else { return nil }
             return PlacedIdentity(fileID: fileID(info), fingerprint: fingerprint)
         } ?? nil
     }

@@ -33,6 +33,17 @@ package struct DeliveryLedger: Sendable {
         self.attention = attention
     }
 
+    /// The key of the files' fingerprints (`StateStore.fingerprintKey`); nil, with a warning, when
+    /// the store cannot give it.
+    package func fingerprintKey(until deadline: ContinuousClock.Instant? = nil) -> FingerprintKey? {
+        do {
+            return try store.fingerprintKey(until: deadline)
+        } catch {
+            warn("cannot read the state store: \(StateStoreError.oneLine(error))")
+            return nil
+        }
+    }
+
     package func items(_ keys: [String], until deadline: ContinuousClock.Instant? = nil) -> [String: StoredItem] {
         guard !keys.isEmpty else { return [:] }
         do {

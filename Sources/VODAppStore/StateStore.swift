@@ -279,7 +279,30 @@ public final class StateStore: Sendable {
                 table.column("vouched", .boolean).notNull()
             }
         }
+        migrator.registerMigration("v10: the key of the placed files' fingerprints") { db in
+            try db.create(table: "fingerprintKey") { table in
+                table.primaryKey("id", .integer).check { $0 == 1 }
+                table.column("key", .blob).notNull()
+            }
+            try db.execute(sql: "INSERT INTO fingerprintKey (id, key) VALUES (1, ?)", arguments: [Data(FingerprintKey.random().bytes)])
+        }
         return migrator
+    }
+
+    /// The key under which the files placed in DIR are fingerprinted (`FileFingerprint`), made
+    /// with the store. One found missing or not 16 bytes long is made afresh: what was
+    /// fingerprinted under the old one then never matches, and retention keeps those files.
+    package func fingerprintKey(until deadline: ContinuousClock.Instant? = nil) throws -> FingerprintKey {
+        let select = "SELECT key FROM fingerprintKey WHERE id = 1"
+        if let key = try read(until: deadline, { db in try Data.fetchOne(db, sql: select) }).flatMap(FingerprintKey.init(bytes:)) {
+            return key
+        }
+        return try write(until: deadline) { db in
+            if let key = try Data.fetchOne(db, sql: select).flatMap(FingerprintKey.init(bytes:)) { return key }
+            let key = FingerprintKey.random()
+            try db.execute(sql: "INSERT OR REPLACE INTO fingerprintKey (id, key) VALUES (1, ?)", arguments: [Data(key.bytes)])
+            return key
+        }
     }
 
     /// The records of `keys` that exist.

@@ -340,6 +340,38 @@ import VODAppSamples
         }
     }
 
+    /// A placed file's fingerprint is keyed by the store's secret (`k1:`). One an earlier vodapp
+    /// recorded, the SHA-256 of the bytes, still lets retention remove the file it names after an
+    /// upgrade; one taken under a key the store no longer holds proves nothing, and its file stays.
+    @Test func aFingerprintIsCheckedTheWayItWasTaken() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            let first = try await deliver(["a", "b"], from: server, into: dir)
+            #expect(first.exitCode == 0, "\(first.stderr)")
+            for key in ["a", "b"] { try await placedEarlier(key, in: dir, days: 30) }
+            let script = """
+                import sqlite3, sys, hashlib
+                db = sqlite3.connect(sys.argv[1])
+                print(" ".join(row[0][:3] for row in db.execute("SELECT fingerprint FROM item ORDER BY key")))
+                digest = hashlib.sha256(open(sys.argv[2], 'rb').read()).hexdigest()
+                db.execute("UPDATE item SET fingerprint = ? WHERE key = 'a'", (digest,))
+                db.execute("DELETE FROM fingerprintKey")
+                db.commit()
+                """
+            let store = try await runTool("python3", ["-c", script, dir + "/.vodapp/state.sqlite", ScratchDirectory.media(dir, "a")])
+            #expect(store.stdout == "k1: k1:\n", "\(store.stdout) \(store.stderr)")
+            let b = ScratchDirectory.media(dir, "b")
+            let bytes = ScratchDirectory.contents(b)
+
+            let run = try await deliver(["c"], from: server, into: dir, ["--keep-days", "0"])
+            #expect(run.exitCode == 0, "\(run.stderr)")
+            #expect(removed(run) == ["a"], "\(run.stdout)")
+            #expect(ScratchDirectory.contents(b) == bytes)
+            #expect(run.stderr.contains("kept \(b), which retention would have removed: its bytes are not those vodapp placed"), "\(run.stderr)")
+        }
+    }
+
     /// The attacker trial's case: a file of the user's, of the very size vodapp's file had and
     /// with an older modification time than vodapp's, moved to vodapp's name. Only its identity
     /// (another inode) tells it from vodapp's file, and it is kept.
