@@ -16,9 +16,9 @@ import SystemPackage
 /// The fingerprint is a GMAC (AES-128-GCM authenticating the bytes, encrypting nothing) of each
 /// 128 KiB block under the store's secret (`FingerprintKey`), the block's number as its nonce,
 /// and the SHA-256 of those tags and the length: `k1:` and 64 hex digits. A GMAC tag is the
-/// block's GHASH, a polynomial in a secret point, masked: two different blocks of a file agree
-/// under at most one key in 2^115, and nobody without the key can choose them so. It costs a seventh of
-/// SHA-256 of every byte (15.5 GB/s against 2.1 on this machine's AES and carry-less multiply
+/// block's GHASH, a polynomial in a secret point, masked: two different blocks agree under at
+/// most one key in 2^115, and nobody without the key can choose them so. It costs a seventh of
+/// SHA-256 of every byte (15.5 GB/s against 2.1 with this machine's AES and carry-less multiply
 /// instructions), which was most of vodapp's CPU on large files. The nonce repeats from file to
 /// file, which would let whoever saw two tags solve for the point; the tags never leave the
 /// digest, and their SHA-256 gives none away.
@@ -100,10 +100,7 @@ package enum FileFingerprint {
                 Self.tag(UnsafeRawBufferPointer(rebasing: rest[..<blockBytes]), endingAt: done, key: key, into: &hash)
                 rest = UnsafeRawBufferPointer(rebasing: rest[blockBytes...])
             }
-            if !rest.isEmpty {
-                if pending.capacity == 0 { pending.reserveCapacity(blockBytes) }
-                pending.append(contentsOf: rest)
-            }
+            pending.append(contentsOf: rest)
         }
 
         /// Feeds `tags` the GMAC of `block`, which ends `end` bytes into the file: its nonce is
@@ -118,13 +115,15 @@ package enum FileFingerprint {
             sealed.tag.withUnsafeBytes { tags.update(bufferPointer: $0) }
         }
 
-        /// Feeds it what `descriptor` reads from its start until `limit` bytes or the end: the
-        /// bytes an earlier response kept, before a resumed body is appended. False on a read
-        /// error or when the file ends before `limit` (unless `limit` is `.max`).
+        /// Feeds it what `descriptor` reads from where the digest stands until `limit` bytes or
+        /// the end: a file's bytes, a resumed body's kept bytes, a body's blocks as they become
+        /// whole. False on a read error or when the file ends before `limit` (unless `limit` is
+        /// `.max`).
         package mutating func absorb(_ descriptor: FileDescriptor, upTo limit: Int64) -> Bool {
-            // Nothing kept (every fresh body): no buffer, no read.
+            // Nothing to read (a fresh body's kept bytes): no buffer.
             guard bytes < limit else { return true }
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: chunkBytes, alignment: 16)
+            // No more than is wanted: a transfer reads back one block at a time.
+            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(Int64(chunkBytes), limit - bytes)), alignment: 16)
             defer { buffer.deallocate() }
             while bytes < limit {
                 let wanted = Int(min(Int64(buffer.count), limit - bytes))
