@@ -62,7 +62,12 @@ package enum SafeFile {
     package static func inspect(_ path: String) -> Inspection {
         let info: Stat
         do {
-            info = try Stat(FilePath(path), followTargetSymlink: false)
+            // In a folder a delivery holds, through its descriptor: no walk from the root.
+            if let (held, name) = heldHolder(of: path) {
+                info = try Stat(FilePath(name), relativeTo: FileDescriptor(rawValue: held.descriptor), flags: .symlinkNoFollow)
+            } else {
+                info = try Stat(FilePath(path), followTargetSymlink: false)
+            }
         } catch {
             return error == .noSuchFileOrDirectory ? .absent : .unsafe(.system(path: path, operation: "inspect", errno: error.rawValue))
         }
@@ -120,10 +125,15 @@ package enum SafeFile {
         // the way, hidden beside it, and nothing in it is removed. What can be neither makes
         // the exclusive open fail, which says why. The folder is reached once, for both steps.
         let (folder, name) = try holder(of: path)
+        let flags = (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL
+        // Nothing at the name, as nearly always: one call, no unlink that finds nothing.
+        do {
+            return try open(name, in: folder, flags, shownAs: path)
+        } catch where error.errno == EEXIST {}
         if folder.removeFile(name) == EISDIR {
             _ = folder.removeFolder(name)
         }
-        return try open(name, in: folder, (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL, shownAs: path)
+        return try open(name, in: folder, flags, shownAs: path)
     }
 
     /// The folder that holds `path`, held open, and the name in it. Below DIR's work area (a path
@@ -133,11 +143,7 @@ package enum SafeFile {
     ///
     /// A folder a running delivery holds (`FolderHold`) is used as it was checked, with no walk.
     package static func holder(of path: String) throws(Failure) -> (folder: Folder, name: String) {
-        if let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")),
-           let held = FolderHold.folder(at: String(path[..<slash])) {
-            let name = String(path[path.utf8.index(after: slash)...])
-            if Folder.isComponent(name) { return (held, name) }
-        }
+        if let held = heldHolder(of: path) { return held }
         let name = (path as NSString).lastPathComponent
         guard let work = path.range(of: "/" + workAreaName + "/", options: .backwards) else {
             let parent = (path as NSString).deletingLastPathComponent
@@ -145,6 +151,15 @@ package enum SafeFile {
         }
         let below = path[work.upperBound...].split(separator: "/", omittingEmptySubsequences: false).dropLast().map(String.init)
         return (try Folder.openWorkArea(in: String(path[..<work.lowerBound]), below: below), name)
+    }
+
+    /// The folder a running delivery holds (`FolderHold`) that `path` names a file in, and the
+    /// name; nil when no hold has it.
+    private static func heldHolder(of path: String) -> (folder: Folder, name: String)? {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), let held = FolderHold.folder(at: String(path[..<slash]))
+        else { return nil }
+        let name = String(path[path.utf8.index(after: slash)...])
+        return Folder.isComponent(name) ? (held, name) : nil
     }
 
     /// The name of vodapp's work area in DIR.
@@ -356,6 +371,9 @@ package enum SafeFile {
     /// Makes the names in the directory at `path` durable (renames into it, creations): an fsync
     /// of the directory itself.
     package static func syncDirectory(_ path: String) {
+        // A folder a delivery holds (DIR, while it fetches) is synced through its descriptor:
+        // a group of placements is one fsync, not an open of DIR's path and a walk to it too.
+        if let held = FolderHold.folder(at: path) { return held.sync() }
         let fd = Foundation.open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         guard fd >= 0 else { return }
         fsync(fd)
