@@ -348,6 +348,7 @@ let package = Package(
         .target(
             name: "CommandSupport",
             dependencies: [
+                "CFileShims",
                 "VODAppDeliveryPolicy",
                 "VODAppReport",
                 "VODAppTransferPolicy",

@@ -51,6 +51,12 @@ void vod_keep_heap_trimmed(void) {
 #endif
 }
 
+void vod_limit_malloc_arenas(int count) {
+#ifdef __GLIBC__
+    mallopt(M_ARENA_MAX, count);
+#endif
+}
+
 void vod_release_free_heap(void) {
 #ifdef __GLIBC__
     malloc_trim(0);

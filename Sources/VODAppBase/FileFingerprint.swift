@@ -27,12 +27,14 @@ import SystemPackage
 /// the bytes, 64 hex digits, as every fingerprint vodapp recorded before the key; those are
 /// checked as they were taken.
 ///
-/// A body is digested as it streams to its file (`Running`), so placing it reads nothing back;
-/// a file vodapp did not write itself (a mux's output) is read once when it is placed. Retention
-/// reads each file it removes, not every file it counts.
+/// A file is read once when it is placed (`MediaDirectory.place`), from the page cache, on the
+/// thread that fsynced it: under the key that costs less than digesting a body on the transfer
+/// thread as it streamed in, where all the transfers wait for it. Retention reads each file it
+/// removes, not every file it counts.
 package enum FileFingerprint {
-    /// The bytes read at a time.
-    static let chunkBytes = 1 << 20
+    /// The bytes read at a time: one block, hashed where it was read. Files are read on the
+    /// syncer's 16 threads at once, and a mebibyte each was 16 MiB of a delivery's peak memory.
+    static let chunkBytes = blockBytes
     /// The bytes of each GMAC: a fixed grid from the file's start, however the bytes arrive.
     package static let blockBytes = 128 * 1024
     /// What a keyed fingerprint starts with.
@@ -64,7 +66,7 @@ package enum FileFingerprint {
         return of(descriptor, key: nil) == recorded
     }
 
-    /// A digest fed the bytes of a file in order, as they are written.
+    /// A digest fed the bytes of a file in order.
     package struct Running {
         /// The GMAC key; nil for SHA-256 of the bytes.
         private let key: SymmetricKey?
@@ -122,7 +124,7 @@ package enum FileFingerprint {
         package mutating func absorb(_ descriptor: FileDescriptor, upTo limit: Int64) -> Bool {
             // Nothing to read (a fresh body's kept bytes): no buffer.
             guard bytes < limit else { return true }
-            // No more than is wanted: a transfer reads back one block at a time.
+            // No more than is wanted: a small file, a small buffer.
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(Int64(chunkBytes), limit - bytes)), alignment: 16)
             defer { buffer.deallocate() }
             while bytes < limit {

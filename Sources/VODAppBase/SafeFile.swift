@@ -117,15 +117,14 @@ package enum SafeFile {
 
     /// Creates `path` afresh for writing, removing whatever had the name first: a file of
     /// vodapp's own work area is never opened with `O_TRUNC`, which would empty the file outside
-    /// DIR that a planted hard link names. `readable`: open for reading too (a body digested as it
-    /// is written reads nothing, but one resumed later reads back what it kept).
-    package static func create(_ path: String, readable: Bool = false) throws(Failure) -> Int32 {
+    /// DIR that a planted hard link names.
+    package static func create(_ path: String) throws(Failure) -> Int32 {
         // A directory planted at the name goes too, with the files in it (links, not their
         // targets): the name is vodapp's. One that holds more (folders, a mount) is moved out of
         // the way, hidden beside it, and nothing in it is removed. What can be neither makes
         // the exclusive open fail, which says why. The folder is reached once, for both steps.
         let (folder, name) = try holder(of: path)
-        let flags = (readable ? O_RDWR : O_WRONLY) | O_CREAT | O_EXCL
+        let flags = O_WRONLY | O_CREAT | O_EXCL
         // Nothing at the name, as nearly always: one call, no unlink that finds nothing.
         do {
             return try open(name, in: folder, flags, shownAs: path)

@@ -20,7 +20,7 @@ extension Delivery {
         let status = outcome.httpStatus
         switch outcome.result {
         case .completed(let bytes):
-            switch directory.place(target.temporary, at: final, fingerprint: outcome.fingerprint) {
+            switch directory.place(target.temporary, at: final) {
             case .placed(let identity):
                 logger.info("downloaded", metadata: ["key": "\(item.key)", "bytes": "\(bytes)"])
                 var report = ItemReport(key: item.key, title: title, url: url, status: .downloaded, bytes: bytes, path: final,

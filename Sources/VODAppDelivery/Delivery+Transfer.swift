@@ -28,12 +28,12 @@ extension Delivery {
         if jobs < options.jobs {
             attention.warn("the limit of \(OpenFileLimit.current) open files leaves room for \(jobs) transfer(s) at once, not \(options.jobs); raise it with ulimit -n")
         }
-        var configuration = TransferEngine.Configuration(jobs: jobs, userAgent: options.userAgent, budgetAware: options.budgetAware,
-                                                         certificateAuthorities: options.certificateAuthorities,
-                                                         headers: options.headers, cookieFile: options.cookieFile,
-                                                         headerHosts: options.headerHosts, rateLimit: options.rateLimit)
-        configuration.fingerprintKey = directory.fingerprintKey
-        let engine = TransferEngine(configuration: configuration, logger: logger)
+        let engine = TransferEngine(configuration: .init(jobs: jobs, userAgent: options.userAgent,
+                                                       budgetAware: options.budgetAware,
+                                                       certificateAuthorities: options.certificateAuthorities,
+                                                       headers: options.headers, cookieFile: options.cookieFile,
+                                                       headerHosts: options.headerHosts, rateLimit: options.rateLimit),
+                                    logger: logger)
         let syncer = FileSyncer(width: jobs)
         // Items that end close together are made known together: one fsync of DIR makes every
         // new name in the batch durable, then one transaction records them all, before any of

@@ -278,9 +278,11 @@ package struct MediaDirectory: Sendable {
     /// EPERM), `renameat2` with RENAME_NOREPLACE does the same in one step; where that is refused
     /// too (exfat-fuse answers EINVAL), a `rename` after checking the name is free. The caller
     /// holds the item's lock, so no other vodapp can take the name in between; only a person could.
-    /// - Parameter fingerprint: the file's fingerprint when it was digested as it was written;
-    ///   without it the file is read.
-    package func place(_ temporary: String, at final: String, fingerprint: String? = nil) -> Placement {
+    ///
+    /// The file is read once, from the page cache, for its fingerprint (`FileFingerprint`), on the
+    /// syncer thread that made it durable: not on the transfer thread, where every other transfer
+    /// would wait for it.
+    package func place(_ temporary: String, at final: String) -> Placement {
         // The temporary's folder is reached once (from DIR, not through a link) and held: what
         // is examined, linked and removed is one file in it, whatever happens to its path.
         let work: Folder, name: String
@@ -291,7 +293,7 @@ package struct MediaDirectory: Sendable {
         }
         defer { work.removeFile(name) }
         // The same inode after the link or the rename: its identity and bytes now are the file's.
-        let identity = Self.identity(of: name, in: work, fingerprint: fingerprint, key: fingerprintKey)
+        let identity = Self.identity(of: name, in: work, key: fingerprintKey)
         // Through the folders' descriptors: a `.vodapp` swapped for a link while the item
         // downloaded cannot put a file from outside DIR at the item's name.
         let linked: Int32
@@ -319,12 +321,11 @@ package struct MediaDirectory: Sendable {
     }
 
     /// The identity and fingerprint of the regular file `name` in `folder`, through one
-    /// descriptor: the fingerprint `known` when given, else the file's bytes read under `key`.
-    private static func identity(of name: String, in folder: Folder, fingerprint known: String?,
-                                 key: FingerprintKey?) -> PlacedIdentity? {
+    /// descriptor: its bytes are read under `key`.
+    private static func identity(of name: String, in folder: Folder, key: FingerprintKey?) -> PlacedIdentity? {
         folder.examining(name) { descriptor, info in
             guard (info.st_mode & S_IFMT) == S_IFREG,
-                  let fingerprint = known ?? FileFingerprint.of(FileDescriptor(rawValue: descriptor), key: key) else { return nil }
+                  let fingerprint = FileFingerprint.of(FileDescriptor(rawValue: descriptor), key: key) else { return nil }
             return PlacedIdentity(fileID: fileID(info), fingerprint: fingerprint)
         } ?? nil
     }

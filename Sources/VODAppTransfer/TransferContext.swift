@@ -68,17 +68,6 @@ final class TransferContext {
     private var sink: Sink
     private var head: [UInt8] = []
     private var fd: Int32 = -1
-    /// The digest of the file's bytes so far, for an item's own body (`.media`): its fingerprint
-    /// is taken while it is written, each block as soon as it is whole (read back from the page
-    /// cache), rather than by reading the whole file back when it is placed. Nil for a segment
-    /// (muxed, never placed as it is) and where the file could not be read back (placing reads
-    /// the file then). Taken on this thread: under the store's key it costs a fifteenth of a
-    /// millisecond a MiB, less than handing the bytes to another thread would.
-    private var digest: FileFingerprint.Running?
-    /// The key of `digest`: DIR's store's, or nil for SHA-256.
-    private let fingerprintKey: FingerprintKey?
-    /// The fingerprint of the file's bytes, once a body arrived whole and all of them were digested.
-    private(set) var fingerprint: String?
     /// Where the file's writeback was last started: see `write`.
     private var writebackStarted: Int64 = 0
     /// Start writing a body to disk every this many bytes, so the fsync before it is placed has
@@ -94,9 +83,8 @@ final class TransferContext {
     /// libcurl writes a detailed message here; it must live as long as the handle.
     let errorBuffer = UnsafeMutablePointer<CChar>.allocate(capacity: Int(CURL_ERROR_SIZE) + 1)
 
-    init(request: TransferRequest, handle: UnsafeMutableRawPointer, attempt: Int, fingerprintKey: FingerprintKey?) {
+    init(request: TransferRequest, handle: UnsafeMutableRawPointer, attempt: Int) {
         self.request = request
-        self.fingerprintKey = fingerprintKey
         self.handle = handle
         self.attempt = attempt
         if case .document = request.expectation { sink = .memory } else { sink = .deciding }
@@ -302,7 +290,6 @@ final class TransferContext {
             abort = .fileError("\(error)")
             return false
         }
-        if let digested = digest?.bytes, fileBytes - digested >= Int64(FileFingerprint.blockBytes) { digestWholeBlocks() }
         if !wroteToFile {
             wroteToFile = true
             checkpoint = resumePoint
@@ -313,14 +300,6 @@ final class TransferContext {
             writebackStarted = fileBytes
         }
         return true
-    }
-
-    /// Digests the file's blocks that are whole now, read back from the page cache: a block's
-    /// buffer for a moment, rather than one held by each of 16 transfers as its bytes trickle in.
-    private func digestWholeBlocks() {
-        guard var running = digest else { return }
-        let whole = fileBytes - fileBytes % Int64(FileFingerprint.blockBytes)
-        digest = running.absorb(FileDescriptor(rawValue: fd), upTo: whole) ? running : nil
     }
 
     /// Opens the temporary file for this response: appended to on a 206 that continues it (its
@@ -339,22 +318,13 @@ final class TransferContext {
             request.allowance?.release(resume.offset)
             baseReleased = true
         }
-        // An item's own body is digested as it is written; a resume's kept bytes are read back.
-        let digested = request.expectation == .media
         do {
             // Never through a planted link or FIFO (`SafeFile`): a resume appends only to a file
             // of vodapp's own, and a fresh start replaces whatever has the name.
-            fd = appending ? try SafeFile.open(request.temporaryPath, (digested ? O_RDWR : O_WRONLY) | O_APPEND)
-                           : try SafeFile.create(request.temporaryPath, readable: digested)
+            fd = appending ? try SafeFile.open(request.temporaryPath, O_WRONLY | O_APPEND) : try SafeFile.create(request.temporaryPath)
         } catch {
             abort = .fileError(error.description)
             return false
-        }
-        if digested {
-            var digest = FileFingerprint.Running(key: fingerprintKey)
-            // A resume's kept bytes are read once here (from the page cache when the last
-            // delivery was recent); the rest is digested as it arrives.
-            self.digest = digest.absorb(FileDescriptor(rawValue: fd), upTo: baseOffset) ? digest : nil
         }
         floorCheckedAt = baseOffset
         return reserve()
@@ -434,10 +404,6 @@ final class TransferContext {
     func finishBody() -> Abort? {
         if sink == .deciding, !decide(complete: true) {
             return abort ?? .fileError("cannot create the temporary file")
-        }
-        // The last block, whole or not.
-        if var running = digest, running.absorb(FileDescriptor(rawValue: fd), upTo: fileBytes), running.bytes == fileBytes {
-            fingerprint = running.finish()
         }
         closeFile()
         return nil

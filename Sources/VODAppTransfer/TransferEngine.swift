@@ -34,9 +34,6 @@ public struct TransferEngine: Sendable {
         /// The most body bytes per second the whole run may receive (`--limit-rate`), however
         /// many transfers share it (`RateGate`); nil for no limit.
         public var rateLimit: Int64?
-        /// The key of DIR's store, under which each item's own body is fingerprinted as it is
-        /// written (`FileFingerprint`); nil for SHA-256.
-        package var fingerprintKey: FingerprintKey?
 
         public static let defaultJobs = 16
         /// As browsers do: more connections to one server rarely make it faster.
@@ -316,7 +313,7 @@ extension TransferEngine {
         guard let handle = curl_easy_init() else {
             return .refused(TransferOutcome(id: request.id, result: .failed(reason: "libcurl could not create a transfer")))
         }
-        let context = TransferContext(request: request, handle: handle, attempt: attempt, fingerprintKey: configuration.fingerprintKey)
+        let context = TransferContext(request: request, handle: handle, attempt: attempt)
         context.gate = gate
         let opaque = Unmanaged.passUnretained(context).toOpaque()
 
@@ -436,7 +433,6 @@ extension TransferEngine {
             contentType: context.effectiveContentType, partial: partial, attempts: context.attempt,
             retryAfterSeconds: context.retryAfterSeconds, isFinal: judgement.isFinal, finalURL: context.request.url)
         outcome.isDASHManifest = context.verdict == .dashManifest
-        if case .completed = judgement.result { outcome.fingerprint = context.fingerprint }
         return .outcome(outcome, again: judgement.again)
     }
 

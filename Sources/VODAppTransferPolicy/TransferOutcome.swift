@@ -59,9 +59,6 @@ public struct TransferOutcome: Sendable, Equatable {
     /// For a captured item body: the sniffer took it for a DASH manifest, not an HLS playlist
     /// (`MediaSniffer.Verdict`), so that what follows it need not judge it again.
     public var isDASHManifest = false
-    /// For a completed body: the SHA-256 of the file's bytes (`FileFingerprint`), digested as
-    /// they were written; nil when they were not (the file is read when it is placed).
-    public var fingerprint: String?
 
     public init(id: String, result: Result, httpStatus: Int? = nil, bodyBytesReceived: Int64 = 0,
                 etag: String? = nil, lastModified: String? = nil, contentType: String? = nil, partial: Partial? = nil,

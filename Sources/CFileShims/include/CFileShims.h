@@ -43,6 +43,8 @@ int64_t vod_filesystem_type(int fd);
    from 128 KiB up mapped on their own, for good: glibc otherwise raises both limits, up to 32 and
    64 MiB, each time a large block is freed (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD). */
 void vod_keep_heap_trimmed(void);
+/* glibc's malloc makes at most `count` arenas (mallopt M_ARENA_MAX); call before any thread starts. */
+void vod_limit_malloc_arenas(int count);
 
 /* Gives the pages malloc holds free, in every arena, back to the system (glibc's malloc_trim). */
 void vod_release_free_heap(void);
