@@ -433,7 +433,7 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "UnitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
+        .testTarget(name: "VODAppStoreTests", dependencies: ["VODAppStore", "VODAppBase", "UnitTestSupport", .product(name: "GRDB", package: "GRDB.swift")]),
         .testTarget(
             name: "VODAppTransferPolicyTests",
             dependencies: [ "VODAppTransferPolicy", "VODAppModel", .product(name: "Logging", package: "swift-log")]
