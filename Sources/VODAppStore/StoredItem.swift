@@ -47,8 +47,9 @@ public struct StoredItem: Codable, Sendable, Equatable, FetchableRecord, Persist
     /// For `fetched`: the placed file's device and inode (`dev:ino`), so that a file moved to its
     /// name later is told from it whatever its times and size.
     public var fileID: String? = nil
-    /// For `fetched`: a digest of a sample of the placed file's bytes, so that a file written
-    /// over in place (same inode) is told from it whatever its times and size.
+    /// For `fetched`: the fingerprint of every byte of the placed file (`FileFingerprint`: keyed
+    /// `k1:`, or a SHA-256 from before the key), so that a file written over in place (same
+    /// inode) is told from it whatever its times and size.
     public var fingerprint: String? = nil
     /// Whether a source that vouches for its pushes named the item (a payload file or stdin,
     /// `poll`, a signed push), not only pushes anyone could send (a UDP datagram, an unsigned
