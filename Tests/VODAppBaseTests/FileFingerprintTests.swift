@@ -10,7 +10,9 @@ import VODAppBase
 /// keyed by the store's secret, or SHA-256 without one, and checked the way it was taken.
 @Suite struct FileFingerprintTests {
     private func write(_ bytes: [UInt8], name: String) throws -> String {
-        let path = NSTemporaryDirectory() + "vodapp-fingerprint-\(getpid())-\(name)"
+        // Unique to the call: a parameterized test's cases run at once, and would write over
+        // each other's files of the same name.
+        let path = NSTemporaryDirectory() + "vodapp-fingerprint-\(getpid())-\(UUID().uuidString)-\(name)"
         try Data(bytes).write(to: URL(fileURLWithPath: path))
         return path
     }
