@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <errno.h>
+#include <signal.h>
 #include <malloc.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -49,6 +51,14 @@ void vod_keep_heap_trimmed(void) {
     mallopt(M_MMAP_THRESHOLD, 128 * 1024);
     mallopt(M_TRIM_THRESHOLD, 128 * 1024);
 #endif
+}
+
+int vod_take_read_lease(int fd) {
+    /* A lease break is signalled to the holder with SIGIO, whose default action ends the
+       process: vodapp holds a lease for milliseconds and lets it go by closing, so the signal is
+       of no use to it. Nothing else of vodapp's asks for SIGIO. */
+    signal(SIGIO, SIG_IGN);
+    return fcntl(fd, F_SETLEASE, F_RDLCK) == 0 ? 0 : errno;
 }
 
 void vod_limit_malloc_arenas(int count) {

@@ -1,3 +1,4 @@
+import CFileShims
 import Foundation
 import SystemPackage
 import VODAppBase
@@ -88,7 +89,32 @@ extension MediaDirectory {
         guard setAside == 0 else {
             return setAside == ENOENT ? .removed : .failed("cannot set it aside: \(Errno(rawValue: setAside).description)")
         }
-        if let changed = change(of: file, in: aside) {
+        let removal = aside.examining(file.name) { descriptor, info -> Removal in
+            // A read lease is refused while any process has the file open for writing: one that
+            // opened it before it was set aside could still write to it while its bytes are read,
+            // and a write after they were read would be unlinked with them (the attacker trial
+            // wrote 2 ms into the check, and lost its edit). Held, it makes a new open for writing
+            // wait until this descriptor is closed, after the unlink.
+            let lease = vod_take_read_lease(descriptor)
+            if lease == EAGAIN { return .kept("it is open for writing") }
+            if let changed = change(of: file, descriptor: descriptor, info: info) { return .kept(changed) }
+            // Where there is no lease (FUSE: exFAT), a write while the bytes were read shows in
+            // the file's times; one after this look has microseconds to come.
+            var after = stat()
+            guard lease == 0 || (fstat(descriptor, &after) == 0 && Self.date(after.st_mtim) == Self.date(info.st_mtim)
+                                 && Self.date(after.st_ctim) == Self.date(info.st_ctim) && after.st_size == info.st_size) else {
+                return .kept("it was written while it was checked")
+            }
+            // The very file checked, still at the aside name: another renamed onto it meanwhile is
+            // not unlinked (a moment remains between this look and the unlink, which no call
+            // closes; only a process of the running user's can reach the work area).
+            guard aside.status(file.name).map(Self.fileID) == file.identity else {
+                return .failed("another file took its place while it was checked; \(aside.path)/\(file.name) is left as it is")
+            }
+            let code = aside.removeFile(file.name)
+            return code == 0 ? .removed : .failed(Errno(rawValue: code).description)
+        } ?? .kept("it cannot be read")
+        if case .kept(let changed) = removal {
             // Back under its name; if a new file has taken the name meanwhile, beside it.
             if aside.rename(file.name, to: root, as: file.name) != 0 {
                 let beside = "(kept by vodapp) " + file.name
@@ -96,16 +122,8 @@ extension MediaDirectory {
                     return .failed("\(changed); it is at \(aside.path)/\(file.name)")
                 }
             }
-            return .kept(changed)
         }
-        // The very file checked, still at the aside name: another renamed onto it meanwhile is
-        // not unlinked (a moment remains between this look and the unlink, which no call closes;
-        // only a process of the running user's can reach the work area).
-        guard aside.status(file.name).map(Self.fileID) == file.identity else {
-            return .failed("another file took its place while it was checked; \(aside.path)/\(file.name) is left as it is")
-        }
-        let code = aside.removeFile(file.name)
-        return code == 0 ? .removed : .failed(Errno(rawValue: code).description)
+        return removal
     }
 
     /// The name under which an earlier vodapp set a file aside in DIR itself, before its name.
@@ -136,19 +154,17 @@ extension MediaDirectory {
         return (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    /// How the file set aside in `aside` differs from what `file` was checked to be, or nil when
-    /// it does not.
-    private func change(of file: PlacedFile, in aside: Folder) -> String? {
-        aside.examining(file.name) { descriptor, info -> String? in
-            guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 else { return "it is no longer a file of its own" }
-            guard Self.fileID(info) == file.identity, Int64(info.st_size) == file.bytes, Self.date(info.st_mtim) == file.modified else {
-                return "it changed since it was checked"
-            }
-            guard FileFingerprint.matches(FileDescriptor(rawValue: descriptor), file.fingerprint, key: fingerprintKey) else {
-                return "its bytes are not those vodapp placed"
-            }
-            return nil
-        } ?? "it cannot be read"
+    /// How the file set aside, open as `descriptor` with the status `info`, differs from what
+    /// `file` was checked to be, or nil when it does not.
+    private func change(of file: PlacedFile, descriptor: Int32, info: stat) -> String? {
+        guard (info.st_mode & S_IFMT) == S_IFREG, info.st_nlink == 1 else { return "it is no longer a file of its own" }
+        guard Self.fileID(info) == file.identity, Int64(info.st_size) == file.bytes, Self.date(info.st_mtim) == file.modified else {
+            return "it changed since it was checked"
+        }
+        guard FileFingerprint.matches(FileDescriptor(rawValue: descriptor), file.fingerprint, key: fingerprintKey) else {
+            return "its bytes are not those vodapp placed"
+        }
+        return nil
     }
 
     /// A partial body (or an HLS item's folder of segments) kept in the work area.

@@ -372,6 +372,42 @@ import VODAppSamples
         }
     }
 
+    /// A file some program has open for writing (an editor, a tagger) is kept: one that opened it
+    /// before retention set it aside could write to it while its bytes were checked, and the
+    /// write would have been unlinked with them (the attacker trial lost an edit made 2 ms into
+    /// the check). Once the program has closed it, the next run removes it.
+    @Test func aFileOpenForWritingIsKeptUntilItIsClosed() async throws {
+        let scratch = try ScratchDirectory()
+        let dir = scratch.child("media")
+        try await withSampleServer { server in
+            _ = try await deliver(["a"], from: server, into: dir)
+            try await placedEarlier("a", in: dir, days: 30)
+            let a = ScratchDirectory.media(dir, "a")
+            let bytes = ScratchDirectory.contents(a)
+            let ready = scratch.child("ready")
+            let holder = Process()
+            holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            holder.arguments = ["-c", "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); open(sys.argv[2], 'w').close(); time.sleep(60)",
+                                a, ready]
+            try holder.run()
+            // SIGKILL: a child of the test process starts with SIGTERM blocked, as its threads have it.
+            defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
+            try await waitUntil("the file to be open for writing", timeout: .seconds(10)) { FileManager.default.fileExists(atPath: ready) }
+
+            let held = try await deliver(["b"], from: server, into: dir, ["--keep-days", "0"])
+            #expect(held.exitCode == 0, "\(held.stderr)")
+            #expect(!removed(held).contains("a"), "\(held.stdout)")
+            #expect(held.stderr.contains("kept \(a), which retention would have removed: it is open for writing"), "\(held.stderr)")
+            #expect(ScratchDirectory.contents(a).map { $0 == bytes } == true, "the file changed or is gone")
+
+            kill(holder.processIdentifier, SIGKILL)
+            holder.waitUntilExit()
+            let closed = try await deliver(["c"], from: server, into: dir, ["--keep-days", "0"])
+            #expect(removed(closed).contains("a"), "\(closed.stdout) \(closed.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: a))
+        }
+    }
+
     /// The attacker trial's case: a file of the user's, of the very size vodapp's file had and
     /// with an older modification time than vodapp's, moved to vodapp's name. Only its identity
     /// (another inode) tells it from vodapp's file, and it is kept.

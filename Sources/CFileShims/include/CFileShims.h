@@ -43,6 +43,10 @@ int64_t vod_filesystem_type(int fd);
    from 128 KiB up mapped on their own, for good: glibc otherwise raises both limits, up to 32 and
    64 MiB, each time a large block is freed (M_MMAP_THRESHOLD, M_TRIM_THRESHOLD). */
 void vod_keep_heap_trimmed(void);
+/* A read lease on `fd` (opened read-only): 0, or EAGAIN when any process has the file open for
+   writing, or why the file system has none. Held until `fd` is closed; an open for writing
+   meanwhile waits for that. SIGIO, which signals a lease break, is ignored from then on. */
+int vod_take_read_lease(int fd);
 /* glibc's malloc makes at most `count` arenas (mallopt M_ARENA_MAX); call before any thread starts. */
 void vod_limit_malloc_arenas(int count);
 
