@@ -151,7 +151,7 @@ import UnitTestSupport
             #expect(resumed.item("big")?["status"] as? String == "downloaded")
             #expect(resumed.item("big")?["bytes"] as? Int64 == size)
             #expect(holdsSampleBytes(ScratchDirectory.media(dir, "big"), count: size))
-            // Digested as it arrived, after the kept bytes were read back: the fingerprint of the
+            // The fingerprint the store keeps for a body fetched in two responses is that of the
             // file's bytes, as OpenSSL computes it from its definition (`FileFingerprint`).
             let fingerprint = try await runTool("python3", ["-c", Self.fingerprintCheck, dir + "/.vodapp/state.sqlite", "big",
                                                             ScratchDirectory.media(dir, "big")])
