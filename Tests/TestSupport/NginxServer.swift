@@ -60,7 +60,7 @@ public final class NginxServer: Sendable {
                             serverDirectives: serverDirectives).write(toFile: configPath, atomically: true, encoding: .utf8)
             _ = FileManager.default.createFile(atPath: errorLogPath, contents: nil)
             let launched = try await WatchedChild.launch("/usr/sbin/nginx", ["-c", configPath, "-p", scratch.path + "/", "-e", errorLogPath])
-            switch await Self.waitForStart(port: candidate, errorLog: errorLogPath) {
+            switch await Self.waitForStart(port: candidate, errorLog: errorLogPath, pidFile: scratch.child("nginx.pid")) {
             case .listening:
                 port = candidate
                 child = launched
@@ -166,13 +166,18 @@ public final class NginxServer: Sendable {
         case failed(String)
     }
 
-    /// Polls until the port takes a connection or the error log says nginx gave up.
-    private static func waitForStart(port: Int, errorLog: String) async -> Start {
+    /// Polls until the port takes a connection and nginx has written its pid file, or the error
+    /// log says nginx gave up. The port alone is not enough: when another test's server took it
+    /// between `closedPort()` and nginx's bind, it takes connections while nginx exits with
+    /// "Address already in use" (a full suite's HLS test then met a refused connection). nginx
+    /// writes its pid file only once its sockets are bound.
+    private static func waitForStart(port: Int, errorLog: String, pidFile: String) async -> Start {
         let deadline = ContinuousClock.now + TimeBound.duration(.seconds(10))
         while ContinuousClock.now < deadline {
-            if acceptsConnections(port: port) { return .listening }
             let log = (try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? ""
             if log.contains("[emerg]") || log.contains("[alert]") { return .failed(log) }
+            let pid = (try? String(contentsOfFile: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+            if !pid.isEmpty, acceptsConnections(port: port) { return .listening }
             try? await Task.sleep(for: .milliseconds(10))
         }
         return .failed("port \(port) still closed after 10 s; error log: \((try? String(contentsOfFile: errorLog, encoding: .utf8)) ?? "")")
