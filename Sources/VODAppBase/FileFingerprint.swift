@@ -118,13 +118,12 @@ package enum FileFingerprint {
         }
 
         /// Feeds it what `descriptor` reads from where the digest stands until `limit` bytes or
-        /// the end: a file's bytes, a resumed body's kept bytes, a body's blocks as they become
-        /// whole. False on a read error or when the file ends before `limit` (unless `limit` is
-        /// `.max`).
+        /// the end. False on a read error or when the file ends before `limit` (unless `limit`
+        /// is `.max`).
         package mutating func absorb(_ descriptor: FileDescriptor, upTo limit: Int64) -> Bool {
-            // Nothing to read (a fresh body's kept bytes): no buffer.
+            // Nothing to read: no buffer.
             guard bytes < limit else { return true }
-            // No more than is wanted: a small file, a small buffer.
+            // A block at most, less when fewer bytes are wanted.
             let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(Int64(chunkBytes), limit - bytes)), alignment: 16)
             defer { buffer.deallocate() }
             while bytes < limit {
