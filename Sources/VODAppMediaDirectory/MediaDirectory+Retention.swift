@@ -28,9 +28,11 @@ extension MediaDirectory {
     /// (not a link planted in its place), of the size it was placed with, not written since (a
     /// file edited or touched after it was placed has a later modification time, whatever its
     /// size), and the same file: the device and inode recorded when it was placed (`fileID`). A
-    /// file moved or copied to the name keeps its own times, and may have the size, but not the
-    /// inode. Where the file system numbers inodes afresh at each mount (exFAT), the status-change
-    /// time stands in for it: Linux sets it on the rename that brought a file to the name.
+    /// file moved or copied to the name keeps its own times, and may have the size, but seldom the
+    /// inode: ext4 hands a freed inode's number to the next file made (`rm`, then `cp -p` of a
+    /// backup, took it in the attacker trial), so the bytes, checked by `remove`, are what finally
+    /// tells. Where the file system numbers inodes afresh at each mount (exFAT), the status-change
+    /// time stands in for the inode: Linux sets it on the rename that brought a file to the name.
     ///
     /// A record without the `fingerprint` of the bytes placed claims no file: vodapp did not
     /// place it (a file found at the name, `alreadyPresent`, perhaps the user's), or cannot prove
