@@ -32,10 +32,9 @@ import SystemPackage
 /// thread as it streamed in, where all the transfers wait for it. Retention reads each file it
 /// removes, not every file it counts.
 package enum FileFingerprint {
-    /// The bytes read at a time: one block, hashed where it was read. Files are read on the
-    /// syncer's 16 threads at once, and a mebibyte each was 16 MiB of a delivery's peak memory.
-    static let chunkBytes = blockBytes
-    /// The bytes of each GMAC: a fixed grid from the file's start, however the bytes arrive.
+    /// The bytes of each GMAC: a fixed grid from the file's start, however the bytes arrive. A
+    /// file is read a block at a time: files are read on the syncer's 16 threads at once, and a
+    /// mebibyte each was 16 MiB of a delivery's peak memory.
     package static let blockBytes = 128 * 1024
     /// What a keyed fingerprint starts with.
     static let keyedPrefix = "k1:"
@@ -52,8 +51,13 @@ package enum FileFingerprint {
     /// The fingerprint of what `descriptor` reads from its start, or nil on a read error.
     package static func of(_ descriptor: FileDescriptor, key: FingerprintKey?) -> String? {
         var running = Running(key: key)
-        guard running.absorb(descriptor, upTo: .max) else { return nil }
-        return running.finish()
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: blockBytes, alignment: 16)
+        defer { buffer.deallocate() }
+        while true {
+            guard let count = try? descriptor.read(fromAbsoluteOffset: running.bytes, into: buffer) else { return nil }
+            if count == 0 { return running.finish() }
+            running.update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
+        }
     }
 
     /// Whether what `descriptor` reads from its start has the fingerprint `recorded`, taken the
@@ -115,25 +119,6 @@ package enum FileFingerprint {
             guard let sealed = try? AES.GCM.seal([UInt8](), using: key, nonce: AES.GCM.Nonce(data: nonce), authenticating: block)
             else { preconditionFailure("AES-GCM refused a 12-byte nonce") }
             sealed.tag.withUnsafeBytes { tags.update(bufferPointer: $0) }
-        }
-
-        /// Feeds it what `descriptor` reads from where the digest stands until `limit` bytes or
-        /// the end. False on a read error or when the file ends before `limit` (unless `limit`
-        /// is `.max`).
-        package mutating func absorb(_ descriptor: FileDescriptor, upTo limit: Int64) -> Bool {
-            // Nothing to read: no buffer.
-            guard bytes < limit else { return true }
-            // A block at most, less when fewer bytes are wanted.
-            let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(min(Int64(chunkBytes), limit - bytes)), alignment: 16)
-            defer { buffer.deallocate() }
-            while bytes < limit {
-                let wanted = Int(min(Int64(buffer.count), limit - bytes))
-                guard let count = try? descriptor.read(fromAbsoluteOffset: bytes, into: UnsafeMutableRawBufferPointer(rebasing: buffer[..<wanted]))
-                else { return false }
-                if count == 0 { return limit == .max }
-                update(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            }
-            return true
         }
 
         /// The fingerprint, as the store keeps it.

@@ -17,9 +17,8 @@ package struct MediaDirectory: Sendable {
     /// fingerprint never matches.
     package var fingerprintKey: FingerprintKey?
 
-    package init(path: String, fingerprintKey: FingerprintKey? = nil) {
+    package init(path: String) {
         self.path = path
-        self.fingerprintKey = fingerprintKey
     }
 
     /// Unfinished bodies live here, on the same file system as DIR so that placing is a rename,

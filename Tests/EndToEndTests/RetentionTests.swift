@@ -384,15 +384,10 @@ import VODAppSamples
             try await placedEarlier("a", in: dir, days: 30)
             let a = ScratchDirectory.media(dir, "a")
             let bytes = ScratchDirectory.contents(a)
-            let ready = scratch.child("ready")
-            let holder = Process()
-            holder.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            holder.arguments = ["-c", "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); open(sys.argv[2], 'w').close(); time.sleep(60)",
-                                a, ready]
-            try holder.run()
-            // SIGKILL: a child of the test process starts with SIGTERM blocked, as its threads have it.
-            defer { if holder.isRunning { kill(holder.processIdentifier, SIGKILL) } }
-            try await waitUntil("the file to be open for writing", timeout: .seconds(10)) { FileManager.default.fileExists(atPath: ready) }
+            let holder = try await RunningProcess("/usr/bin/python3", ["-c", "import os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR); "
+                                                                      + "print('open', flush=True); time.sleep(60)", a],
+                                                  environment: ProcessInfo.processInfo.environment)
+            try await holder.wait(for: "the file to be open for writing", timeout: .seconds(10)) { holder.stdout == "open\n" }
 
             let held = try await deliver(["b"], from: server, into: dir, ["--keep-days", "0"])
             #expect(held.exitCode == 0, "\(held.stderr)")
@@ -400,8 +395,8 @@ import VODAppSamples
             #expect(held.stderr.contains("kept \(a), which retention would have removed: it is open for writing"), "\(held.stderr)")
             #expect(ScratchDirectory.contents(a).map { $0 == bytes } == true, "the file changed or is gone")
 
-            kill(holder.processIdentifier, SIGKILL)
-            holder.waitUntilExit()
+            holder.signal(SIGTERM)
+            _ = try await holder.exitStatus()
             let closed = try await deliver(["c"], from: server, into: dir, ["--keep-days", "0"])
             #expect(removed(closed).contains("a"), "\(closed.stdout) \(closed.stderr)")
             #expect(!FileManager.default.fileExists(atPath: a))
