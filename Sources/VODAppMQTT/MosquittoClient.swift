@@ -36,7 +36,7 @@ final class MosquittoClient {
         var violation: BrokerError?
         /// Called for every PUBLISH read, before libmosquitto handles it further: a loop step
         /// can read thousands, and what a broker makes the client hold must be seen as it grows.
-        var onPublishRead: (_ qos: Int) -> Void = { _ in }
+        var onPublishRead: (_ qos: Int, _ payloadBytes: Int) -> Void = { _, _ in }
 
         init(logger: Logger, maximumPayload: Int) {
             self.logger = logger
@@ -136,11 +136,12 @@ final class MosquittoClient {
             }
             // libmosquitto says nothing else of a PUBLISH before it has stored it (a QoS 2 one is
             // held until the broker releases it, which a hostile broker never does): its debug
-            // line "Client ID received PUBLISH (d0, q2, …" is the one place to see it arrive.
+            // line "Client ID received PUBLISH (d0, q2, r0, m1, 'topic', ... (N bytes))" is the one
+            // place to see it arrive, and how large its payload is.
             if level == MOSQ_LOG_DEBUG, let range = text.range(of: " received PUBLISH (d") {
                 let rest = text[range.upperBound...].dropFirst(1)
                 let qos = rest.hasPrefix(", q") ? rest.dropFirst(3).first?.wholeNumberValue ?? 0 : 0
-                heard.onPublishRead(qos)
+                heard.onPublishRead(qos, MosquittoClient.payloadBytes(announcedIn: text))
             }
             heard.logger.trace("libmosquitto: \(text)")
         }
@@ -162,9 +163,17 @@ final class MosquittoClient {
         return code
     }
 
-    /// Called for each PUBLISH libmosquitto reads, on the loop's thread, with its QoS.
-    func onPublishRead(_ handler: @escaping (_ qos: Int) -> Void) {
+    /// Called for each PUBLISH libmosquitto reads, on the loop's thread, with its QoS and the
+    /// size of the payload it holds for it.
+    func onPublishRead(_ handler: @escaping (_ qos: Int, _ payloadBytes: Int) -> Void) {
         heard.onPublishRead = handler
+    }
+
+    /// The payload size libmosquitto's debug line for a PUBLISH ends with, "… (N bytes))"; 0 if
+    /// it does not. Read from the end: the topic before it may hold anything.
+    static func payloadBytes(announcedIn line: String) -> Int {
+        guard line.hasSuffix(" bytes))"), let open = line.range(of: "(", options: .backwards) else { return 0 }
+        return Int(line[open.upperBound...].dropLast(" bytes))".count)) ?? 0
     }
 
     /// Ends the connection from inside a loop step, for `reason`: the socket is shut down (not
